@@ -1,0 +1,43 @@
+# Two commands for a newcomer:  `make run`  and  `make test`.
+# Everything else here is what those two need: a Python >= 3.12, uv, and a synced .venv.
+
+SHELL := /bin/bash
+PORT ?= 8000
+UV_VERSION := 0.13.8
+export UV_PYTHON_DOWNLOADS := never
+export UV_PROJECT_ENVIRONMENT := .venv
+
+# The first interpreter >= 3.12 on PATH or under pyenv (pyenv shims that point at an
+# older global version fail the version check and are skipped).
+PYTHON ?= $(shell for p in python3.13 python3.12 python3 $$HOME/.pyenv/versions/3.13*/bin/python3 $$HOME/.pyenv/versions/3.12*/bin/python3 /usr/local/bin/python3.13 /usr/bin/python3.13 /usr/bin/python3.12; do \
+	command -v $$p >/dev/null 2>&1 && $$p -c 'import sys; sys.exit(sys.version_info < (3, 12))' 2>/dev/null && { command -v $$p; break; }; done)
+UV := .tools/bin/uv
+MANAGE := .venv/bin/python manage.py
+
+.PHONY: run test setup lock benchmark screenshots clean
+
+$(UV):
+	@test -n "$(PYTHON)" || { echo "Syllabus needs Python >= 3.12: install it (e.g. pyenv install 3.13) and retry." >&2; exit 1; }
+	$(PYTHON) -m venv .tools
+	.tools/bin/pip install --quiet --disable-pip-version-check uv==$(UV_VERSION)
+
+setup: $(UV)
+	$(UV) sync --locked --python "$(PYTHON)"
+
+## Set up, migrate, seed the catalog (idempotent) and serve on http://127.0.0.1:$(PORT)/
+run: setup
+	$(MANAGE) migrate --no-input
+	$(MANAGE) createcachetable
+	$(MANAGE) seed
+	$(MANAGE) runserver 127.0.0.1:$(PORT)
+
+## Set up and run the whole test suite (SQLite unless DATABASE_URL is set)
+test: setup
+	.venv/bin/pytest $(PYTEST_ARGS)
+
+## Re-resolve dependencies into uv.lock after editing pyproject.toml
+lock: $(UV)
+	$(UV) lock --python "$(PYTHON)"
+
+clean:
+	rm -rf .venv .tools

@@ -1,0 +1,232 @@
+"""The catalog: guides, their nested sections and entries, the resources they point at, topics.
+
+A Resource is the thing a learner ticks; it appears once however many guides list it.
+An Entry is where a guide lists a resource, carrying that guide's own annotation.
+Every model has a stable ``uuid`` (its natural key): fixtures, progress and exports key
+on it, never on auto ids.
+"""
+
+import uuid
+
+from django.db import models
+from django.db.models import Q
+from django.urls import reverse
+
+
+class Kind(models.TextChoices):
+    PAPER = "paper", "Paper"
+    ARTICLE = "article", "Article"
+    VIDEO = "video", "Video"
+    COURSE = "course", "Course"
+    BOOK = "book", "Book"
+    REPO = "repo", "Repository"
+    TOOL = "tool", "Tool"
+    TALK = "talk", "Talk"
+    SLIDES = "slides", "Slides"
+    THREAD = "thread", "Thread"
+    SITE = "site", "Blog / site"
+    DOCS = "docs", "Documentation"
+    CONCEPT = "concept", "Concept"
+    CHAPTER = "chapter", "Notes chapter"
+
+
+class Priority(models.TextChoices):
+    MUST = "must", "MUST"
+    MAYBE = "maybe", "MAYBE"
+
+
+class LinkStatus(models.TextChoices):
+    UNCHECKED = "unchecked", "Not checked"
+    OK = "ok", "OK"
+    REDIRECTED = "redirected", "Redirected"
+    BROKEN = "broken", "Broken"
+    ERROR = "error", "Unreachable"
+
+
+class UUIDQuerySet(models.QuerySet):
+    def published(self):
+        return self.filter(is_published=True)
+
+
+class UUIDManager(models.Manager.from_queryset(UUIDQuerySet)):
+    """Looks rows up by uuid, so fixtures can use natural keys."""
+
+    def get_by_natural_key(self, uuid_value):
+        return self.get(uuid=uuid_value)
+
+
+class CatalogModel(models.Model):
+    uuid = models.UUIDField(default=uuid.uuid4, unique=True, editable=False)
+    is_published = models.BooleanField(
+        "published", default=True, db_index=True, help_text="Unpublished objects are invisible to learners."
+    )
+    created_at = models.DateTimeField(auto_now_add=True)
+    updated_at = models.DateTimeField(auto_now=True)
+
+    objects = UUIDManager()
+
+    class Meta:
+        abstract = True
+
+    def natural_key(self):
+        return (str(self.uuid),)
+
+
+class Topic(CatalogModel):
+    """A cross-guide subject (Attention, Quantization, GPU kernels, …)."""
+
+    slug = models.SlugField(max_length=80, unique=True)
+    title = models.CharField(max_length=200)
+    description = models.TextField(blank=True)
+    position = models.PositiveIntegerField(default=0)
+
+    class Meta:
+        ordering = ["position", "title"]
+
+    def __str__(self):
+        return self.title
+
+    def get_absolute_url(self):
+        return reverse("catalog:topic-detail", args=[self.slug])
+
+
+class Guide(CatalogModel):
+    """One source reading list."""
+
+    slug = models.SlugField(max_length=80, unique=True)
+    title = models.CharField(max_length=200)
+    description = models.TextField(blank=True)
+    source_name = models.CharField(max_length=200, blank=True, help_text="File the guide was imported from.")
+    source_url = models.URLField(max_length=500, blank=True)
+    position = models.PositiveIntegerField(default=0)
+
+    class Meta:
+        ordering = ["position", "title"]
+
+    def __str__(self):
+        return self.title
+
+    def get_absolute_url(self):
+        return reverse("catalog:guide-detail", args=[self.slug])
+
+
+class Section(CatalogModel):
+    """A heading of a guide. Sections nest (``parent``); ``position`` is document order within the guide."""
+
+    guide = models.ForeignKey(Guide, on_delete=models.CASCADE, related_name="sections")
+    parent = models.ForeignKey("self", on_delete=models.CASCADE, null=True, blank=True, related_name="children")
+    title = models.CharField(max_length=300)
+    number = models.CharField(max_length=10, blank=True, help_text='The guide\'s own label, e.g. "05" or "A".')
+    description = models.TextField(blank=True)
+    position = models.PositiveIntegerField()
+    depth = models.PositiveSmallIntegerField(default=0)
+    tier = models.PositiveSmallIntegerField(null=True, blank=True)
+    priority = models.CharField(max_length=5, choices=Priority.choices, blank=True)
+    phase = models.CharField(max_length=100, blank=True)
+    effort = models.CharField(max_length=50, blank=True, help_text='The guide\'s own estimate, e.g. "8-10 weeks".')
+
+    class Meta:
+        ordering = ["guide", "position"]
+        constraints = [
+            models.UniqueConstraint(fields=["guide", "position"], name="section_unique_position_in_guide"),
+            models.CheckConstraint(condition=Q(tier__isnull=True) | Q(tier__gte=1, tier__lte=3), name="section_tier_1_to_3"),
+        ]
+
+    def __str__(self):
+        return f"{self.number} {self.title}".strip()
+
+    @property
+    def anchor(self):
+        return f"section-{self.uuid}"
+
+
+class Resource(CatalogModel):
+    """A real-world thing to read, watch or build: one row however many guides list it."""
+
+    url = models.URLField(
+        max_length=2000, unique=True, null=True, blank=True, help_text="Normalized; empty for a concept, book or chapter."
+    )
+    url_issue = models.CharField(
+        max_length=300, blank=True, help_text="Set by the importer when the source URL was broken and had to be repaired."
+    )
+    title = models.CharField(max_length=300)
+    kind = models.CharField(max_length=10, choices=Kind.choices, default=Kind.ARTICLE, db_index=True)
+    author = models.CharField("author / publisher", max_length=300, blank=True)
+    description = models.TextField(blank=True)
+    effort_minutes = models.PositiveIntegerField(null=True, blank=True, help_text="Estimated effort in minutes.")
+    topics = models.ManyToManyField(Topic, blank=True, related_name="resources")
+
+    link_status = models.CharField(max_length=10, choices=LinkStatus.choices, default=LinkStatus.UNCHECKED, db_index=True)
+    link_status_code = models.PositiveSmallIntegerField(null=True, blank=True)
+    link_final_url = models.URLField(max_length=2000, blank=True)
+    link_checked_at = models.DateTimeField(null=True, blank=True)
+    link_error = models.CharField(max_length=300, blank=True)
+
+    class Meta:
+        ordering = ["title"]
+        constraints = [
+            models.CheckConstraint(condition=~Q(url=""), name="resource_url_null_not_empty"),
+            models.CheckConstraint(condition=~Q(title=""), name="resource_title_not_empty"),
+        ]
+
+    def __str__(self):
+        return self.title
+
+    def get_absolute_url(self):
+        return reverse("catalog:resource-detail", args=[self.uuid])
+
+    def save(self, *args, **kwargs):
+        # An empty URL means "no URL": store NULL so the unique constraint ignores it.
+        if not self.url:
+            self.url = None
+        super().save(*args, **kwargs)
+
+
+class ResourceLink(models.Model):
+    """A further link of a resource (an item in a guide may hold several links)."""
+
+    uuid = models.UUIDField(default=uuid.uuid4, unique=True, editable=False)
+    resource = models.ForeignKey(Resource, on_delete=models.CASCADE, related_name="links")
+    url = models.URLField(max_length=2000)
+    label = models.CharField(max_length=300, blank=True)
+    position = models.PositiveIntegerField(default=0)
+
+    objects = UUIDManager()
+
+    class Meta:
+        ordering = ["resource", "position"]
+        constraints = [models.UniqueConstraint(fields=["resource", "url"], name="resourcelink_unique_url")]
+
+    def __str__(self):
+        return self.label or self.url
+
+    def natural_key(self):
+        return (str(self.uuid),)
+
+
+class Entry(CatalogModel):
+    """Where a guide lists a resource, with that guide's own annotation."""
+
+    section = models.ForeignKey(Section, on_delete=models.CASCADE, related_name="entries")
+    resource = models.ForeignKey(Resource, on_delete=models.CASCADE, related_name="entries")
+    position = models.PositiveIntegerField()
+    tier = models.PositiveSmallIntegerField(null=True, blank=True)
+    priority = models.CharField(max_length=5, choices=Priority.choices, blank=True)
+    rating = models.DecimalField(max_digits=3, decimal_places=1, null=True, blank=True, help_text="Out of 10.")
+    note = models.TextField(blank=True, help_text="The guide's own words about this item.")
+    marked_done = models.BooleanField(default=False, help_text="The guide's author marked it [DONE].")
+    raw = models.TextField(blank=True, help_text="The source line, as imported.")
+
+    class Meta:
+        ordering = ["section__guide", "section__position", "position"]
+        verbose_name_plural = "entries"
+        constraints = [
+            models.UniqueConstraint(fields=["section", "position"], name="entry_unique_position_in_section"),
+            models.CheckConstraint(condition=Q(tier__isnull=True) | Q(tier__gte=1, tier__lte=3), name="entry_tier_1_to_3"),
+            models.CheckConstraint(
+                condition=Q(rating__isnull=True) | Q(rating__gte=0, rating__lte=10), name="entry_rating_0_to_10"
+            ),
+        ]
+
+    def __str__(self):
+        return f"{self.section} → {self.resource}"

@@ -1,0 +1,245 @@
+"""Syllabus settings: one module, configured entirely from environment variables.
+
+Every variable is documented in README.md ("Configuration") and .env.example.
+DEBUG defaults to off; `make run` and the test suite turn it on explicitly.
+"""
+
+from pathlib import Path
+
+import dj_database_url
+from django.core.exceptions import ImproperlyConfigured
+from django.utils.csp import CSP
+
+from config.env import env_bool, env_int, env_list, env_str
+
+BASE_DIR = Path(__file__).resolve().parent.parent
+
+DEBUG = env_bool("DEBUG", default=False)
+
+SECRET_KEY = env_str("SECRET_KEY")
+if not SECRET_KEY:
+    if not DEBUG:
+        raise ImproperlyConfigured(
+            "SECRET_KEY is not set. Set SECRET_KEY (or SECRET_KEY_FILE) to a long random string; "
+            "e.g. python -c 'import secrets; print(secrets.token_urlsafe(50))'."
+        )
+    SECRET_KEY = "django-insecure-dev-only-key-never-used-in-production"
+
+ALLOWED_HOSTS = env_list("ALLOWED_HOSTS", "localhost,127.0.0.1,[::1]")
+CSRF_TRUSTED_ORIGINS = env_list("CSRF_TRUSTED_ORIGINS")
+SITE_URL = env_str("SITE_URL", "http://127.0.0.1:8000").rstrip("/")
+
+# --- Applications ---------------------------------------------------------------------------
+DJANGO_APPS = [
+    "django.contrib.admin",
+    "django.contrib.auth",
+    "django.contrib.contenttypes",
+    "django.contrib.sessions",
+    "django.contrib.messages",
+    "django.contrib.staticfiles",
+    "django.contrib.humanize",
+    "django.contrib.postgres",
+]
+THIRD_PARTY_APPS = [
+    "django_htmx",
+    "allauth",
+    "allauth.account",
+    "allauth.socialaccount",
+    "allauth.socialaccount.providers.github",
+]
+LOCAL_APPS = [
+    "apps.core",
+    "apps.catalog",
+]
+INSTALLED_APPS = DJANGO_APPS + THIRD_PARTY_APPS + LOCAL_APPS
+
+MIDDLEWARE = [
+    "django.middleware.security.SecurityMiddleware",
+    "whitenoise.middleware.WhiteNoiseMiddleware",
+    "django.contrib.sessions.middleware.SessionMiddleware",
+    "django.middleware.common.CommonMiddleware",
+    "django.middleware.csrf.CsrfViewMiddleware",
+    "django.contrib.auth.middleware.AuthenticationMiddleware",
+    "django.contrib.messages.middleware.MessageMiddleware",
+    "django.middleware.clickjacking.XFrameOptionsMiddleware",
+    "django.middleware.csp.ContentSecurityPolicyMiddleware",
+    "django_htmx.middleware.HtmxMiddleware",
+    "allauth.account.middleware.AccountMiddleware",
+]
+
+ROOT_URLCONF = "config.urls"
+WSGI_APPLICATION = "config.wsgi.application"
+
+TEMPLATES = [
+    {
+        "BACKEND": "django.template.backends.django.DjangoTemplates",
+        "DIRS": [BASE_DIR / "templates"],
+        "APP_DIRS": True,
+        "OPTIONS": {
+            "context_processors": [
+                "django.template.context_processors.request",
+                "django.contrib.auth.context_processors.auth",
+                "django.contrib.messages.context_processors.messages",
+                "django.template.context_processors.csp",
+            ],
+        },
+    },
+]
+
+# --- Database -------------------------------------------------------------------------------
+# SQLite file by default (zero setup); PostgreSQL whenever DATABASE_URL points at it.
+DATABASES = {
+    "default": dj_database_url.parse(
+        env_str("DATABASE_URL", f"sqlite:///{BASE_DIR / 'db.sqlite3'}"),
+        conn_max_age=env_int("DB_CONN_MAX_AGE", 60),
+        conn_health_checks=True,
+    )
+}
+if DATABASES["default"]["ENGINE"] == "django.db.backends.sqlite3":
+    # WAL + a busy timeout let the dev server and a test's live server write without "database is locked".
+    DATABASES["default"]["OPTIONS"] = {
+        "init_command": "PRAGMA journal_mode=WAL; PRAGMA synchronous=NORMAL;",
+        "transaction_mode": "IMMEDIATE",
+        "timeout": 20,
+    }
+    DATABASES["default"]["CONN_MAX_AGE"] = 0
+DEFAULT_AUTO_FIELD = "django.db.models.BigAutoField"
+
+# --- Cache ----------------------------------------------------------------------------------
+# Shared by every gunicorn worker, so allauth's login/signup rate limits really count.
+# The database cache needs no extra service; point CACHE_URL at Redis on bigger installs.
+_cache_url = env_str("CACHE_URL", "db://django_cache")
+if _cache_url.startswith("redis://") or _cache_url.startswith("rediss://"):
+    CACHES = {"default": {"BACKEND": "django.core.cache.backends.redis.RedisCache", "LOCATION": _cache_url}}
+elif _cache_url.startswith("db://"):
+    CACHES = {
+        "default": {
+            "BACKEND": "django.core.cache.backends.db.DatabaseCache",
+            "LOCATION": _cache_url.removeprefix("db://") or "django_cache",
+        }
+    }
+elif _cache_url == "locmem://":
+    CACHES = {"default": {"BACKEND": "django.core.cache.backends.locmem.LocMemCache"}}
+else:
+    raise ImproperlyConfigured(f"CACHE_URL must be db://TABLE, redis://… or locmem://, got {_cache_url!r}")
+
+# --- Auth (django-allauth) ------------------------------------------------------------------
+AUTHENTICATION_BACKENDS = [
+    "django.contrib.auth.backends.ModelBackend",
+    "allauth.account.auth_backends.AuthenticationBackend",
+]
+AUTH_PASSWORD_VALIDATORS = [
+    {"NAME": "django.contrib.auth.password_validation.UserAttributeSimilarityValidator"},
+    {"NAME": "django.contrib.auth.password_validation.MinimumLengthValidator"},
+    {"NAME": "django.contrib.auth.password_validation.CommonPasswordValidator"},
+    {"NAME": "django.contrib.auth.password_validation.NumericPasswordValidator"},
+]
+LOGIN_URL = "account_login"
+LOGIN_REDIRECT_URL = "/"
+ACCOUNT_LOGIN_METHODS = {"email"}
+ACCOUNT_SIGNUP_FIELDS = ["email*", "password1*", "password2*"]
+ACCOUNT_EMAIL_VERIFICATION = env_str("ACCOUNT_EMAIL_VERIFICATION", "mandatory")
+ACCOUNT_UNIQUE_EMAIL = True
+ACCOUNT_LOGIN_ON_EMAIL_CONFIRMATION = True
+ACCOUNT_CONFIRM_EMAIL_ON_GET = False
+ACCOUNT_LOGOUT_ON_GET = False
+ACCOUNT_RATE_LIMITS = {
+    "login_failed": env_str("RATE_LIMIT_LOGIN_FAILED", "10/m/ip,5/5m/key"),
+    "signup": env_str("RATE_LIMIT_SIGNUP", "20/h/ip"),
+    "reset_password": "20/m/ip,5/m/key",
+    "confirm_email": "1/3m/key",
+}
+ACCOUNT_EMAIL_SUBJECT_PREFIX = "[Syllabus] "
+SOCIALACCOUNT_EMAIL_AUTHENTICATION = True
+SOCIALACCOUNT_PROVIDERS = {}
+GITHUB_CLIENT_ID = env_str("GITHUB_CLIENT_ID")
+GITHUB_CLIENT_SECRET = env_str("GITHUB_CLIENT_SECRET")
+if GITHUB_CLIENT_ID and GITHUB_CLIENT_SECRET:
+    SOCIALACCOUNT_PROVIDERS["github"] = {
+        "APPS": [{"client_id": GITHUB_CLIENT_ID, "secret": GITHUB_CLIENT_SECRET}],
+        "SCOPE": ["user:email"],
+    }
+
+# --- Email ----------------------------------------------------------------------------------
+EMAIL_URL = env_str("EMAIL_URL", "console://")
+if EMAIL_URL.startswith("console://"):
+    EMAIL_BACKEND = "django.core.mail.backends.console.EmailBackend"
+elif EMAIL_URL.startswith("locmem://"):
+    EMAIL_BACKEND = "django.core.mail.backends.locmem.EmailBackend"
+elif EMAIL_URL.startswith(("smtp://", "smtps://")):
+    from urllib.parse import unquote, urlsplit
+
+    _email = urlsplit(EMAIL_URL)
+    EMAIL_BACKEND = "django.core.mail.backends.smtp.EmailBackend"
+    EMAIL_HOST = _email.hostname or "localhost"
+    EMAIL_PORT = _email.port or (465 if _email.scheme == "smtps" else 587)
+    EMAIL_HOST_USER = unquote(_email.username or "")
+    EMAIL_HOST_PASSWORD = unquote(_email.password or "") or env_str("EMAIL_HOST_PASSWORD")
+    EMAIL_USE_SSL = _email.scheme == "smtps"
+    EMAIL_USE_TLS = _email.scheme == "smtp" and env_bool("EMAIL_USE_TLS", True)
+else:
+    raise ImproperlyConfigured(f"EMAIL_URL must be console://, locmem://, smtp:// or smtps://, got {EMAIL_URL!r}")
+DEFAULT_FROM_EMAIL = env_str("DEFAULT_FROM_EMAIL", "Syllabus <syllabus@localhost>")
+SERVER_EMAIL = DEFAULT_FROM_EMAIL
+
+# --- I18N -----------------------------------------------------------------------------------
+LANGUAGE_CODE = "en-us"
+TIME_ZONE = env_str("TIME_ZONE", "UTC")
+USE_I18N = True
+USE_TZ = True
+
+# --- Static files (whitenoise: compressed, hashed, long-cached) -----------------------------
+STATIC_URL = "/static/"
+STATIC_ROOT = BASE_DIR / "staticfiles"
+STATICFILES_DIRS = [BASE_DIR / "static"]
+STORAGES = {
+    "default": {"BACKEND": "django.core.files.storage.FileSystemStorage"},
+    "staticfiles": {
+        "BACKEND": "django.contrib.staticfiles.storage.StaticFilesStorage"
+        if DEBUG
+        else "whitenoise.storage.CompressedManifestStaticFilesStorage"
+    },
+}
+WHITENOISE_MAX_AGE = 31536000 if not DEBUG else 0
+
+# --- Security -------------------------------------------------------------------------------
+# Strict CSP everywhere (dev too, so violations show up early): no inline script or style.
+SECURE_CSP = {
+    "default-src": [CSP.SELF],
+    "script-src": [CSP.SELF],
+    "style-src": [CSP.SELF],
+    "img-src": [CSP.SELF, "data:"],
+    "font-src": [CSP.SELF],
+    "connect-src": [CSP.SELF],
+    "form-action": [CSP.SELF, "https://github.com"],
+    "frame-ancestors": [CSP.NONE],
+    "base-uri": [CSP.NONE],
+    "object-src": [CSP.NONE],
+}
+SECURE_REFERRER_POLICY = "same-origin"
+SECURE_CONTENT_TYPE_NOSNIFF = True
+SECURE_CROSS_ORIGIN_OPENER_POLICY = "same-origin"
+X_FRAME_OPTIONS = "DENY"
+SESSION_COOKIE_HTTPONLY = True
+if not DEBUG:
+    # Behind a TLS-terminating proxy set SECURE_PROXY_SSL_HEADER=true (it must set X-Forwarded-Proto).
+    if env_bool("SECURE_PROXY_SSL_HEADER", False):
+        SECURE_PROXY_SSL_HEADER = ("HTTP_X_FORWARDED_PROTO", "https")
+    SECURE_SSL_REDIRECT = env_bool("SECURE_SSL_REDIRECT", True)
+    SECURE_REDIRECT_EXEMPT = [r"^healthz$"]
+    SESSION_COOKIE_SECURE = env_bool("SECURE_COOKIES", True)
+    CSRF_COOKIE_SECURE = env_bool("SECURE_COOKIES", True)
+    SECURE_HSTS_SECONDS = env_int("SECURE_HSTS_SECONDS", 31536000)
+    SECURE_HSTS_INCLUDE_SUBDOMAINS = env_bool("SECURE_HSTS_INCLUDE_SUBDOMAINS", True)
+    SECURE_HSTS_PRELOAD = env_bool("SECURE_HSTS_PRELOAD", True)
+    ACCOUNT_DEFAULT_HTTP_PROTOCOL = "https"
+
+# --- Logging: everything to stdout, for `docker compose logs` -------------------------------
+LOGGING = {
+    "version": 1,
+    "disable_existing_loggers": False,
+    "formatters": {"plain": {"format": "%(asctime)s %(levelname)s %(name)s: %(message)s"}},
+    "handlers": {"stdout": {"class": "logging.StreamHandler", "stream": "ext://sys.stdout", "formatter": "plain"}},
+    "root": {"handlers": ["stdout"], "level": env_str("LOG_LEVEL", "INFO")},
+    "loggers": {"django.db.backends": {"level": "WARNING"}},
+}

@@ -1,0 +1,13 @@
+"""Root URL configuration."""
+
+from django.contrib import admin
+from django.urls import include, path
+
+urlpatterns = [
+    path("admin/", admin.site.urls),
+    path("accounts/", include("allauth.urls")),
+    path("", include("apps.core.urls")),
+    path("", include("apps.catalog.urls")),
+]
+
+handler404 = "apps.core.views.page_not_found"

@@ -1,0 +1,49 @@
+"""Shared fixtures: users (the persona who must be refused included) and the browser harness."""
+
+import os
+import shutil
+
+import pytest
+
+# Playwright's sync API runs an event loop in the test thread; the ORM calls our tests make
+# around it are still synchronous and safe.
+os.environ.setdefault("DJANGO_ALLOW_ASYNC_UNSAFE", "true")
+
+CHROMIUM_ARGS = [
+    "--no-sandbox",
+    "--disable-gpu",
+    "--disable-background-networking",
+    "--disable-component-update",
+    "--disable-sync",
+    "--no-first-run",
+    "--disable-quic",
+]
+
+
+def _chromium_path():
+    return os.environ.get("CHROMIUM_PATH") or shutil.which("chromium") or shutil.which("chromium-browser")
+
+
+@pytest.fixture(scope="session")
+def browser():
+    """Debian's Chromium driven by Playwright. Outside CI a missing browser skips; in CI it fails."""
+    path = _chromium_path()
+    if not path:
+        if os.environ.get("CI") == "true":
+            pytest.fail("CI=true but no Chromium found: install Debian's `chromium` or set CHROMIUM_PATH.")
+        pytest.skip("Chromium not installed (apt-get install chromium); browser tests skipped.")
+    from playwright.sync_api import sync_playwright
+
+    with sync_playwright() as pw:
+        browser = pw.chromium.launch(executable_path=path, headless=True, args=CHROMIUM_ARGS)
+        yield browser
+        browser.close()
+
+
+@pytest.fixture
+def page(browser):
+    context = browser.new_context(viewport={"width": 1280, "height": 900})
+    page = context.new_page()
+    page.set_default_timeout(10_000)
+    yield page
+    context.close()
