@@ -25,6 +25,7 @@ setup: $(UV)
 	$(UV) sync --locked --python "$(PYTHON)"
 
 ## Set up, migrate, seed the catalog (idempotent) and serve on http://127.0.0.1:$(PORT)/
+run: export DEBUG ?= true
 run: setup
 	$(MANAGE) migrate --no-input
 	$(MANAGE) createcachetable
