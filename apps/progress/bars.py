@@ -1,0 +1,81 @@
+"""The progress bars a page shows, each with a stable DOM id, so a tick can refresh them in place.
+
+A tick's form names its page's *scope* (``guide:<uuid>``, ``topic:<slug>``, ``dashboard`` …);
+`bars_for_scope` recomputes exactly the bars that page holds for the ticked resource.
+"""
+
+from dataclasses import dataclass
+
+from apps.catalog.models import Guide, Section, Topic
+from apps.progress.selectors import Tally, guide_tallies, overall_tally, published_entries, statuses_for
+
+
+@dataclass
+class Bar:
+    dom_id: str
+    label: str
+    tally: Tally
+
+
+def guide_bar(guide, tally):
+    return Bar(f"bar-guide-{guide.uuid}", guide.title, tally)
+
+
+def section_bar(section, tally):
+    return Bar(f"bar-section-{section.uuid}", str(section), tally)
+
+
+def topic_bar(topic, tally):
+    return Bar(f"bar-topic-{topic.slug}", topic.title, tally)
+
+
+def overall_bar(tally):
+    return Bar("bar-overall", "All guides", tally)
+
+
+def topic_tally(*, user, topic):
+    resource_ids = set(
+        published_entries().filter(resource__topics=topic).values_list("resource_id", flat=True).distinct()
+    )
+    return Tally.of(resource_ids, statuses_for(user=user, resource_ids=resource_ids))
+
+
+def bars_for_scope(*, user, scope, resource):
+    """(bars, other_slots): bars to refresh, and ids of the resource's other ticks on that page."""
+    kind, _, key = (scope or "").partition(":")
+    if kind == "guide":
+        guide = Guide.objects.published().filter(uuid=_uuid_or_none(key)).first()
+        if guide is None:
+            return [], []
+        tallies = guide_tallies(user=user, guides=[guide])[guide.id]
+        entries = list(published_entries().filter(section__guide=guide, resource=resource).values_list("uuid", "section_id"))
+        sections = {section.id: section for section in Section.objects.filter(guide=guide, is_published=True)}
+        chain = set()
+        for _, section_id in entries:
+            while section_id in sections and section_id not in chain:
+                chain.add(section_id)
+                section_id = sections[section_id].parent_id
+        bars = [guide_bar(guide, tallies.tally)] + [
+            section_bar(sections[section_id], tallies.sections[section_id])
+            for section_id in sorted(chain, key=lambda pk: sections[pk].position)
+            if section_id in tallies.sections
+        ]
+        return bars, [str(entry_uuid) for entry_uuid, _ in entries]
+    if kind == "topic":
+        topic = Topic.objects.published().filter(slug=key).first()
+        return ([topic_bar(topic, topic_tally(user=user, topic=topic))] if topic else []), []
+    if kind == "dashboard":
+        tallies = guide_tallies(user=user)
+        return [overall_bar(overall_tally(user=user))] + [
+            guide_bar(item.guide, item.tally) for item in tallies.values()
+        ], []
+    return [], []
+
+
+def _uuid_or_none(value):
+    from uuid import UUID
+
+    try:
+        return UUID(value)
+    except ValueError:
+        return None

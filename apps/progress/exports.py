@@ -1,0 +1,134 @@
+"""A learner's progress as Markdown (the guides' own checklist format), CSV and JSON.
+
+Only published resources appear, as everywhere a learner looks; rows on unpublished
+resources are kept in the database and reappear when the resource is published again.
+"""
+
+import csv
+import io
+import re
+
+from django.utils import timezone
+
+from apps.catalog.models import Guide
+from apps.progress.models import Activity, Progress, Status
+from apps.progress.selectors import published_entries
+
+JSON_FORMAT = "syllabus-progress"
+JSON_VERSION = 1
+_BULLET = re.compile(r"^\s*(?:[-*+]|\d+\.)\s+(?:\[[ xX]\]\s+)?")
+
+
+def _rows(user):
+    return (
+        Progress.objects.filter(user=user, resource__is_published=True)
+        .select_related("resource")
+        .order_by("resource__title", "resource_id")
+    )
+
+
+def _iso(value):
+    return value.isoformat() if value else None
+
+
+def progress_json(user) -> dict:
+    return {
+        "format": JSON_FORMAT,
+        "version": JSON_VERSION,
+        "exported_at": timezone.now().isoformat(),
+        "progress": [
+            {
+                "resource": str(row.resource.uuid),
+                "title": row.resource.title,
+                "url": row.resource.url,
+                "status": row.status,
+                "note": row.note,
+                "started_at": _iso(row.started_at),
+                "completed_at": _iso(row.completed_at),
+            }
+            for row in _rows(user)
+        ],
+    }
+
+
+CSV_COLUMNS = ["resource", "title", "url", "kind", "status", "started_at", "completed_at", "note"]
+
+
+def progress_csv(user) -> str:
+    out = io.StringIO()
+    writer = csv.writer(out)
+    writer.writerow(CSV_COLUMNS)
+    for row in _rows(user):
+        writer.writerow(
+            [
+                row.resource.uuid,
+                row.resource.title,
+                row.resource.url or "",
+                row.resource.kind,
+                row.status,
+                _iso(row.started_at) or "",
+                _iso(row.completed_at) or "",
+                row.note,
+            ]
+        )
+    return out.getvalue()
+
+
+def _entry_line(entry, done):
+    """The guide's own line for `entry` with its checkbox set, so the export renders on GitHub."""
+    text = _BULLET.sub("", entry.raw.strip().splitlines()[0] if entry.raw.strip() else "").strip()
+    if not text:
+        resource = entry.resource
+        text = f"[{resource.title}]({resource.url})" if resource.url else resource.title
+    return f"- [{'x' if done else ' '}] {text}"
+
+
+def progress_markdown(user, guides=None) -> str:
+    """Every published guide as a checklist, `[x]` where the learner is done."""
+    done = set(Progress.objects.filter(user=user, status=Status.DONE).values_list("resource_id", flat=True))
+    guides = list(guides if guides is not None else Guide.objects.published())
+    entries = (
+        published_entries()
+        .filter(section__guide__in=guides)
+        .select_related("resource", "section")
+        .order_by("section__guide__position", "section__position", "position")
+    )
+    by_guide = {}
+    for entry in entries:
+        by_guide.setdefault(entry.section.guide_id, []).append(entry)
+    lines = []
+    for guide in guides:
+        lines += [f"# {guide.title}", ""]
+        current_section = None
+        for entry in by_guide.get(guide.id, []):
+            if entry.section_id != current_section:
+                current_section = entry.section_id
+                lines += ["", f"{'#' * min(entry.section.depth + 2, 6)} {entry.section}", ""]
+            lines.append(_entry_line(entry, entry.resource_id in done))
+        lines.append("")
+    return "\n".join(lines).strip() + "\n"
+
+
+def user_data_export(user) -> dict:
+    """Everything Syllabus holds about `user`, for "Download all my data"."""
+    from allauth.account.models import EmailAddress
+
+    data = {
+        "account": {
+            "email": user.email,
+            "date_joined": _iso(user.date_joined),
+            "last_login": _iso(user.last_login),
+            "emails": [
+                {"email": address.email, "verified": address.verified, "primary": address.primary}
+                for address in EmailAddress.objects.filter(user=user)
+            ],
+        },
+        **progress_json(user),
+        "activity": [
+            {"resource": str(resource_uuid), "status": status, "at": _iso(at)}
+            for resource_uuid, status, at in Activity.objects.filter(user=user, resource__is_published=True)
+            .order_by("occurred_at")
+            .values_list("resource__uuid", "status", "occurred_at")
+        ],
+    }
+    return data

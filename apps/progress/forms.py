@@ -1,0 +1,41 @@
+"""Input of progress writes and imports, validated before any service is called."""
+
+from django import forms
+
+from apps.progress.models import Status
+
+MAX_IMPORT_BYTES = 2 * 1024 * 1024
+
+
+class StatusForm(forms.Form):
+    status = forms.ChoiceField(choices=Status.choices)
+    # Where the control sits, so the response can refresh that page's bars (see views.progress_set).
+    scope = forms.CharField(required=False, max_length=120)
+    slot = forms.SlugField(required=False, max_length=120)
+
+
+class NoteForm(forms.Form):
+    note = forms.CharField(required=False, max_length=10_000, widget=forms.Textarea(attrs={"rows": 4}))
+
+
+class ImportForm(forms.Form):
+    file = forms.FileField(required=False, help_text="A Markdown checklist (.md) or a Syllabus JSON export.")
+    text = forms.CharField(
+        required=False, widget=forms.Textarea(attrs={"rows": 10}), label="…or paste it here", max_length=MAX_IMPORT_BYTES
+    )
+
+    def clean(self):
+        cleaned = super().clean()
+        upload = cleaned.get("file")
+        if upload:
+            if upload.size > MAX_IMPORT_BYTES:
+                raise forms.ValidationError("That file is larger than 2 MB; nothing was imported.")
+            try:
+                cleaned["content"] = upload.read().decode("utf-8-sig")
+            except UnicodeDecodeError:
+                raise forms.ValidationError("That file is not UTF-8 text; nothing was imported.") from None
+        else:
+            cleaned["content"] = cleaned.get("text") or ""
+        if not cleaned["content"].strip():
+            raise forms.ValidationError("Choose a file or paste a checklist to import.")
+        return cleaned

@@ -1,0 +1,61 @@
+"""What each learner has done: one Progress row per (user, resource), plus an Activity log.
+
+Absence of a Progress row means "not started". Progress of a section, guide, path or
+topic is always computed from these rows (see selectors.py), never stored twice.
+"""
+
+from django.conf import settings
+from django.db import models
+from django.db.models import Q
+
+from apps.catalog.models import Resource
+
+
+class Status(models.TextChoices):
+    NOT_STARTED = "not_started", "Not started"
+    IN_PROGRESS = "in_progress", "In progress"
+    DONE = "done", "Done"
+    SKIPPED = "skipped", "Skipped"
+
+
+class Progress(models.Model):
+    user = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="progress")
+    resource = models.ForeignKey(Resource, on_delete=models.CASCADE, related_name="progress")
+    # NOT_STARTED rows exist only to hold a private note on something not begun yet.
+    status = models.CharField(max_length=12, choices=Status.choices, default=Status.NOT_STARTED)
+    note = models.TextField(blank=True, max_length=10_000)
+    started_at = models.DateTimeField(null=True, blank=True)
+    completed_at = models.DateTimeField(null=True, blank=True)
+    created_at = models.DateTimeField(auto_now_add=True)
+    updated_at = models.DateTimeField(auto_now=True)
+
+    class Meta:
+        verbose_name_plural = "progress"
+        constraints = [
+            models.UniqueConstraint(fields=["user", "resource"], name="progress_one_row_per_user_resource"),
+            models.CheckConstraint(condition=Q(status__in=Status.values), name="progress_status_valid"),
+            models.CheckConstraint(
+                condition=Q(completed_at__isnull=True) | Q(status=Status.DONE), name="progress_completed_only_when_done"
+            ),
+        ]
+        indexes = [models.Index(fields=["user", "status"]), models.Index(fields=["user", "-updated_at"])]
+
+    def __str__(self):
+        return f"{self.user} · {self.resource} · {self.get_status_display()}"
+
+
+class Activity(models.Model):
+    """One status change, for history, streaks and the heatmap."""
+
+    user = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="activities")
+    resource = models.ForeignKey(Resource, on_delete=models.CASCADE, related_name="activities")
+    status = models.CharField(max_length=12, choices=Status.choices)
+    occurred_at = models.DateTimeField(db_index=True)
+
+    class Meta:
+        verbose_name_plural = "activities"
+        ordering = ["-occurred_at"]
+        indexes = [models.Index(fields=["user", "-occurred_at"])]
+
+    def __str__(self):
+        return f"{self.user} → {self.get_status_display()} {self.resource} at {self.occurred_at:%Y-%m-%d %H:%M}"

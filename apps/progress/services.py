@@ -1,0 +1,91 @@
+"""Writes to a learner's progress. Every write names the state the learner wants (never "toggle"),
+so double clicks and retries converge, and concurrent writes never duplicate a row."""
+
+from dataclasses import dataclass
+
+from django.db import transaction
+from django.utils import timezone
+
+from apps.progress.models import Activity, Progress, Status
+
+
+class ProgressError(Exception):
+    """A progress write that cannot be made; the message is shown to the learner."""
+
+
+@dataclass(frozen=True)
+class ProgressChange:
+    resource_id: int
+    status: str
+    note: str | None = None
+    started_at: object = None
+    completed_at: object = None
+
+
+def progress_set_status(*, user, resource, status, at=None, note=None, started_at=None, completed_at=None):
+    """Put `resource` in `status` for `user`. Returns the Progress row, or None when no row is needed.
+
+    Idempotent: setting the current status again changes nothing and logs no activity.
+    `started_at`/`completed_at` override the automatic dates (imports); the earliest wins.
+    """
+    if status not in Status.values:
+        raise ProgressError(f"Unknown status {status!r}.")
+    now = at or timezone.now()
+    with transaction.atomic():
+        progress, created = Progress.objects.select_for_update().get_or_create(user=user, resource=resource)
+        previous = Status.NOT_STARTED if created else progress.status
+        progress.status = status
+        if note is not None:
+            progress.note = note
+        if status == Status.NOT_STARTED:
+            progress.started_at = None
+        elif status in (Status.IN_PROGRESS, Status.DONE):
+            progress.started_at = _earliest(progress.started_at, started_at) or now
+        if status == Status.DONE:
+            kept = progress.completed_at if previous == Status.DONE else None
+            progress.completed_at = _earliest(kept, completed_at) or now
+        else:
+            progress.completed_at = None
+        if status == Status.NOT_STARTED and not progress.note:
+            progress.delete()
+            progress = None
+        else:
+            progress.save()
+        if previous != status:
+            Activity.objects.create(user=user, resource=resource, status=status, occurred_at=now)
+    return progress
+
+
+def progress_set_note(*, user, resource, note):
+    """Save the learner's private note; an empty note on an unstarted resource removes the row."""
+    note = note.strip()
+    with transaction.atomic():
+        progress, _ = Progress.objects.select_for_update().get_or_create(user=user, resource=resource)
+        progress.note = note
+        if progress.status == Status.NOT_STARTED and not note:
+            progress.delete()
+            return None
+        progress.save(update_fields=["note", "updated_at"])
+    return progress
+
+
+def progress_apply_many(*, user, changes):
+    """Apply several ProgressChange at once, all or nothing (imports)."""
+    from apps.catalog.models import Resource
+
+    resources = Resource.objects.in_bulk([change.resource_id for change in changes])
+    with transaction.atomic():
+        for change in changes:
+            progress_set_status(
+                user=user,
+                resource=resources[change.resource_id],
+                status=change.status,
+                note=change.note,
+                started_at=change.started_at,
+                completed_at=change.completed_at,
+            )
+
+
+def _earliest(*values):
+    present = [value for value in values if value is not None]
+    return min(present) if present else None

@@ -1,0 +1,24 @@
+"""Apply the tick an anonymous visitor made, once they have signed in."""
+
+from django.contrib.auth.signals import user_logged_in
+from django.dispatch import receiver
+
+
+@receiver(user_logged_in)
+def apply_pending_progress(sender, request, user, **kwargs):
+    from apps.catalog.models import Resource
+    from apps.progress.services import ProgressError, progress_set_status
+    from apps.progress.views import PENDING_SESSION_KEY
+
+    if request is None or not hasattr(request, "session"):
+        return
+    pending = request.session.pop(PENDING_SESSION_KEY, None)
+    if not isinstance(pending, dict):
+        return
+    resource = Resource.objects.published().filter(uuid=pending.get("resource")).first()
+    if resource is None:
+        return
+    try:
+        progress_set_status(user=user, resource=resource, status=pending.get("status"))
+    except ProgressError:
+        return

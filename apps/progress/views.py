@@ -1,0 +1,177 @@
+"""Progress endpoints: tick/status, note, dashboard, export and import. Writes are POST only."""
+
+from urllib.parse import quote
+
+from django.contrib import messages
+from django.contrib.auth.decorators import login_required
+from django.http import HttpResponse
+from django.shortcuts import get_object_or_404, redirect, render
+from django.template.loader import render_to_string
+from django.urls import reverse
+from django.utils import timezone
+from django.utils.http import url_has_allowed_host_and_scheme
+from django.views.decorators.http import require_GET, require_http_methods, require_POST
+from django_htmx.http import HttpResponseClientRedirect
+
+from apps.catalog.models import Resource
+from apps.progress import exports, selectors
+from apps.progress.bars import bars_for_scope, guide_bar, overall_bar, section_bar
+from apps.progress.forms import ImportForm, NoteForm, StatusForm
+from apps.progress.imports import ProgressImportError, import_apply, import_plan
+from apps.progress.models import Progress, Status
+from apps.progress.services import progress_set_note, progress_set_status
+
+PENDING_SESSION_KEY = "pending_progress"
+
+
+def _safe_next(request, fallback):
+    target = request.POST.get("next") or request.GET.get("next") or ""
+    if url_has_allowed_host_and_scheme(target, allowed_hosts={request.get_host()}, require_https=request.is_secure()):
+        return target
+    return fallback
+
+
+def _get_published_resource(resource_uuid):
+    return get_object_or_404(Resource.objects.published(), uuid=resource_uuid)
+
+
+@require_POST
+def progress_set(request, resource_uuid):
+    """Put a resource in the status the request names. htmx gets the tick back plus every bar
+    on its page (out-of-band); without JavaScript the form posts here and we redirect back."""
+    resource = _get_published_resource(resource_uuid)
+    back = _safe_next(request, resource.get_absolute_url())
+    form = StatusForm(request.POST)
+    if not form.is_valid():
+        if request.htmx:
+            return HttpResponse("That status is not valid.", status=400)
+        messages.error(request, "That status is not valid; nothing was changed.")
+        return redirect(back)
+    status = form.cleaned_data["status"]
+    if not request.user.is_authenticated:
+        # Remembered across sign-in (see signals.py), then applied.
+        request.session[PENDING_SESSION_KEY] = {"resource": str(resource.uuid), "status": status}
+        login_url = f"{reverse('account_login')}?next={quote(back)}"
+        messages.info(request, f"Sign in to track your progress; “{resource.title}” will be saved.")
+        return HttpResponseClientRedirect(login_url) if request.htmx else redirect(login_url)
+
+    progress_set_status(user=request.user, resource=resource, status=status)
+    if not request.htmx:
+        return redirect(back)
+    scope, slot = form.cleaned_data["scope"], form.cleaned_data["slot"] or str(resource.uuid)
+    bars, other_slots = bars_for_scope(user=request.user, scope=scope, resource=resource)
+    context = {"resource": resource, "status": status if status != Status.NOT_STARTED else "", "scope": scope}
+    html = render_to_string("progress/tick_response.html", {**context, "slot": slot, "bars": bars,
+                            "other_slots": [s for s in other_slots if s != slot]}, request=request)
+    return HttpResponse(html)
+
+
+@login_required
+@require_POST
+def progress_note(request, resource_uuid):
+    resource = _get_published_resource(resource_uuid)
+    form = NoteForm(request.POST)
+    if form.is_valid():
+        progress_set_note(user=request.user, resource=resource, note=form.cleaned_data["note"])
+        messages.success(request, "Note saved.")
+    else:
+        messages.error(request, "Notes can be at most 10,000 characters; nothing was saved.")
+    return redirect(_safe_next(request, resource.get_absolute_url()))
+
+
+def resource_progress_context(*, user, resource):
+    """What the resource page shows of my progress on it (the full status controls and note)."""
+    row = Progress.objects.filter(user=user, resource=resource).first() if user.is_authenticated else None
+    return {
+        "my_progress": row,
+        "status_choices": Status.choices,
+        "note_form": NoteForm(initial={"note": row.note if row else ""}),
+    }
+
+
+@login_required
+def dashboard(request):
+    user = request.user
+    tallies = selectors.guide_tallies(user=user)
+    guide = selectors.last_guide(user=user)
+    context = {
+        "overall": overall_bar(selectors.overall_tally(user=user)),
+        "guide_rows": [
+            {
+                "guide": item.guide,
+                "bar": guide_bar(item.guide, item.tally),
+                "sections": [
+                    section_bar(section, item.sections[section.id])
+                    for section in item.guide.top_sections
+                    if section.id in item.sections
+                ],
+            }
+            for item in _with_top_sections(tallies)
+        ],
+        "continue_guide": guide,
+        "continue_entries": selectors.continue_in_guide(user=user, guide=guide) if guide else [],
+        "in_progress": selectors.in_progress(user=user),
+        "recent": selectors.recently_completed(user=user),
+        "year": selectors.activity_year(user=user),
+        "scope": "dashboard",
+    }
+    context["statuses"] = selectors.statuses_for(
+        user=user, resource_ids=[entry.resource_id for entry in context["continue_entries"]]
+    )
+    return render(request, "progress/dashboard.html", context)
+
+
+def _with_top_sections(tallies):
+    from django.db.models import Prefetch
+
+    from apps.catalog.models import Guide, Section
+
+    guides = Guide.objects.filter(id__in=list(tallies)).prefetch_related(
+        Prefetch("sections", queryset=Section.objects.filter(parent=None, is_published=True), to_attr="top_sections")
+    )
+    by_id = {guide.id: guide for guide in guides}
+    for guide_id, item in tallies.items():
+        item.guide = by_id[guide_id]
+        yield item
+
+
+EXPORTS = {
+    "md": ("text/markdown; charset=utf-8", exports.progress_markdown),
+    "csv": ("text/csv; charset=utf-8", exports.progress_csv),
+}
+
+
+@login_required
+@require_GET
+def progress_export(request, fmt):
+    stamp = timezone.localdate().isoformat()
+    if fmt == "json":
+        from django.http import JsonResponse
+
+        response = JsonResponse(exports.progress_json(request.user), json_dumps_params={"indent": 2})
+    else:
+        content_type, build = EXPORTS[fmt]
+        response = HttpResponse(build(request.user), content_type=content_type)
+    response["Content-Disposition"] = f'attachment; filename="syllabus-progress-{stamp}.{fmt}"'
+    return response
+
+
+@login_required
+@require_http_methods(["GET", "POST"])
+def progress_import(request):
+    """Upload or paste → preview of what will change → confirm → applied atomically."""
+    form = ImportForm(request.POST or None, request.FILES or None)
+    plan = None
+    if request.method == "POST" and form.is_valid():
+        content = form.cleaned_data["content"]
+        try:
+            plan = import_plan(user=request.user, content=content)
+        except ProgressImportError as exc:
+            form.add_error(None, str(exc))
+        else:
+            if request.POST.get("confirm") == "1":
+                import_apply(user=request.user, plan=plan)
+                messages.success(request, f"Imported: {len(plan.changes)} resources updated.")
+                return redirect("progress:dashboard")
+            form = ImportForm(initial={"text": content})
+    return render(request, "progress/import.html", {"form": form, "plan": plan})
