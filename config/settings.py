@@ -152,6 +152,9 @@ ACCOUNT_RATE_LIMITS = {
     "confirm_email": "1/3m/key",
 }
 ACCOUNT_EMAIL_SUBJECT_PREFIX = "[Syllabus] "
+# Behind N reverse proxies, the client IP for rate limits is the Nth-from-last X-Forwarded-For
+# entry; with 0 every visitor shares the proxy's address and one abuser locks everyone out.
+ALLAUTH_TRUSTED_PROXY_COUNT = env_int("TRUSTED_PROXY_COUNT", 0)
 SOCIALACCOUNT_EMAIL_AUTHENTICATION = True
 SOCIALACCOUNT_PROVIDERS = {}
 GITHUB_CLIENT_ID = env_str("GITHUB_CLIENT_ID")
@@ -202,7 +205,9 @@ STORAGES = {
         else "whitenoise.storage.CompressedManifestStaticFilesStorage"
     },
 }
-WHITENOISE_MAX_AGE = 31536000 if not DEBUG else 0
+# Hashed files (every {% static %} URL) get whitenoise's "max-age=315360000, public, immutable"
+# whatever this says; this is for the few unhashed ones, which must not go stale after an upgrade.
+WHITENOISE_MAX_AGE = 60 if not DEBUG else 0
 
 # --- Security -------------------------------------------------------------------------------
 # Strict CSP everywhere (dev too, so violations show up early): no inline script or style.
