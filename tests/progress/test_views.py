@@ -1,0 +1,231 @@
+import json
+
+import pytest
+from django.contrib.messages import get_messages
+from django.test import Client
+from django.urls import reverse
+
+from apps.progress.models import Progress, Status
+from apps.progress.services import progress_set_status
+from tests.progress.conftest import build_guide
+
+pytestmark = pytest.mark.django_db
+
+
+def tick_url(resource):
+    return reverse("progress:set", args=[resource.uuid])
+
+
+def test_tick_without_javascript_saves_and_redirects_back(client, user, catalog):
+    client.force_login(user)
+    resource = catalog["resources"][0]
+    response = client.post(tick_url(resource), {"status": "done", "next": "/guides/alpha/?tier=1"})
+    assert response.status_code == 302 and response["Location"] == "/guides/alpha/?tier=1"
+    assert Progress.objects.get(user=user, resource=resource).status == Status.DONE
+
+
+def test_tick_refuses_an_offsite_next(client, user, catalog):
+    client.force_login(user)
+    resource = catalog["resources"][0]
+    response = client.post(tick_url(resource), {"status": "done", "next": "https://evil.example/"})
+    assert response["Location"] == resource.get_absolute_url()
+
+
+def test_htmx_tick_returns_the_tick_and_every_bar_of_the_guide_page(client, user, catalog):
+    client.force_login(user)
+    guide, shared = catalog["guide"], catalog["shared"]
+    entries = list(shared.entries.filter(section__guide=guide).order_by("section__position"))
+    assert len(entries) == 2  # the shared resource sits in both sections of this guide
+    response = client.post(
+        tick_url(shared),
+        {"status": "done", "scope": f"guide:{guide.uuid}", "slot": str(entries[0].uuid)},
+        HTTP_HX_REQUEST="true",
+    )
+    html = response.content.decode()
+    assert response.status_code == 200 and "<html" not in html
+    assert f'id="tick-{entries[0].uuid}"' in html and 'aria-checked="true"' in html
+    # The other tick of the same resource on the page is refreshed out of band.
+    assert f'id="tick-{entries[1].uuid}" ' in html and html.count('hx-swap-oob="true"') >= 3
+    assert f'id="bar-guide-{guide.uuid}"' in html
+    for entry in entries:
+        assert f'id="bar-section-{entry.section.uuid}"' in html
+        assert f'id="bar-section-{entry.section.parent.uuid}"' in html
+    # 1 of the guide's 7 distinct resources is done.
+    assert 'value="1"' in html and "1/7" in html
+
+
+def test_retried_htmx_tick_converges(client, user, catalog):
+    client.force_login(user)
+    resource = catalog["resources"][1]
+    for _ in range(3):
+        client.post(tick_url(resource), {"status": "done"}, HTTP_HX_REQUEST="true")
+    assert Progress.objects.filter(user=user, resource=resource, status=Status.DONE).count() == 1
+    client.post(tick_url(resource), {"status": "not_started"}, HTTP_HX_REQUEST="true")
+    assert not Progress.objects.filter(user=user, resource=resource).exists()
+
+
+def test_get_never_changes_anything(client, user, catalog):
+    client.force_login(user)
+    response = client.get(tick_url(catalog["resources"][0]) + "?status=done")
+    assert response.status_code == 405
+    assert not Progress.objects.exists()
+
+
+def test_writes_need_the_csrf_token(user, catalog):
+    client = Client(enforce_csrf_checks=True)
+    client.force_login(user)
+    response = client.post(tick_url(catalog["resources"][0]), {"status": "done"})
+    assert response.status_code == 403
+    assert not Progress.objects.exists()
+
+
+def test_invalid_status_gives_a_message_and_changes_nothing(client, user, catalog):
+    client.force_login(user)
+    response = client.post(tick_url(catalog["resources"][0]), {"status": "toggle"})
+    assert response.status_code == 302
+    assert ["That status is not valid; nothing was changed."] == [str(m) for m in get_messages(response.wsgi_request)]
+    assert not Progress.objects.exists()
+    response = client.post(tick_url(catalog["resources"][0]), {"status": "toggle"}, HTTP_HX_REQUEST="true")
+    assert response.status_code == 400
+
+
+def test_unknown_or_unpublished_resource_is_a_404(client, user, catalog):
+    client.force_login(user)
+    resource = catalog["resources"][0]
+    resource.is_published = False
+    resource.save()
+    assert client.post(tick_url(resource), {"status": "done"}).status_code == 404
+    assert client.post("/progress/00000000-0000-0000-0000-000000000000/", {"status": "done"}).status_code == 404
+
+
+def test_anonymous_tick_asks_to_sign_in_then_applies_it(client, user, catalog):
+    resource = catalog["resources"][2]
+    response = client.post(tick_url(resource), {"status": "done", "next": "/guides/alpha/"})
+    assert response.status_code == 302
+    assert response["Location"].startswith(reverse("account_login")) and "next=/guides/alpha/" in response["Location"]
+    assert not Progress.objects.exists()
+    htmx = client.post(tick_url(resource), {"status": "done", "next": "/guides/alpha/"}, HTTP_HX_REQUEST="true")
+    assert htmx["HX-Redirect"].startswith(reverse("account_login"))
+
+    from allauth.account.models import EmailAddress
+
+    EmailAddress.objects.create(user=user, email=user.email, verified=True, primary=True)
+    login = client.post(reverse("account_login") + "?next=/guides/alpha/", {"login": user.email, "password": "correct horse battery"})
+    assert login.status_code == 302 and login["Location"] == "/guides/alpha/"
+    assert Progress.objects.get(user=user, resource=resource).status == Status.DONE
+
+
+def test_one_user_cannot_change_or_see_another_users_progress(client, user, other_user, catalog):
+    resource = catalog["resources"][0]
+    progress_set_status(user=user, resource=resource, status=Status.DONE, note="my private note")
+    client.force_login(other_user)
+    client.post(tick_url(resource), {"status": "not_started"})
+    client.post(reverse("progress:note", args=[resource.uuid]), {"note": "eve was here"})
+    mine = Progress.objects.get(user=user, resource=resource)
+    assert (mine.status, mine.note) == (Status.DONE, "my private note")
+    for fmt in ("json", "csv", "md"):
+        body = client.get(reverse("progress:export", args=[fmt])).content.decode()
+        assert "my private note" not in body
+    exported = client.get(reverse("progress:export", args=["json"])).json()["progress"]
+    assert [(item["status"], item["note"]) for item in exported] == [("not_started", "eve was here")]
+    assert "[x]" not in client.get(reverse("progress:export", args=["md"])).content.decode()
+
+
+@pytest.mark.parametrize("name,args", [("progress:dashboard", []), ("progress:export", ["json"]), ("progress:import", [])])
+def test_personal_pages_require_sign_in(client, name, args):
+    response = client.get(reverse(name, args=args))
+    assert response.status_code == 302 and response["Location"].startswith(reverse("account_login"))
+
+
+def test_unknown_export_format_is_a_404(client, user):
+    client.force_login(user)
+    assert client.get("/progress/export.exe").status_code == 404
+
+
+def test_dashboard_shows_overall_and_guide_progress(client, user, catalog):
+    progress_set_status(user=user, resource=catalog["shared"], status=Status.DONE)
+    progress_set_status(user=user, resource=catalog["resources"][0], status=Status.DONE)
+    client.force_login(user)
+    html = client.get(reverse("progress:dashboard")).content.decode()
+    # 10 distinct resources in all (6 + 3 + the shared one); 2 done.
+    assert "2 of 10 resources done" in html
+    assert f'id="bar-guide-{catalog["guide"].uuid}"' in html and "2/7" in html
+    assert f'id="bar-guide-{catalog["other_guide"].uuid}"' in html and "1/4" in html
+    assert "current streak" in html and "<svg" in html
+
+
+def test_dashboard_query_count_does_not_grow_with_rows(client, user, catalog, django_assert_max_num_queries):
+    client.force_login(user)
+    for resource in catalog["resources"][:2]:
+        progress_set_status(user=user, resource=resource, status=Status.DONE)
+    client.get(reverse("progress:dashboard"))  # warm the session/user queries
+
+    from django.db import connection
+    from django.test.utils import CaptureQueriesContext
+
+    with CaptureQueriesContext(connection) as small:
+        client.get(reverse("progress:dashboard"))
+    build_guide("gamma", n_sections=4, per_section=10)
+    for resource in catalog["resources"][2:] + catalog["other_resources"]:
+        progress_set_status(user=user, resource=resource, status=Status.DONE)
+    with CaptureQueriesContext(connection) as large:
+        client.get(reverse("progress:dashboard"))
+    assert len(large) == len(small)
+
+
+def test_json_export_import_round_trip_reproduces_progress(client, user, other_user, catalog):
+    resources = catalog["resources"]
+    progress_set_status(user=user, resource=resources[0], status=Status.DONE, note="great")
+    progress_set_status(user=user, resource=resources[1], status=Status.IN_PROGRESS)
+    progress_set_status(user=user, resource=resources[2], status=Status.SKIPPED)
+    client.force_login(user)
+    payload = client.get(reverse("progress:export", args=["json"])).content.decode()
+
+    client.force_login(other_user)
+    preview = client.post(reverse("progress:import"), {"text": payload})
+    assert "3 resources will change" in preview.content.decode()
+    assert not Progress.objects.filter(user=other_user).exists()  # preview writes nothing
+    client.post(reverse("progress:import"), {"text": payload, "confirm": "1"})
+    mine = {(r.resource_id, r.status, r.note, r.started_at, r.completed_at) for r in Progress.objects.filter(user=user)}
+    theirs = {(r.resource_id, r.status, r.note, r.started_at, r.completed_at) for r in Progress.objects.filter(user=other_user)}
+    assert mine == theirs
+
+
+def test_markdown_export_import_round_trip(client, user, other_user, catalog):
+    progress_set_status(user=user, resource=catalog["resources"][0], status=Status.DONE)
+    progress_set_status(user=user, resource=catalog["shared"], status=Status.DONE)
+    client.force_login(user)
+    markdown = client.get(reverse("progress:export", args=["md"])).content.decode()
+    assert f"- [x] [{catalog['resources'][0].title}]({catalog['resources'][0].url})" in markdown
+    assert f"- [ ] [{catalog['resources'][1].title}]" in markdown
+
+    client.force_login(other_user)
+    client.post(reverse("progress:import"), {"text": markdown, "confirm": "1"})
+    assert set(Progress.objects.filter(user=other_user, status=Status.DONE).values_list("resource_id", flat=True)) == {
+        catalog["resources"][0].id,
+        catalog["shared"].id,
+    }
+
+
+def test_markdown_import_reports_lines_that_match_nothing(client, user, catalog):
+    client.force_login(user)
+    text = "- [x] [Unknown](https://nowhere.example/x)\n- [x] Some concept nobody listed\n- [ ] not ticked\n"
+    html = client.post(reverse("progress:import"), {"text": text}).content.decode()
+    assert "2 lines matched nothing" in html and "Line 1" in html and "Line 2" in html
+    assert not Progress.objects.exists()
+
+
+@pytest.mark.parametrize(
+    "text,message",
+    [
+        ("{not json", "not valid JSON"),
+        (json.dumps({"format": "other"}), "not a Syllabus progress export"),
+        ("just some prose", "No checklist lines"),
+        ("", "Choose a file or paste"),
+    ],
+)
+def test_bad_imports_get_a_clear_message_and_write_nothing(client, user, catalog, text, message):
+    client.force_login(user)
+    html = client.post(reverse("progress:import"), {"text": text, "confirm": "1"}).content.decode()
+    assert message in html
+    assert not Progress.objects.exists()
