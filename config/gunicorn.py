@@ -1,0 +1,86 @@
+"""Gunicorn settings for the container image and .ci/prod-check (`gunicorn -c config/gunicorn.py`).
+
+Run as a script (`python config/gunicorn.py`) it is the image's HEALTHCHECK: a GET of
+/healthz on the port gunicorn binds, which really queries the database. Keeping the probe
+here keeps it next to the port and host it has to match.
+
+Gunicorn validates every value below itself, so a junk WEB_CONCURRENCY stops it at start-up
+with the setting's name in the error.
+"""
+
+import os
+import sys
+
+PORT = os.environ.get("PORT", "8000")
+
+wsgi_app = "config.wsgi:application"
+bind = [f"0.0.0.0:{PORT}"]
+
+# Processes × threads = requests served at once. Threads are cheap for an I/O-bound Django
+# app; each one may hold a DB connection (DB_CONN_MAX_AGE), so mind PostgreSQL's limit.
+workers = os.environ.get("WEB_CONCURRENCY", "2")
+threads = os.environ.get("GUNICORN_THREADS", "4")
+worker_class = "gthread"
+
+# Load the app once in the master: a settings error (no SECRET_KEY, a bad boolean) stops the
+# server with one clear traceback instead of every worker crash-looping.
+preload_app = True
+
+timeout = 30
+# SIGTERM (docker stop) lets in-flight requests finish; compose's stop_grace_period is longer.
+graceful_timeout = 25
+keepalive = 5
+# Recycle workers now and then, so a slow leak never takes the site down.
+max_requests = 1000
+max_requests_jitter = 100
+
+# The heartbeat file on tmpfs: the container's disk may be slow or read-only.
+worker_tmp_dir = "/dev/shm" if os.path.isdir("/dev/shm") else None
+# No gunicornc control socket: nobody manages workers by hand inside the container, and the
+# non-root user's home is not writable.
+control_socket_disable = True
+
+# Everything to stdout/stderr for `docker compose logs`, at Django's LOG_LEVEL.
+accesslog = "-"
+errorlog = "-"
+loglevel = os.environ.get("LOG_LEVEL", "info").lower()
+access_log_format = '%(h)s "%(r)s" %(s)s %(b)s %(M)sms "%(a)s"'
+proc_name = "syllabus"
+
+
+def _probe_host() -> str:
+    """A Host header Django accepts: the first concrete ALLOWED_HOSTS entry."""
+    for entry in os.environ.get("ALLOWED_HOSTS", "").split(","):
+        host = entry.strip().lstrip("*").lstrip(".")
+        if host:
+            return host
+    return "localhost"
+
+
+def healthcheck() -> int:
+    """0 when /healthz answers 200 {"status": "ok"}; 1, with the reason on stderr, otherwise."""
+    import json
+    import urllib.error
+    import urllib.request
+
+    class _NoRedirect(urllib.request.HTTPRedirectHandler):
+        # A redirect here is a misconfiguration to report, never a place to go (it names the Host).
+        def redirect_request(self, *args, **kwargs):
+            return None
+
+    opener = urllib.request.build_opener(_NoRedirect)
+    request = urllib.request.Request(f"http://127.0.0.1:{PORT}/healthz", headers={"Host": _probe_host()})
+    try:
+        with opener.open(request, timeout=5) as response:
+            body = json.load(response)
+    except (urllib.error.URLError, OSError, ValueError) as exc:
+        print(f"healthcheck: {exc}", file=sys.stderr)
+        return 1
+    if body.get("status") != "ok":
+        print(f"healthcheck: {body}", file=sys.stderr)
+        return 1
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(healthcheck())
