@@ -1,0 +1,11 @@
+from django.urls import path
+
+from apps.accounts import views
+
+app_name = "accounts"
+
+urlpatterns = [
+    path("account/", views.account, name="account"),
+    path("account/export.json", views.data_export, name="data-export"),
+    path("account/delete/", views.account_delete, name="delete"),
+]

@@ -1,0 +1,78 @@
+"""The account page: email addresses, password, data export and account deletion.
+
+Sign-up, log-in, email and password management are allauth's views (restyled through
+templates/allauth/); these views only ever act on ``request.user`` — no URL here carries
+a user id, so nobody can reach anyone else's account through them.
+"""
+
+from allauth.account.models import EmailAddress
+from allauth.core import ratelimit
+from django.contrib import messages
+from django.contrib.auth import logout
+from django.contrib.auth.decorators import login_required
+from django.http import JsonResponse
+from django.shortcuts import redirect, render
+from django.utils import timezone
+from django.utils.http import content_disposition_header
+from django.views.decorators.cache import never_cache
+from django.views.decorators.http import require_GET, require_POST
+
+from apps.accounts import services
+from apps.accounts.forms import AccountDeleteForm
+
+
+def _render_account(request, *, delete_form, status=200):
+    context = {
+        "email_addresses": EmailAddress.objects.filter(user=request.user).order_by("-primary", "email"),
+        "delete_form": delete_form,
+    }
+    return render(request, "accounts/account.html", context, status=status)
+
+
+@never_cache
+@login_required
+@require_GET
+def account(request):
+    return _render_account(request, delete_form=AccountDeleteForm(user=request.user))
+
+
+@never_cache
+@login_required
+@require_GET
+def data_export(request):
+    """Everything the learner recorded, as a JSON download they can keep or import elsewhere."""
+    # Imported here so the account pages keep working while the progress app is
+    # being built; the exporter decides what "all my data" contains.
+    from apps.progress.exports import user_data_export
+
+    data = user_data_export(request.user)
+    response = JsonResponse(data, json_dumps_params={"indent": 2, "ensure_ascii": False})
+    filename = f"syllabus-export-{timezone.localdate():%Y-%m-%d}.json"
+    response["Content-Disposition"] = content_disposition_header(as_attachment=True, filename=filename)
+    return response
+
+
+@never_cache
+@login_required
+@require_POST
+def account_delete(request):
+    # The password field is a password oracle for whoever sits at a signed-in
+    # browser, so it shares allauth's re-authentication rate limit (per user).
+    if not ratelimit.consume(request, action="reauthenticate", user=request.user):
+        return ratelimit.respond_429(request)
+    form = AccountDeleteForm(request.POST, user=request.user)
+    if not form.is_valid():
+        return _render_account(request, delete_form=form)
+    try:
+        services.account_delete(user=request.user)
+    except services.AccountError as exc:
+        form.add_error(None, str(exc))
+        return _render_account(request, delete_form=form)
+    logout(request)
+    messages.success(request, "Your account and everything you recorded in it have been deleted.")
+    return redirect("catalog:home")
+
+
+def rate_limited(request):
+    """allauth's 429 page (wired as ``handler429`` in config/urls.py), in the site's layout."""
+    return render(request, "accounts/rate_limited.html", status=429)

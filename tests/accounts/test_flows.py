@@ -1,0 +1,168 @@
+"""allauth's flows end to end through our settings and templates: sign up, confirm, log in/out, passwords."""
+
+import re
+
+import pytest
+from allauth.account.models import EmailAddress
+from django.contrib.auth import get_user_model
+from django.core import mail
+from django.urls import reverse
+
+NEW_PASSWORD = "a brand new passphrase 77"
+
+
+def _link_in(message, path_fragment):
+    match = re.search(rf"https?://[^\s]*{re.escape(path_fragment)}[^\s]*", message.body)
+    assert match, f"no link containing {path_fragment!r} in:\n{message.body}"
+    return match.group(0).removeprefix("http://testserver")
+
+
+def _is_logged_in(client):
+    return client.get(reverse("accounts:account")).status_code == 200
+
+
+@pytest.mark.django_db
+def test_sign_up_confirm_log_out_and_log_in_again(client):
+    response = client.post(
+        reverse("account_signup"),
+        {"email": "new@example.com", "password1": NEW_PASSWORD, "password2": NEW_PASSWORD},
+    )
+    assert response.status_code == 302
+    assert response["Location"] == reverse("account_email_verification_sent")
+    assert not _is_logged_in(client), "verification is mandatory: no session before the email is confirmed"
+
+    assert len(mail.outbox) == 1
+    message = mail.outbox[0]
+    assert message.to == ["new@example.com"]
+    assert message.subject.startswith("[Syllabus] ")
+    confirm_path = _link_in(message, "/accounts/confirm-email/")
+
+    page = client.get(confirm_path)
+    assert page.status_code == 200
+    assert b"Confirm Email Address" in page.content
+    assert not EmailAddress.objects.get(email="new@example.com").verified, "GET must not confirm"
+
+    confirmed = client.post(confirm_path)
+    assert confirmed.status_code == 302
+    assert EmailAddress.objects.get(email="new@example.com").verified
+    assert _is_logged_in(client), "ACCOUNT_LOGIN_ON_EMAIL_CONFIRMATION logs the new learner in"
+
+    logged_out = client.post(reverse("account_logout"))
+    assert logged_out.status_code == 302
+    assert not _is_logged_in(client)
+
+    logged_in = client.post(reverse("account_login"), {"login": "new@example.com", "password": NEW_PASSWORD})
+    assert logged_in.status_code == 302
+    assert logged_in["Location"] == "/"
+    assert _is_logged_in(client)
+
+
+def test_logout_on_get_only_asks(my_client):
+    response = my_client.get(reverse("account_logout"))
+    assert response.status_code == 200
+    assert b'<form class="form"' in response.content
+    assert _is_logged_in(my_client)
+
+
+@pytest.mark.django_db
+def test_unverified_email_cannot_log_in(client, me, password):
+    EmailAddress.objects.filter(user=me).update(verified=False)
+    response = client.post(reverse("account_login"), {"login": me.email, "password": password})
+    assert response.status_code == 302
+    assert response["Location"] == reverse("account_email_verification_sent")
+    assert not _is_logged_in(client)
+    assert len(mail.outbox) == 1, "a fresh verification email is sent"
+
+
+@pytest.mark.django_db
+def test_wrong_password_shows_an_error_in_the_form(client, me):
+    response = client.post(reverse("account_login"), {"login": me.email, "password": "not it"})
+    assert response.status_code == 200
+    assert b'class="alert alert-error"' in response.content
+    assert b"not correct" in response.content
+    assert not _is_logged_in(client)
+
+
+@pytest.mark.django_db
+def test_password_reset_by_email(client, me):
+    response = client.post(reverse("account_reset_password"), {"email": me.email})
+    assert response.status_code == 302
+    assert response["Location"] == reverse("account_reset_password_done")
+    assert len(mail.outbox) == 1
+    reset_path = _link_in(mail.outbox[0], "/accounts/password/reset/key/")
+
+    # allauth moves the key out of the URL into the session, then shows the form.
+    form_page = client.get(reset_path, follow=True)
+    assert form_page.status_code == 200
+    assert b'name="password1"' in form_page.content
+    action = form_page.redirect_chain[-1][0] if form_page.redirect_chain else reset_path
+
+    done = client.post(action, {"password1": NEW_PASSWORD, "password2": NEW_PASSWORD})
+    assert done.status_code == 302
+    assert done["Location"] == reverse("account_reset_password_from_key_done")
+    me.refresh_from_db()
+    assert me.check_password(NEW_PASSWORD)
+
+    assert client.post(reverse("account_login"), {"login": me.email, "password": NEW_PASSWORD}).status_code == 302
+    assert _is_logged_in(client)
+
+
+@pytest.mark.django_db
+def test_password_reset_link_works_once(client, me):
+    client.post(reverse("account_reset_password"), {"email": me.email})
+    reset_path = _link_in(mail.outbox[0], "/accounts/password/reset/key/")
+    form_page = client.get(reset_path, follow=True)
+    client.post(form_page.redirect_chain[-1][0], {"password1": NEW_PASSWORD, "password2": NEW_PASSWORD})
+    client.logout()
+
+    again = client.get(reset_path, follow=True)
+    assert b"Bad Token" in again.content
+
+
+@pytest.mark.django_db
+def test_password_reset_for_an_unknown_address_reveals_nothing(client):
+    response = client.post(reverse("account_reset_password"), {"email": "nobody@example.com"})
+    assert response.status_code == 302
+    assert response["Location"] == reverse("account_reset_password_done")
+
+
+def test_password_change(my_client, me, password):
+    response = my_client.post(
+        reverse("account_change_password"),
+        {"oldpassword": password, "password1": NEW_PASSWORD, "password2": NEW_PASSWORD},
+    )
+    assert response.status_code == 302
+    me.refresh_from_db()
+    assert me.check_password(NEW_PASSWORD)
+    assert _is_logged_in(my_client), "changing the password keeps this session"
+
+
+def test_password_change_needs_the_current_password(my_client, me, password):
+    response = my_client.post(
+        reverse("account_change_password"),
+        {"oldpassword": "wrong", "password1": NEW_PASSWORD, "password2": NEW_PASSWORD},
+    )
+    assert response.status_code == 200
+    assert b"field-invalid" in response.content
+    me.refresh_from_db()
+    assert me.check_password(password)
+
+
+def test_add_an_email_address_sends_a_verification(my_client, me):
+    response = my_client.post(reverse("account_email"), {"action_add": "", "email": "second@example.com"})
+    assert response.status_code == 302
+    added = EmailAddress.objects.get(user=me, email="second@example.com")
+    assert not added.verified and not added.primary
+    assert mail.outbox[-1].to == ["second@example.com"]
+
+
+def test_resend_verification_and_make_primary(my_client, me):
+    EmailAddress.objects.create(user=me, email="second@example.com", verified=True, primary=False)
+    EmailAddress.objects.create(user=me, email="third@example.com", verified=False, primary=False)
+
+    my_client.post(reverse("account_email"), {"action_send": "", "email": "third@example.com"})
+    assert mail.outbox[-1].to == ["third@example.com"]
+
+    my_client.post(reverse("account_email"), {"action_primary": "", "email": "second@example.com"})
+    assert EmailAddress.objects.get_primary(me).email == "second@example.com"
+    assert get_user_model().objects.get(pk=me.pk).email == "second@example.com"
