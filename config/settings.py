@@ -52,6 +52,7 @@ LOCAL_APPS = [
     "apps.catalog",
     "apps.accounts",
     "apps.progress",
+    "apps.paths",
 ]
 INSTALLED_APPS = DJANGO_APPS + THIRD_PARTY_APPS + LOCAL_APPS
 

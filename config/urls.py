@@ -9,6 +9,7 @@ urlpatterns = [
     path("", include("apps.accounts.urls")),
     path("", include("apps.core.urls")),
     path("", include("apps.progress.urls")),
+    path("", include("apps.paths.urls")),
     path("", include("apps.catalog.urls")),
 ]
 

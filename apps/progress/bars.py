@@ -40,13 +40,30 @@ def topic_tally(*, user, topic):
     return Tally.of(resource_ids, statuses_for(user=user, resource_ids=resource_ids))
 
 
+def step_bar(step_view):
+    return Bar(f"bar-step-{step_view.step.uuid}", step_view.step.title, step_view.tally)
+
+
+def path_bar(path_view):
+    return Bar(f"bar-path-{path_view.path.uuid}", path_view.path.title, path_view.tally)
+
+
 def bars_for_scope(*, user, scope, resource):
-    """(bars, other_slots): bars to refresh, and ids of the resource's other ticks on that page."""
+    """(bars, other_slots, path_view): bars to refresh, the ids of the resource's other ticks
+    on that page, and on a path page the path (its "next up" is refreshed too)."""
     kind, _, key = (scope or "").partition(":")
+    if kind == "path":
+        from apps.paths.selectors import path_scope
+
+        found = path_scope(user=user, path_uuid=_uuid_or_none(key), resource=resource)
+        if found is None:
+            return [], [], None
+        view, steps, slots = found
+        return [path_bar(view)] + [step_bar(step) for step in steps], slots, view
     if kind == "guide":
         guide = Guide.objects.published().filter(uuid=_uuid_or_none(key)).first()
         if guide is None:
-            return [], []
+            return [], [], None
         tallies = guide_tallies(user=user, guides=[guide])[guide.id]
         entries = list(published_entries().filter(section__guide=guide, resource=resource).values_list("uuid", "section_id"))
         sections = {section.id: section for section in Section.objects.filter(guide=guide, is_published=True)}
@@ -60,16 +77,16 @@ def bars_for_scope(*, user, scope, resource):
             for section_id in sorted(chain, key=lambda pk: sections[pk].position)
             if section_id in tallies.sections
         ]
-        return bars, [str(entry_uuid) for entry_uuid, _ in entries]
+        return bars, [str(entry_uuid) for entry_uuid, _ in entries], None
     if kind == "topic":
         topic = Topic.objects.published().filter(slug=key).first()
-        return ([topic_bar(topic, topic_tally(user=user, topic=topic))] if topic else []), []
+        return ([topic_bar(topic, topic_tally(user=user, topic=topic))] if topic else []), [], None
     if kind == "dashboard":
         tallies = guide_tallies(user=user)
         return [overall_bar(overall_tally(user=user))] + [
             guide_bar(item.guide, item.tally) for item in tallies.values()
-        ], []
-    return [], []
+        ], [], None
+    return [], [], None
 
 
 def _uuid_or_none(value):

@@ -14,6 +14,7 @@ from django.views.decorators.http import require_GET, require_http_methods, requ
 from django_htmx.http import HttpResponseClientRedirect
 
 from apps.catalog.models import Resource
+from apps.paths.selectors import followed_paths
 from apps.progress import exports, selectors
 from apps.progress.bars import bars_for_scope, guide_bar, overall_bar, section_bar
 from apps.progress.forms import ImportForm, NoteForm, StatusForm
@@ -59,10 +60,10 @@ def progress_set(request, resource_uuid):
     if not request.htmx:
         return redirect(back)
     scope, slot = form.cleaned_data["scope"], form.cleaned_data["slot"] or str(resource.uuid)
-    bars, other_slots = bars_for_scope(user=request.user, scope=scope, resource=resource)
+    bars, other_slots, path_view = bars_for_scope(user=request.user, scope=scope, resource=resource)
     context = {"resource": resource, "status": status if status != Status.NOT_STARTED else "", "scope": scope}
     html = render_to_string("progress/tick_response.html", {**context, "slot": slot, "bars": bars,
-                            "other_slots": [s for s in other_slots if s != slot]}, request=request)
+                            "other_slots": [s for s in other_slots if s != slot], "path_view": path_view}, request=request)
     return HttpResponse(html)
 
 
@@ -113,6 +114,7 @@ def dashboard(request):
         "in_progress": selectors.in_progress(user=user),
         "recent": selectors.recently_completed(user=user),
         "year": selectors.activity_year(user=user),
+        "followed_paths": followed_paths(user=user),
         "scope": "dashboard",
     }
     context["statuses"] = selectors.statuses_for(

@@ -44,3 +44,17 @@ def heatmap_cells(days):
 @register.filter
 def heatmap_width(days):
     return ((len(days) + 6) // 7) * 14
+
+
+@register.filter
+def path_progress_bar(path_view):
+    from apps.progress.bars import path_bar
+
+    return path_bar(path_view)
+
+
+@register.filter
+def step_progress_bar(step_view):
+    from apps.progress.bars import step_bar
+
+    return step_bar(step_view)

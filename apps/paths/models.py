@@ -1,0 +1,108 @@
+"""Learning paths: ordered plans through the catalog, and the learners who follow them.
+
+A path's steps are ordered; each step has an ordered set of resources and may point at
+the guide section it was drawn from. Progress along a path is computed from the learner's
+Progress rows on those resources, never stored here.
+"""
+
+import uuid
+
+from django.conf import settings
+from django.db import models
+from django.db.models import Q
+from django.urls import reverse
+
+from apps.catalog.models import CatalogModel, Guide, Resource, Section, UUIDManager
+
+
+class LearningPath(CatalogModel):
+    slug = models.SlugField(max_length=100, unique=True)
+    title = models.CharField(max_length=200)
+    description = models.TextField(blank=True)
+    guide = models.ForeignKey(
+        Guide, on_delete=models.SET_NULL, null=True, blank=True, related_name="paths", help_text="The guide that defines this path."
+    )
+    position = models.PositiveIntegerField(default=0)
+
+    class Meta:
+        ordering = ["position", "title"]
+
+    def __str__(self):
+        return self.title
+
+    def get_absolute_url(self):
+        return reverse("paths:path-detail", args=[self.slug])
+
+
+class PathStep(models.Model):
+    uuid = models.UUIDField(default=uuid.uuid4, unique=True, editable=False)
+    path = models.ForeignKey(LearningPath, on_delete=models.CASCADE, related_name="steps")
+    position = models.PositiveIntegerField()
+    title = models.CharField(max_length=300)
+    phase = models.CharField(max_length=100, blank=True)
+    effort = models.CharField(max_length=50, blank=True, help_text='As the guide says it, e.g. "4-5 weeks".')
+    effort_hours = models.PositiveIntegerField(null=True, blank=True, help_text="Estimated hours; overrides the resources' own estimates.")
+    description = models.TextField(blank=True)
+    section = models.ForeignKey(
+        Section, on_delete=models.SET_NULL, null=True, blank=True, related_name="path_steps", help_text="The guide section it was drawn from."
+    )
+    resources = models.ManyToManyField(Resource, through="StepResource", related_name="path_steps")
+
+    objects = UUIDManager()
+
+    class Meta:
+        ordering = ["path", "position"]
+        constraints = [models.UniqueConstraint(fields=["path", "position"], name="pathstep_unique_position")]
+
+    def __str__(self):
+        return self.title
+
+    def natural_key(self):
+        return (str(self.uuid),)
+
+    @property
+    def anchor(self):
+        return f"step-{self.uuid}"
+
+
+class StepResource(models.Model):
+    uuid = models.UUIDField(default=uuid.uuid4, unique=True, editable=False)
+    step = models.ForeignKey(PathStep, on_delete=models.CASCADE, related_name="step_resources")
+    resource = models.ForeignKey(Resource, on_delete=models.CASCADE, related_name="step_links")
+    position = models.PositiveIntegerField()
+
+    objects = UUIDManager()
+
+    class Meta:
+        ordering = ["step", "position"]
+        constraints = [
+            models.UniqueConstraint(fields=["step", "position"], name="stepresource_unique_position"),
+            models.UniqueConstraint(fields=["step", "resource"], name="stepresource_unique_resource"),
+        ]
+
+    def __str__(self):
+        return f"{self.step} · {self.resource}"
+
+    def natural_key(self):
+        return (str(self.uuid),)
+
+
+class PathFollow(models.Model):
+    """A learner following a path; unfollowing deletes this row and keeps all progress."""
+
+    user = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="path_follows")
+    path = models.ForeignKey(LearningPath, on_delete=models.CASCADE, related_name="follows")
+    followed_at = models.DateTimeField(auto_now_add=True)
+    hours_per_week = models.PositiveSmallIntegerField(null=True, blank=True)
+
+    class Meta:
+        constraints = [
+            models.UniqueConstraint(fields=["user", "path"], name="pathfollow_once_per_user"),
+            models.CheckConstraint(
+                condition=Q(hours_per_week__isnull=True) | Q(hours_per_week__gte=1, hours_per_week__lte=168),
+                name="pathfollow_hours_per_week_1_to_168",
+            ),
+        ]
+
+    def __str__(self):
+        return f"{self.user} follows {self.path}"

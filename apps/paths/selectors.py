@@ -1,0 +1,162 @@
+"""Reads of learning paths with a learner's progress: per-step tallies, next up and pace.
+
+Each function runs a fixed number of queries whatever the number of steps or resources.
+"""
+
+import math
+from dataclasses import dataclass, field
+from datetime import timedelta
+
+from django.db.models import Prefetch
+from django.utils import timezone
+
+from apps.catalog.models import Kind
+from apps.paths.models import LearningPath, PathFollow, PathStep, StepResource
+from apps.progress.models import Status
+from apps.progress.selectors import Tally, statuses_for
+
+# Rough effort when a resource has no estimate of its own (minutes).
+DEFAULT_MINUTES = {
+    Kind.PAPER: 180,
+    Kind.ARTICLE: 45,
+    Kind.VIDEO: 60,
+    Kind.COURSE: 30 * 60,
+    Kind.BOOK: 40 * 60,
+    Kind.REPO: 120,
+    Kind.TOOL: 60,
+    Kind.TALK: 60,
+    Kind.SLIDES: 45,
+    Kind.THREAD: 15,
+    Kind.SITE: 90,
+    Kind.DOCS: 90,
+    Kind.CONCEPT: 120,
+    Kind.CHAPTER: 180,
+}
+FINISHED = {Status.DONE, Status.SKIPPED}
+
+
+def resource_minutes(resource):
+    return resource.effort_minutes or DEFAULT_MINUTES.get(resource.kind, 60)
+
+
+@dataclass
+class StepView:
+    step: PathStep
+    items: list  # [(StepResource, status)]
+    tally: Tally
+    minutes: int
+
+    @property
+    def resource_ids(self):
+        return [item.resource_id for item, _ in self.items]
+
+
+@dataclass
+class Pace:
+    hours_per_week: int
+    expected_finish: object
+    ahead_minutes: int  # negative when behind
+
+    @property
+    def ahead(self):
+        return self.ahead_minutes >= 0
+
+    @property
+    def gap_hours(self):
+        return round(abs(self.ahead_minutes) / 60, 1)
+
+
+@dataclass
+class PathView:
+    path: LearningPath
+    steps: list = field(default_factory=list)
+    tally: Tally = field(default_factory=Tally)
+    minutes: int = 0
+    done_minutes: int = 0
+    next_up: tuple | None = None  # (StepView, StepResource)
+    follow: PathFollow | None = None
+    pace: Pace | None = None
+
+    @property
+    def hours(self):
+        return math.ceil(self.minutes / 60)
+
+
+def _paths_with_steps(queryset):
+    published_items = StepResource.objects.filter(resource__is_published=True).select_related("resource").order_by("position")
+    return queryset.prefetch_related(
+        Prefetch(
+            "steps",
+            queryset=PathStep.objects.order_by("position").prefetch_related(
+                Prefetch("step_resources", queryset=published_items, to_attr="published_items")
+            ),
+            to_attr="ordered_steps",
+        )
+    )
+
+
+def _build(path, statuses, follow, today):
+    view = PathView(path=path, follow=follow)
+    seen = {}
+    for step in path.ordered_steps:
+        items = [(item, statuses.get(item.resource_id, "")) for item in step.published_items]
+        minutes = step.effort_hours * 60 if step.effort_hours else sum(resource_minutes(item.resource) for item, _ in items)
+        step_view = StepView(step=step, items=items, tally=Tally.of({i.resource_id for i, _ in items}, statuses), minutes=minutes)
+        view.steps.append(step_view)
+        view.minutes += minutes
+        for item, status in items:
+            seen.setdefault(item.resource_id, status)
+            if view.next_up is None and status not in FINISHED:
+                view.next_up = (step_view, item)
+        if step_view.tally.countable:
+            view.done_minutes += round(minutes * step_view.tally.done / step_view.tally.countable)
+    view.tally = Tally.of(set(seen), statuses)
+    if follow and follow.hours_per_week:
+        weekly = follow.hours_per_week * 60
+        remaining = max(view.minutes - view.done_minutes, 0)
+        weeks_in = max((today - timezone.localdate(follow.followed_at)).days, 0) / 7
+        view.pace = Pace(
+            hours_per_week=follow.hours_per_week,
+            expected_finish=today + timedelta(weeks=remaining / weekly),
+            ahead_minutes=round(view.done_minutes - weeks_in * weekly),
+        )
+    return view
+
+
+def _statuses(user, paths):
+    ids = {item.resource_id for path in paths for step in path.ordered_steps for item in step.published_items}
+    return statuses_for(user=user, resource_ids=ids)
+
+
+def _follows(user, paths):
+    if not user.is_authenticated:
+        return {}
+    return {follow.path_id: follow for follow in PathFollow.objects.filter(user=user, path__in=[p.id for p in paths])}
+
+
+def path_list(*, user):
+    paths = list(_paths_with_steps(LearningPath.objects.published()))
+    statuses, follows, today = _statuses(user, paths), _follows(user, paths), timezone.localdate()
+    return [_build(path, statuses, follows.get(path.id), today) for path in paths]
+
+
+def path_detail(*, path, user):
+    path = _paths_with_steps(LearningPath.objects.filter(pk=path.pk)).get()
+    return _build(path, _statuses(user, [path]), _follows(user, [path]).get(path.id), timezone.localdate())
+
+
+def followed_paths(*, user):
+    paths = list(_paths_with_steps(LearningPath.objects.published().filter(follows__user=user).order_by("follows__followed_at")))
+    statuses, follows, today = _statuses(user, paths), _follows(user, paths), timezone.localdate()
+    return [_build(path, statuses, follows.get(path.id), today) for path in paths]
+
+
+def path_scope(*, user, path_uuid, resource):
+    """What a tick on a path page refreshes: the path bar, its steps holding `resource`, next up."""
+    path = LearningPath.objects.published().filter(uuid=path_uuid).first()
+    if path is None:
+        return None
+    view = path_detail(path=path, user=user)
+    steps = [step for step in view.steps if resource.id in step.resource_ids]
+    slots = [str(item.uuid) for step in steps for item, _ in step.items if item.resource_id == resource.id]
+    return view, steps, slots

@@ -1,0 +1,22 @@
+"""Following a path and setting a pace. Unfollowing never touches progress."""
+
+from django.db import IntegrityError, transaction
+
+from apps.paths.models import PathFollow
+
+
+def path_follow(*, user, path, hours_per_week=None):
+    """Follow `path` (idempotent); `hours_per_week` updates the pace when given."""
+    try:
+        with transaction.atomic():
+            follow, _ = PathFollow.objects.get_or_create(user=user, path=path)
+    except IntegrityError:  # a concurrent follow won the race
+        follow = PathFollow.objects.get(user=user, path=path)
+    if hours_per_week is not None and follow.hours_per_week != hours_per_week:
+        follow.hours_per_week = hours_per_week
+        follow.save(update_fields=["hours_per_week"])
+    return follow
+
+
+def path_unfollow(*, user, path):
+    PathFollow.objects.filter(user=user, path=path).delete()

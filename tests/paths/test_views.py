@@ -1,0 +1,115 @@
+import pytest
+from django.db import connection
+from django.test.utils import CaptureQueriesContext
+from django.urls import reverse
+
+from apps.paths.models import PathFollow, PathStep, StepResource
+from apps.paths.selectors import path_detail
+from apps.progress.models import Progress, Status
+from apps.progress.services import progress_set_status
+from tests.progress.conftest import build_guide
+
+pytestmark = pytest.mark.django_db
+
+
+def test_next_up_skips_done_and_skipped_and_counts_shared_resources_once(user, catalog, learning_path):
+    r = catalog["resources"]
+    assert path_detail(path=learning_path, user=user).next_up[1].resource == r[0]
+    progress_set_status(user=user, resource=r[0], status=Status.DONE)
+    # The shared resource was done in a guide: that counts on the path too.
+    progress_set_status(user=user, resource=catalog["shared"], status=Status.DONE)
+    progress_set_status(user=user, resource=r[1], status=Status.SKIPPED)
+    view = path_detail(path=learning_path, user=user)
+    assert view.next_up[1].resource == r[3] and view.next_up[0].step.position == 2
+    assert (view.tally.total, view.tally.done, view.tally.skipped) == (4, 2, 1)
+    assert [step.tally.done for step in view.steps] == [2, 1]
+
+
+def test_unpublished_resources_are_never_shown_on_a_path(client, user, catalog, learning_path):
+    hidden = catalog["resources"][0]
+    hidden.is_published = False
+    hidden.save()
+    html = client.get(reverse("paths:path-detail", args=["kernels"])).content.decode()
+    assert hidden.title not in html and catalog["resources"][1].title in html
+    assert path_detail(path=learning_path, user=user).tally.total == 3
+
+
+def test_unpublished_or_unknown_path_is_a_404(client, learning_path):
+    learning_path.is_published = False
+    learning_path.save()
+    assert client.get(reverse("paths:path-detail", args=["kernels"])).status_code == 404
+    assert client.get(reverse("paths:path-detail", args=["nope"])).status_code == 404
+    assert "Kernel development" not in client.get(reverse("paths:path-list")).content.decode()
+
+
+def test_path_list_shows_length_effort_and_my_progress(client, user, catalog, learning_path):
+    progress_set_status(user=user, resource=catalog["shared"], status=Status.DONE)
+    client.force_login(user)
+    html = client.get(reverse("paths:path-list")).content.decode()
+    assert "2 steps · 4 resources" in html and "hour" in html
+    assert f'id="bar-path-{learning_path.uuid}"' in html and "1/4" in html
+
+
+def test_path_page_query_count_is_constant(client, user, catalog, learning_path):
+    client.force_login(user)
+    url = reverse("paths:path-detail", args=["kernels"])
+    client.get(url)
+    with CaptureQueriesContext(connection) as small:
+        client.get(url)
+    _, more = build_guide("gamma", n_sections=3, per_section=8)
+    for position, resource in enumerate(more, start=1):
+        step = PathStep.objects.create(path=learning_path, position=10 + position, title=f"Extra {position}")
+        StepResource.objects.create(step=step, resource=resource, position=1)
+        progress_set_status(user=user, resource=resource, status=Status.DONE)
+    with CaptureQueriesContext(connection) as large:
+        client.get(url)
+    assert len(large) == len(small)
+
+
+def test_ticking_on_a_path_page_refreshes_path_step_bars_and_next_up(client, user, catalog, learning_path):
+    client.force_login(user)
+    item = StepResource.objects.get(step__position=1, resource=catalog["resources"][0])
+    response = client.post(
+        reverse("progress:set", args=[item.resource.uuid]),
+        {"status": "done", "scope": f"path:{learning_path.uuid}", "slot": str(item.uuid)},
+        HTTP_HX_REQUEST="true",
+    )
+    html = response.content.decode()
+    assert f'id="bar-path-{learning_path.uuid}"' in html and "1/4" in html
+    assert f'id="bar-step-{item.step.uuid}"' in html
+    assert f'id="next-up-{learning_path.uuid}"' in html and catalog["shared"].title in html
+
+
+def test_follow_unfollow_keeps_progress_and_pace_gives_a_finish_date(client, user, catalog, learning_path):
+    client.force_login(user)
+    progress_set_status(user=user, resource=catalog["shared"], status=Status.DONE)
+    follow_url = reverse("paths:path-follow", args=["kernels"])
+    client.post(follow_url, {"action": "follow"})
+    client.post(follow_url, {"action": "follow"})  # idempotent
+    assert PathFollow.objects.filter(user=user, path=learning_path).count() == 1
+    dashboard = client.get(reverse("progress:dashboard")).content.decode()
+    assert "Kernel development" in dashboard and f'id="next-up-{learning_path.uuid}"' in dashboard
+
+    client.post(follow_url, {"action": "follow", "hours_per_week": "5"})
+    html = client.get(reverse("paths:path-detail", args=["kernels"])).content.decode()
+    assert "at 5 h/week you should finish around" in html and "ahead" in html
+
+    client.post(follow_url, {"action": "unfollow"})
+    assert not PathFollow.objects.filter(user=user).exists()
+    assert Progress.objects.filter(user=user, status=Status.DONE).count() == 1
+
+
+@pytest.mark.parametrize("hours", ["0", "999", "abc", "-3"])
+def test_bad_pace_gets_a_message_and_changes_nothing(client, user, learning_path, hours):
+    client.force_login(user)
+    response = client.post(reverse("paths:path-follow", args=["kernels"]), {"action": "follow", "hours_per_week": hours}, follow=True)
+    assert "Hours per week must be a whole number" in response.content.decode()
+    assert not PathFollow.objects.exists()
+
+
+def test_anonymous_follow_is_sent_to_sign_in_and_get_changes_nothing(client, user, learning_path):
+    response = client.post(reverse("paths:path-follow", args=["kernels"]), {"action": "follow"})
+    assert response.status_code == 302 and response["Location"].startswith(reverse("account_login"))
+    client.force_login(user)
+    assert client.get(reverse("paths:path-follow", args=["kernels"])).status_code == 405
+    assert not PathFollow.objects.exists()
