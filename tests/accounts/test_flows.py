@@ -78,7 +78,7 @@ def test_unverified_email_cannot_log_in(client, me, password):
 def test_wrong_password_shows_an_error_in_the_form(client, me):
     response = client.post(reverse("account_login"), {"login": me.email, "password": "not it"})
     assert response.status_code == 200
-    assert b'class="alert alert-error"' in response.content
+    assert b'class="notice notice--error"' in response.content
     assert b"not correct" in response.content
     assert not _is_logged_in(client)
 
@@ -143,7 +143,7 @@ def test_password_change_needs_the_current_password(my_client, me, password):
         {"oldpassword": "wrong", "password1": NEW_PASSWORD, "password2": NEW_PASSWORD},
     )
     assert response.status_code == 200
-    assert b"field-invalid" in response.content
+    assert b"field--invalid" in response.content
     me.refresh_from_db()
     assert me.check_password(password)
 

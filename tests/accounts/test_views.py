@@ -59,7 +59,7 @@ def test_account_page_lists_my_email_and_links(my_client, me, someone_else):
     assert "me@example.com" in html and "me-too@example.com" in html
     assert "someone@example.com" not in html
     assert "Unverified" in html and "Primary" in html
-    for name in ("account_email", "account_change_password", "accounts:data-export", "accounts:delete", "account_logout"):
+    for name in ("account_email", "account_change_password", "accounts:data-export", "accounts:delete"):
         assert f'"{reverse(name)}"' in html, name
     assert 'name="password"' in html, "a user with a password must type it to delete the account"
 
@@ -173,7 +173,7 @@ def test_wrong_confirmation_changes_nothing(my_client, me, password, confirm, ty
     response = _delete(my_client, confirm, password if typed_password is None else typed_password)
     assert response.status_code == 200
     assert error in response.content.decode()
-    assert b"field-invalid" in response.content
+    assert b"field--invalid" in response.content
     assert User.objects.filter(pk=me.pk).exists()
     assert EmailAddress.objects.filter(user=me).exists()
     assert _is_logged_in(my_client)
@@ -339,7 +339,7 @@ def test_login_form_markup(client):
     html = client.get(reverse("account_login")).content.decode()
     assert '<form class="form form--entrance form--login"' in html
     assert '<label for="id_login">' in html and '<label for="id_password">' in html
-    assert 'class="btn btn-primary"' in html
+    assert 'class="button button--primary"' in html
     assert reverse("account_reset_password") in html
     assert reverse("account_signup") in html
 
@@ -359,7 +359,7 @@ def test_github_button_present_with_keys(client):
     for name in ("account_login", "account_signup"):
         html = client.get(reverse(name)).content.decode()
         assert 'action="/accounts/github/login/?process=login"' in html
-        assert 'class="btn btn-provider btn-provider-github"' in html
+        assert 'class="button button--provider button--github"' in html
         assert "Continue with GitHub" in html
 
 
