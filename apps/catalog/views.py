@@ -1,9 +1,81 @@
-"""Catalog pages."""
+"""The learner-facing catalog pages: home, guides, resources, topics and search.
 
-from django.shortcuts import render
+Each list page is one URL serving both the whole page and, to htmx, the fragment it
+swaps (a ``{% partialdef %}`` inside the page template), so every filter and page link
+works as a plain link too.
+"""
 
-from apps.catalog.models import Guide
+from django.shortcuts import get_object_or_404, render
+from django.views.decorators.http import require_safe
+from django.views.decorators.vary import vary_on_headers
+
+from apps.catalog import selectors
+from apps.catalog.forms import GuideFilterForm, SearchForm, TopicFilterForm
+from apps.catalog.models import Guide, Resource, Topic
 
 
+def _page_or_fragment(request, template_name: str, fragment: str, context: dict):
+    """The fragment for htmx swaps; the full page otherwise (history restores need the whole page)."""
+    if request.htmx and not request.htmx.history_restore_request:
+        template_name = f"{template_name}#{fragment}"
+    return render(request, template_name, context)
+
+
+@require_safe
 def home(request):
-    return render(request, "catalog/home.html", {"guides": Guide.objects.published()})
+    return render(request, "catalog/home.html", {"overview": selectors.catalog_overview()})
+
+
+@require_safe
+@vary_on_headers("HX-Request")
+def guide_detail(request, slug):
+    guide = get_object_or_404(Guide.objects.published(), slug=slug)
+    form = GuideFilterForm(request.GET)
+    filters = form.cleaned_filters()
+    context = {
+        "guide": guide,
+        "contents": selectors.guide_contents(guide=guide, filters=filters),
+        "filters": filters,
+        "filter_errors": form.ignored_messages(),
+    }
+    return _page_or_fragment(request, "catalog/guide_detail.html", "guide-entries", context)
+
+
+@require_safe
+def resource_detail(request, uuid):
+    resource = get_object_or_404(Resource.objects.published(), uuid=uuid)
+    return render(request, "catalog/resource_detail.html", {"resource": selectors.resource_details(resource=resource)})
+
+
+@require_safe
+def topic_list(request):
+    return render(request, "catalog/topic_list.html", {"topics": selectors.topic_list()})
+
+
+@require_safe
+@vary_on_headers("HX-Request")
+def topic_detail(request, slug):
+    topic = get_object_or_404(Topic.objects.published(), slug=slug)
+    form = TopicFilterForm(request.GET)
+    filters = form.cleaned_filters()
+    context = {
+        "topic": topic,
+        "contents": selectors.topic_contents(topic=topic, filters=filters),
+        "filters": filters,
+        "filter_errors": form.ignored_messages(),
+    }
+    return _page_or_fragment(request, "catalog/topic_detail.html", "topic-resources", context)
+
+
+@require_safe
+@vary_on_headers("HX-Request")
+def search(request):
+    form = SearchForm(request.GET)
+    query = form.query()
+    context = {
+        "form": form,
+        "query": query,
+        "truncated": form.truncated,
+        "page": selectors.search_page(query=query, page_number=request.GET.get("page")) if query else None,
+    }
+    return _page_or_fragment(request, "catalog/search.html", "search-results", context)

@@ -1,0 +1,61 @@
+"""Forms that parse the catalog pages' query strings (filters and search).
+
+They never make a page fail: a bad value is reported and ignored, the rest still applies.
+"""
+
+from django import forms
+
+from apps.catalog.models import Kind, Priority
+
+SEARCH_MAX_LENGTH = 200
+TIER_CHOICES = [("1", "Tier 1"), ("2", "Tier 2"), ("3", "Tier 3")]
+
+
+class CatalogFilterForm(forms.Form):
+    """Optional filters: each field is independent, so one bad value only drops that filter."""
+
+    def cleaned_filters(self) -> dict[str, str]:
+        """The valid, non-empty filters as strings, ready for querystrings and selectors."""
+        self.is_valid()
+        return {name: value for name, value in self.cleaned_data.items() if value}
+
+    def ignored_messages(self) -> list[str]:
+        """One sentence per rejected filter, naming the value that was ignored."""
+        self.is_valid()
+        messages = []
+        for name in self.errors:
+            field = self.fields[name]
+            value = self.data.get(name, "")
+            messages.append(f"Ignored the {field.label.lower()} filter “{value[:40]}”: it is not one of the choices.")
+        return messages
+
+
+class GuideFilterForm(CatalogFilterForm):
+    tier = forms.ChoiceField(label="Tier", choices=TIER_CHOICES, required=False)
+    priority = forms.ChoiceField(label="Priority", choices=Priority.choices, required=False)
+    kind = forms.ChoiceField(label="Kind", choices=Kind.choices, required=False)
+
+
+class TopicFilterForm(CatalogFilterForm):
+    kind = forms.ChoiceField(label="Kind", choices=Kind.choices, required=False)
+
+
+class SearchQueryField(forms.CharField):
+    """Free text as typed: NUL bytes and other control characters are dropped rather than refused."""
+
+    def to_python(self, value):
+        value = super().to_python(value)
+        return "".join(ch if ch.isprintable() else " " for ch in value).strip()
+
+
+class SearchForm(forms.Form):
+    q = SearchQueryField(label="Search", required=False)
+    truncated = False  # set by clean_q when the query was cut to SEARCH_MAX_LENGTH
+
+    def clean_q(self):
+        query = " ".join(self.cleaned_data["q"].split())
+        self.truncated = len(query) > SEARCH_MAX_LENGTH
+        return query[:SEARCH_MAX_LENGTH].strip()
+
+    def query(self) -> str:
+        return self.cleaned_data.get("q", "") if self.is_valid() else ""

@@ -1,0 +1,357 @@
+"""Reads behind the learner-facing catalog pages.
+
+Each page costs a constant number of queries however large the catalog grows: rows are
+fetched with their relations in bulk and arranged in Python.
+
+What a learner sees: only published guides, sections, entries and resources. A section is
+also hidden when one of its ancestors is unpublished, and a hidden section hides its
+entries, so a curator can withdraw a whole branch of a guide with one switch.
+"""
+
+from collections import Counter
+from dataclasses import dataclass, field
+
+from django.contrib.postgres.search import SearchQuery, SearchRank, SearchVector
+from django.core.paginator import Page, Paginator
+from django.db import connection
+from django.db.models import Case, Count, IntegerField, Prefetch, Q, QuerySet, Value, When, prefetch_related_objects
+
+from apps.catalog.forms import TIER_CHOICES
+from apps.catalog.models import Entry, Guide, Kind, Priority, Resource, Section, Topic
+
+SEARCH_PAGE_SIZE = 20
+SEARCH_MAX_WORDS = 12  # more words than this add nothing but SQL
+SEARCH_CONFIG = "english"
+
+
+# --- Page data -------------------------------------------------------------------------------
+@dataclass
+class FacetOption:
+    value: str
+    label: str
+    count: int
+    active: bool
+
+
+@dataclass
+class Facet:
+    """One filter group ("Tier", "Kind") with the values present and how many rows each would show."""
+
+    name: str
+    label: str
+    options: list[FacetOption]
+    active: bool
+    total: int  # rows the other filters leave, with or without a value for this facet
+
+    @property
+    def worth_showing(self) -> bool:
+        """Hide a choice that would change nothing (every row has the one value present)."""
+        return self.active or len(self.options) > 1 or any(option.count < self.total for option in self.options)
+
+
+@dataclass
+class GuideContents:
+    guide: Guide
+    sections: list[Section]  # top-level sections, each with .shown_subsections and .shown_entries
+    contents: list[Section]  # the table of contents (all visible, unfiltered)
+    facets: list[Facet]
+    shown_count: int
+    total_count: int
+
+
+@dataclass
+class TopicContents:
+    topic: Topic
+    resources: list[Resource]  # each with .placements and .guide_entries
+    facets: list[Facet]
+    total_count: int
+
+
+@dataclass
+class GuideSummary:
+    guide: Guide
+    section_count: int
+    resource_count: int
+
+
+@dataclass
+class CatalogOverview:
+    guides: list[GuideSummary]
+    topics: list[Topic]  # each with .resource_count
+    resource_count: int = field(default=0)
+
+
+# --- Visibility ------------------------------------------------------------------------------
+class _SectionTree:
+    """The visible sections of published guides, each knowing its ancestors and depth.
+
+    One query. Sections keep document order; ``hidden_ids`` are published sections hidden
+    by an unpublished ancestor, which SQL alone cannot see.
+    """
+
+    def __init__(self, guide: Guide | None = None):
+        sections = Section.objects.filter(guide__is_published=True).select_related("guide")
+        if guide is not None:
+            sections = sections.filter(guide=guide)
+        by_id = {section.id: section for section in sections.order_by("guide__position", "guide_id", "position")}
+        self.visible: dict[int, Section] = {}
+        self.hidden_ids: set[int] = set()
+        for section in by_id.values():
+            ancestors = _ancestors(section, by_id)
+            if section.is_published and all(a.is_published for a in ancestors):
+                section.ancestors = ancestors
+                section.heading_level = min(len(ancestors) + 2, 6)  # the page title is the h1
+                section.badges = _section_badges(section)
+                section.subsections = []
+                section.shown_entries = []
+                self.visible[section.id] = section
+            elif section.is_published:
+                self.hidden_ids.add(section.id)
+        self.roots: list[Section] = []
+        for section in self.visible.values():
+            parent = self.visible.get(section.parent_id)
+            (parent.subsections if parent else self.roots).append(section)
+
+    def entries(self, entries: QuerySet) -> QuerySet:
+        """Narrow an Entry queryset to published entries of published resources in visible sections."""
+        return (
+            entries.filter(is_published=True, resource__is_published=True)
+            .filter(section__is_published=True, section__guide__is_published=True)
+            .exclude(section_id__in=self.hidden_ids)
+        )
+
+    def place(self, entry: Entry) -> Entry:
+        """Point the entry at its tree section and resolve the tier/priority it inherits from headings."""
+        entry.section = self.visible[entry.section_id]
+        lineage = [entry.section, *reversed(entry.section.ancestors)]
+        entry.effective_tier = entry.tier or next((s.tier for s in lineage if s.tier), None)
+        entry.effective_priority = entry.priority or next((s.priority for s in lineage if s.priority), "")
+        return entry
+
+
+def _ancestors(section: Section, by_id: dict[int, Section]) -> list[Section]:
+    """Root first. Guards against a parent in another guide or a cycle typed into the admin."""
+    chain, seen, parent_id = [], {section.id}, section.parent_id
+    while parent_id in by_id and parent_id not in seen:
+        seen.add(parent_id)
+        chain.append(by_id[parent_id])
+        parent_id = by_id[parent_id].parent_id
+    return chain[::-1]
+
+
+@dataclass
+class Badge:
+    label: str
+    modifier: str = ""
+
+
+def _section_badges(section: Section) -> list[Badge]:
+    """The heading's annotations, leaving out what its title already says ("Tier 1", "MUST")."""
+    title = section.title.strip().rstrip(":").lower()
+    badges = []
+    if section.tier and title != f"tier {section.tier}":
+        badges.append(Badge(f"Tier {section.tier}", f"tier-{section.tier}"))
+    if section.priority and title != section.priority:
+        badges.append(Badge("Must read" if section.priority == Priority.MUST else "Maybe", section.priority))
+    badges += [Badge(text) for text in (section.phase, section.effort) if text]
+    return badges
+
+
+def _attach_guides(resources: list[Resource]) -> None:
+    """Give each resource ``.placements`` (its visible entries, in guide order) and
+    ``.guide_entries`` (its first entry in each guide, for "appears in" badges)."""
+    if not resources:
+        return
+    tree = _SectionTree()
+    placements: dict[int, list[Entry]] = {resource.id: [] for resource in resources}
+    entries = tree.entries(Entry.objects.filter(resource__in=resources)).order_by(
+        "section__guide__position", "section__guide_id", "section__position", "position"
+    )
+    for entry in entries:
+        placements[entry.resource_id].append(tree.place(entry))
+    for resource in resources:
+        resource.placements = placements[resource.id]
+        first_in_guide = {}
+        for entry in resource.placements:
+            first_in_guide.setdefault(entry.section.guide_id, entry)
+        resource.guide_entries = list(first_in_guide.values())
+
+
+def _facet(name: str, label: str, choices, counts: Counter, active: str | None) -> Facet:
+    """Options for the values that occur (plus the active one, so it can be switched off)."""
+    options = [
+        FacetOption(value=value, label=choice_label, count=counts.get(value, 0), active=value == active)
+        for value, choice_label in choices
+        if counts.get(value) or value == active
+    ]
+    return Facet(name=name, label=label, options=options, active=bool(active), total=sum(counts.values()))
+
+
+# --- Home ------------------------------------------------------------------------------------
+def catalog_overview() -> CatalogOverview:
+    """The published guides with section/resource counts, and the topics with resource counts."""
+    tree = _SectionTree()
+    section_counts = Counter(section.guide_id for section in tree.visible.values())
+    resource_counts = dict(
+        tree.entries(Entry.objects.all())
+        .order_by()
+        .values("section__guide")
+        .annotate(resources=Count("resource", distinct=True))
+        .values_list("section__guide", "resources")
+    )
+    guides = [
+        GuideSummary(guide=guide, section_count=section_counts[guide.id], resource_count=resource_counts.get(guide.id, 0))
+        for guide in Guide.objects.published()
+    ]
+    topics = list(
+        Topic.objects.published().annotate(resource_count=Count("resources", filter=Q(resources__is_published=True)))
+    )
+    return CatalogOverview(guides=guides, topics=topics, resource_count=Resource.objects.published().count())
+
+
+# --- Guide -----------------------------------------------------------------------------------
+GUIDE_FACETS = (
+    ("tier", "Tier", TIER_CHOICES),
+    ("priority", "Priority", Priority.choices),
+    ("kind", "Kind", Kind.choices),
+)
+
+
+def _entry_facet_value(entry: Entry, name: str) -> str:
+    if name == "tier":
+        return str(entry.effective_tier or "")
+    if name == "priority":
+        return entry.effective_priority
+    return entry.resource.kind
+
+
+def guide_contents(*, guide: Guide, filters: dict[str, str]) -> GuideContents:
+    """The guide's visible sections as a tree holding the entries that pass ``filters``.
+
+    ``filters`` maps "tier", "priority", "kind" to a value (already validated). Tier and
+    priority are inherited from the headings above an entry when it has none of its own.
+    With filters on, sections with nothing left in them are dropped.
+    """
+    tree = _SectionTree(guide=guide)
+    entries = [
+        tree.place(entry)
+        for entry in tree.entries(Entry.objects.filter(section__guide=guide))
+        .select_related("resource")
+        .prefetch_related("resource__links")
+        .order_by("section__position", "position")
+    ]
+
+    def passes(entry: Entry, ignore: str | None = None) -> bool:
+        return all(name == ignore or _entry_facet_value(entry, name) == want for name, want in filters.items())
+
+    facets = [
+        _facet(
+            name,
+            label,
+            choices,
+            Counter(_entry_facet_value(entry, name) for entry in entries if passes(entry, ignore=name)),
+            filters.get(name),
+        )
+        for name, label, choices in GUIDE_FACETS
+    ]
+    shown = [entry for entry in entries if passes(entry)]
+    for entry in shown:
+        entry.section.shown_entries.append(entry)
+
+    for section in tree.roots:
+        _prune(section, keep_empty=not filters)
+    sections = [section for section in tree.roots if section.keep]
+    # A guide under one big heading is better navigated by the headings inside it.
+    contents = tree.roots[0].subsections if len(tree.roots) == 1 else tree.roots
+    return GuideContents(
+        guide=guide, sections=sections, contents=contents, facets=facets, shown_count=len(shown), total_count=len(entries)
+    )
+
+
+def _prune(section: Section, *, keep_empty: bool) -> None:
+    """Set ``.shown_subsections`` and ``.keep``: a section stays if it (or a descendant) shows an entry."""
+    for child in section.subsections:
+        _prune(child, keep_empty=keep_empty)
+    section.shown_subsections = [child for child in section.subsections if child.keep]
+    section.keep = keep_empty or bool(section.shown_entries or section.shown_subsections)
+
+
+# --- Resource --------------------------------------------------------------------------------
+def resource_details(*, resource: Resource) -> Resource:
+    """The resource with ``.links``, ``.published_topics`` and ``.placements`` (every guide and section)."""
+    prefetch_related_objects(
+        [resource], "links", Prefetch("topics", queryset=Topic.objects.published(), to_attr="published_topics")
+    )
+    _attach_guides([resource])
+    return resource
+
+
+# --- Topics ----------------------------------------------------------------------------------
+def topic_list() -> list[Topic]:
+    return list(
+        Topic.objects.published().annotate(resource_count=Count("resources", filter=Q(resources__is_published=True)))
+    )
+
+
+def topic_contents(*, topic: Topic, filters: dict[str, str]) -> TopicContents:
+    """The topic's published resources from every guide, each with the guides it appears in."""
+    resources = topic.resources.published()
+    kind_counts = Counter(dict(resources.order_by().values("kind").annotate(n=Count("id")).values_list("kind", "n")))
+    if filters.get("kind"):
+        resources = resources.filter(kind=filters["kind"])
+    shown = list(resources.order_by("title"))
+    _attach_guides(shown)
+    return TopicContents(
+        topic=topic,
+        resources=shown,
+        facets=[_facet("kind", "Kind", Kind.choices, kind_counts, filters.get("kind"))],
+        total_count=sum(kind_counts.values()),
+    )
+
+
+# --- Search ----------------------------------------------------------------------------------
+def _every_word(words: list[str], fields=("title", "author", "description")) -> Q:
+    """Each word must occur (case-insensitively) in at least one of ``fields``."""
+    condition = Q()
+    for word in words:
+        any_field = Q()
+        for name in fields:
+            any_field |= Q(**{f"{name}__icontains": word})
+        condition &= any_field
+    return condition
+
+
+def search_resources(query: str) -> QuerySet:
+    """Published resources matching ``query`` over title, author and description, best first.
+
+    PostgreSQL: full-text search (title weighs most, then author, then description) with
+    websearch syntax, ranked; resources that merely contain every word (a half-typed word
+    in live search) follow. Elsewhere (SQLite): every word must occur somewhere, title
+    matches first.
+    """
+    words = query.split()[:SEARCH_MAX_WORDS]
+    resources = Resource.objects.published()
+    if not words:
+        return resources.none()
+    if connection.vendor == "postgresql":
+        vector = (
+            SearchVector("title", weight="A", config=SEARCH_CONFIG)
+            + SearchVector("author", weight="B", config=SEARCH_CONFIG)
+            + SearchVector("description", weight="C", config=SEARCH_CONFIG)
+        )
+        text_query = SearchQuery(" ".join(words), search_type="websearch", config=SEARCH_CONFIG)
+        return (
+            resources.annotate(document=vector, rank=SearchRank(vector, text_query))
+            .filter(Q(document=text_query) | _every_word(words))
+            .order_by("-rank", "title", "id")
+        )
+    title_match = Case(When(_every_word(words, fields=("title",)), then=Value(1)), default=Value(0), output_field=IntegerField())
+    return resources.filter(_every_word(words)).annotate(title_match=title_match).order_by("-title_match", "title", "id")
+
+
+def search_page(*, query: str, page_number) -> Page:
+    """One page of results (an out-of-range or junk page number gives the nearest real page)."""
+    page = Paginator(search_resources(query), SEARCH_PAGE_SIZE).get_page(page_number)
+    page.object_list = list(page.object_list)
+    _attach_guides(page.object_list)
+    return page

@@ -1,0 +1,40 @@
+"""Template helpers for the catalog pages: filter links and outbound-link labels."""
+
+from urllib.parse import urlencode, urlsplit
+
+from django import template
+
+register = template.Library()
+
+
+@register.simple_tag(takes_context=True)
+def filter_url(context, filters, name, value=None):
+    """This page's URL with filter ``name`` set to ``value`` (or removed when ``value`` is None).
+
+    Built from the validated ``filters`` rather than request.GET, so a rejected value never
+    sticks to the links. Any other parameter (a page number) is dropped on purpose.
+    """
+    params = {key: val for key, val in filters.items() if key != name}
+    if value is not None:
+        params[name] = value
+    path = context["request"].path
+    return f"{path}?{urlencode(sorted(params.items()))}" if params else path
+
+
+@register.filter
+def hostname(url):
+    """``https://www.arxiv.org/abs/1`` → ``arxiv.org``: where an outbound link leads."""
+    try:
+        host = urlsplit(url or "").hostname or ""
+    except ValueError:
+        return ""
+    return host.removeprefix("www.")
+
+
+@register.filter
+def duration(minutes):
+    """90 → "1 h 30 min"; an effort estimate as a learner reads it."""
+    if not minutes:
+        return ""
+    hours, rest = divmod(int(minutes), 60)
+    return " ".join(part for part in (f"{hours} h" if hours else "", f"{rest} min" if rest else "") if part)
