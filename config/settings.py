@@ -53,6 +53,7 @@ LOCAL_APPS = [
     "apps.accounts",
     "apps.progress",
     "apps.paths",
+    "apps.curation",
 ]
 INSTALLED_APPS = DJANGO_APPS + THIRD_PARTY_APPS + LOCAL_APPS
 

@@ -1,0 +1,575 @@
+"""Django admin for the catalog, where curators keep it alive.
+
+Shared behaviour (publish actions with history, positions that renumber, recent changes)
+lives in apps/curation/admin_base.py; the curators' bigger tools (merge, import/export,
+link checks) in apps/curation. Changelists annotate their counts and select their
+relations, so a page costs the same few queries however many rows it shows.
+"""
+
+from urllib.parse import urlsplit
+
+from django.contrib import admin, messages
+from django.db.models import Count, IntegerField, OuterRef, Subquery, Value
+from django.db.models.functions import Coalesce
+from django.forms import ValidationError
+from django.urls import path
+from django.utils.html import format_html
+
+from apps.catalog.models import Entry, Guide, Kind, LinkStatus, Resource, ResourceLink, Section, Topic
+from apps.curation import views as curation_views
+from apps.curation.admin_base import (
+    CatalogModelAdmin,
+    PositionedAdminMixin,
+    PositionedForm,
+    PositionedInlineFormSet,
+    form_action_page,
+    log_change_many,
+)
+from apps.curation.forms import KindChoiceForm, TopicChoiceForm
+from apps.curation.linkcheck import LinkChecker, resources_check_links
+from apps.curation.services import (
+    guide_sections_renumber,
+    next_position,
+    positions_renumber,
+    resources_add_topic,
+    resources_remove_topic,
+    resources_set_kind,
+    section_entries_renumber,
+)
+
+LINK_CHECK_ACTION_LIMIT = 100
+
+
+def count_of(model, fk: str):
+    """A correlated COUNT of ``model`` rows pointing at the outer row: no GROUP BY, no row blow-up
+    when the changelist also filters across the same relation."""
+    counts = model.objects.filter(**{fk: OuterRef("pk")}).order_by().values(fk).annotate(n=Count("pk")).values("n")
+    return Coalesce(Subquery(counts, output_field=IntegerField()), Value(0))
+
+
+# --- Filters ---------------------------------------------------------------------------------
+class SectionOfGuideFilter(admin.SimpleListFilter):
+    """Sections of the guide chosen in the guide filter (hidden until one is chosen: hundreds otherwise)."""
+
+    title = "section"
+    parameter_name = "section"
+    guide_parameter = ""  # the guide filter's query parameter
+    field_path = ""
+
+    def lookups(self, request, model_admin):
+        guide_id = request.GET.get(self.guide_parameter, "")
+        if not guide_id.isdigit():
+            return []
+        return [(str(s.pk), str(s)) for s in Section.objects.filter(guide_id=guide_id).order_by("position")]
+
+    def queryset(self, request, queryset):
+        value = self.value()
+        if value and value.isdigit():
+            return queryset.filter(**{self.field_path: value}).distinct()
+        return queryset
+
+
+class ResourceSectionFilter(SectionOfGuideFilter):
+    guide_parameter = "entries__section__guide__id__exact"
+    field_path = "entries__section"
+
+
+class EntrySectionFilter(SectionOfGuideFilter):
+    guide_parameter = "section__guide__id__exact"
+    field_path = "section"
+
+
+class HasUrlFilter(admin.SimpleListFilter):
+    title = "URL"
+    parameter_name = "has_url"
+
+    def lookups(self, request, model_admin):
+        return [("yes", "Has a URL"), ("no", "Has no URL")]
+
+    def queryset(self, request, queryset):
+        if self.value() in ("yes", "no"):
+            return queryset.filter(url__isnull=self.value() == "no")
+        return queryset
+
+
+class UrlIssueFilter(admin.SimpleListFilter):
+    title = "URL issue"
+    parameter_name = "url_issue"
+
+    def lookups(self, request, model_admin):
+        return [("yes", "Repaired on import"), ("no", "None")]
+
+    def queryset(self, request, queryset):
+        if self.value() == "yes":
+            return queryset.exclude(url_issue="")
+        if self.value() == "no":
+            return queryset.filter(url_issue="")
+        return queryset
+
+
+class LinkHealthFilter(admin.SimpleListFilter):
+    title = "link status"
+    parameter_name = "link"
+    ATTENTION = "attention"
+
+    def lookups(self, request, model_admin):
+        return [(self.ATTENTION, "Broken or unreachable"), *LinkStatus.choices]
+
+    def queryset(self, request, queryset):
+        if self.value() == self.ATTENTION:
+            return queryset.filter(link_status__in=[LinkStatus.BROKEN, LinkStatus.ERROR])
+        if self.value() in LinkStatus.values:
+            return queryset.filter(link_status=self.value())
+        return queryset
+
+
+# --- Topic -----------------------------------------------------------------------------------
+@admin.register(Topic)
+class TopicAdmin(CatalogModelAdmin):
+    list_display = ["title", "slug", "resource_count", "position", "is_published", "updated_at"]
+    list_filter = ["is_published"]
+    search_fields = ["title", "slug", "description"]
+    prepopulated_fields = {"slug": ["title"]}
+    readonly_fields = ["uuid", "created_at", "updated_at", "recent_changes"]
+    fieldsets = [
+        (None, {"fields": ["title", "slug", "description", "position", "is_published"]}),
+        ("History", {"fields": ["recent_changes", "uuid", "created_at", "updated_at"], "classes": ["collapse"]}),
+    ]
+
+    def get_queryset(self, request):
+        return super().get_queryset(request).annotate(resource_count=count_of(Resource.topics.through, "topic"))
+
+    @admin.display(description="resources", ordering="resource_count")
+    def resource_count(self, obj):
+        return obj.resource_count
+
+
+# --- Guide -----------------------------------------------------------------------------------
+class TopSectionsFormSet(PositionedInlineFormSet):
+    """Top-level sections in the order typed, each carrying its subsections along, so positions
+    stay in document order."""
+
+    def final_order(self, rows, key):
+        by_original = sorted(rows, key=lambda row: (key(row)[2], row.pk))
+        children = {}
+        for row in by_original:
+            children.setdefault(row.parent_id, []).append(row)
+        ordered, seen = [], set()
+
+        def walk(section):
+            seen.add(section.pk)
+            ordered.append(section)
+            for child in children.get(section.pk, []):
+                if child.pk not in seen:
+                    walk(child)
+
+        for top in sorted(children.get(None, []), key=key):
+            walk(top)
+        return ordered + [row for row in by_original if row.pk not in seen]
+
+
+class TopSectionInline(admin.TabularInline):
+    model = Section
+    form = PositionedForm
+    formset = TopSectionsFormSet
+    fields = ["position", "number", "title", "tier", "priority", "is_published"]
+    extra = 0
+    show_change_link = True
+    verbose_name = "top-level section"
+    verbose_name_plural = "top-level sections (type positions to reorder; subsections follow their section)"
+
+    def get_queryset(self, request):
+        return super().get_queryset(request).filter(parent__isnull=True)
+
+
+@admin.register(Guide)
+class GuideAdmin(CatalogModelAdmin):
+    list_display = ["title", "slug", "section_count", "entry_count", "position", "is_published", "updated_at"]
+    list_filter = ["is_published"]
+    search_fields = ["title", "slug", "description", "source_name"]
+    prepopulated_fields = {"slug": ["title"]}
+    readonly_fields = ["uuid", "created_at", "updated_at", "recent_changes"]
+    fieldsets = [
+        (None, {"fields": ["title", "slug", "description", "position", "is_published"]}),
+        ("Source", {"fields": ["source_name", "source_url"]}),
+        ("History", {"fields": ["recent_changes", "uuid", "created_at", "updated_at"]}),
+    ]
+    inlines = [TopSectionInline]
+    actions = ["publish", "unpublish", "renumber_sections", "export_markdown"]
+
+    def get_queryset(self, request):
+        return (
+            super()
+            .get_queryset(request)
+            .annotate(section_count=count_of(Section, "guide"), entry_count=count_of(Entry, "section__guide"))
+        )
+
+    @admin.display(description="sections", ordering="section_count")
+    def section_count(self, obj):
+        return obj.section_count
+
+    @admin.display(description="entries", ordering="entry_count")
+    def entry_count(self, obj):
+        return obj.entry_count
+
+    def get_urls(self):
+        opts = self.opts
+        return [
+            path(
+                "import/",
+                self.admin_site.admin_view(curation_views.guide_import, cacheable=False),
+                {"model_admin": self},
+                name=f"{opts.app_label}_{opts.model_name}_import",
+            ),
+            path(
+                "<path:object_id>/export/",
+                self.admin_site.admin_view(curation_views.guide_export),
+                {"model_admin": self},
+                name=f"{opts.app_label}_{opts.model_name}_export",
+            ),
+            *super().get_urls(),
+        ]
+
+    def has_import_permission(self, request):
+        return curation_views.can_import(request.user)
+
+    def changelist_view(self, request, extra_context=None):
+        extra_context = {"has_import_permission": self.has_import_permission(request), **(extra_context or {})}
+        return super().changelist_view(request, extra_context)
+
+    @admin.action(description="Renumber sections 1…n in their current order", permissions=["change"])
+    def renumber_sections(self, request, queryset):
+        renumbered = [guide for guide in queryset if guide_sections_renumber(guide=guide)]
+        log_change_many(request, renumbered, "Renumbered sections 1…n in their current order.")
+        self.message_user(request, f"Renumbered the sections of {len(renumbered)} guides.", messages.SUCCESS)
+
+    @admin.action(description="Export selected guides as markdown", permissions=["view"])
+    def export_markdown(self, request, queryset):
+        return curation_views.guides_export_response(list(queryset.order_by("position", "title")))
+
+
+# --- Section ---------------------------------------------------------------------------------
+class SectionForm(PositionedForm):
+    class Meta:
+        model = Section
+        fields = "__all__"
+
+    def clean(self):
+        cleaned = super().clean()
+        parent, guide = cleaned.get("parent"), cleaned.get("guide") or getattr(self.instance, "guide", None)
+        if parent is not None and guide is not None:
+            if parent.guide_id != guide.pk:
+                raise ValidationError({"parent": "The parent section must belong to the same guide."})
+            ancestor, seen = parent, set()
+            while ancestor is not None and ancestor.pk not in seen:
+                if self.instance.pk and ancestor.pk == self.instance.pk:
+                    raise ValidationError({"parent": "A section cannot sit inside itself or one of its subsections."})
+                seen.add(ancestor.pk)
+                ancestor = ancestor.parent
+        return cleaned
+
+
+class EntryInline(admin.TabularInline):
+    model = Entry
+    form = PositionedForm
+    formset = PositionedInlineFormSet
+    fields = ["position", "resource", "tier", "priority", "rating", "note", "is_published"]
+    autocomplete_fields = ["resource"]
+    extra = 0
+    show_change_link = True
+    verbose_name_plural = "entries (type positions to reorder)"
+
+    def get_queryset(self, request):
+        return super().get_queryset(request).select_related("resource")
+
+
+@admin.register(Section)
+class SectionAdmin(PositionedAdminMixin, CatalogModelAdmin):
+    form = SectionForm
+    list_display = ["__str__", "guide", "parent", "position", "tier", "priority", "entry_count", "is_published"]
+    list_display_links = ["__str__"]
+    list_filter = ["guide", "tier", "priority", "is_published"]
+    list_select_related = ["guide", "parent"]
+    search_fields = ["title", "number", "description", "guide__title"]
+    autocomplete_fields = ["guide", "parent"]
+    ordering = ["guide__position", "guide__title", "position"]
+    readonly_fields = ["uuid", "created_at", "updated_at", "recent_changes"]
+    fieldsets = [
+        (None, {"fields": ["guide", "parent", "number", "title", "description", "position", "is_published"]}),
+        ("The guide's annotation", {"fields": ["depth", "tier", "priority", "phase", "effort"]}),
+        ("History", {"fields": ["recent_changes", "uuid", "created_at", "updated_at"], "classes": ["collapse"]}),
+    ]
+    inlines = [EntryInline]
+    actions = ["publish", "unpublish", "renumber_entries"]
+
+    def get_queryset(self, request):
+        return super().get_queryset(request).annotate(entry_count=count_of(Entry, "section"))
+
+    def get_readonly_fields(self, request, obj=None):
+        # A section does not change guides: its subsections and the guide's order would not follow.
+        return [*super().get_readonly_fields(request, obj), *(["guide"] if obj else [])]
+
+    def position_group(self, obj):
+        return Section.objects.filter(guide_id=obj.guide_id)
+
+    @admin.display(description="entries", ordering="entry_count")
+    def entry_count(self, obj):
+        return obj.entry_count
+
+    @admin.action(description="Renumber entries 1…n in their current order", permissions=["change"])
+    def renumber_entries(self, request, queryset):
+        renumbered = [section for section in queryset if section_entries_renumber(section=section)]
+        log_change_many(request, renumbered, "Renumbered entries 1…n in their current order.")
+        self.message_user(request, f"Renumbered the entries of {len(renumbered)} sections.", messages.SUCCESS)
+
+
+# --- Entry -----------------------------------------------------------------------------------
+class EntryForm(PositionedForm):
+    class Meta:
+        model = Entry
+        fields = "__all__"
+
+
+@admin.register(Entry)
+class EntryAdmin(PositionedAdminMixin, CatalogModelAdmin):
+    form = EntryForm
+    list_display = ["resource", "guide", "section", "position", "tier", "priority", "rating", "is_published"]
+    list_filter = [
+        "section__guide",
+        EntrySectionFilter,
+        "tier",
+        "priority",
+        "resource__kind",
+        "marked_done",
+        "is_published",
+    ]
+    list_select_related = ["section__guide", "resource"]
+    search_fields = ["resource__title", "resource__url", "note", "raw", "section__title"]
+    autocomplete_fields = ["section", "resource"]
+    ordering = ["section__guide__position", "section__guide__title", "section__position", "position"]
+    readonly_fields = ["uuid", "created_at", "updated_at", "recent_changes"]
+    fieldsets = [
+        (None, {"fields": ["section", "resource", "position", "is_published"]}),
+        ("The guide's annotation", {"fields": ["tier", "priority", "rating", "note", "marked_done", "raw"]}),
+        ("History", {"fields": ["recent_changes", "uuid", "created_at", "updated_at"], "classes": ["collapse"]}),
+    ]
+
+    def position_group(self, obj):
+        return Entry.objects.filter(section_id=obj.section_id)
+
+    @admin.display(description="guide", ordering="section__guide__title")
+    def guide(self, obj):
+        return obj.section.guide
+
+
+# --- Resource --------------------------------------------------------------------------------
+class ResourceLinkInline(admin.TabularInline):
+    model = ResourceLink
+    fields = ["position", "url", "label"]
+    extra = 0
+    verbose_name_plural = "further links"
+
+
+class ResourceEntryInline(admin.TabularInline):
+    """Where the resource sits. A row added (or moved to another section) here goes last in that section."""
+
+    model = Entry
+    fields = ["section", "position", "tier", "priority", "rating", "note", "is_published"]
+    readonly_fields = ["position"]
+    autocomplete_fields = ["section"]
+    extra = 0
+    show_change_link = True
+    verbose_name_plural = "entries (where guides list this resource)"
+
+    def get_queryset(self, request):
+        return super().get_queryset(request).select_related("section__guide")
+
+    def get_formset(self, request, obj=None, **kwargs):
+        formset = super().get_formset(request, obj, **kwargs)
+
+        class AppendingFormSet(formset):
+            def save_new(self, form, commit=True):
+                form.instance.position = next_position(Entry.objects.filter(section=form.instance.section))
+                return super().save_new(form, commit)
+
+            def save_existing(self, form, obj, commit=True):
+                if "section" not in form.changed_data:
+                    return super().save_existing(form, obj, commit)
+                old_section_id = Entry.objects.filter(pk=obj.pk).values_list("section_id", flat=True).get()
+                obj.position = next_position(Entry.objects.filter(section=obj.section))
+                saved = super().save_existing(form, obj, commit)
+                positions_renumber(rows=list(Entry.objects.filter(section_id=old_section_id).order_by("position", "pk")))
+                return saved
+
+        return AppendingFormSet
+
+
+LINK_BADGE_CLASSES = {
+    LinkStatus.OK: "ok",
+    LinkStatus.REDIRECTED: "redirected",
+    LinkStatus.BROKEN: "broken",
+    LinkStatus.ERROR: "error",
+    LinkStatus.UNCHECKED: "unchecked",
+}
+
+
+@admin.register(Resource)
+class ResourceAdmin(CatalogModelAdmin):
+    list_display = ["title", "kind", "url_host", "entry_count", "topic_list", "link_health", "is_published", "updated_at"]
+    list_filter = [
+        "entries__section__guide",
+        ResourceSectionFilter,
+        "kind",
+        "entries__tier",
+        "entries__priority",
+        "topics",
+        HasUrlFilter,
+        LinkHealthFilter,
+        "is_published",
+        UrlIssueFilter,
+    ]
+    search_fields = ["title", "author", "description", "url", "links__url"]
+    autocomplete_fields = ["topics"]
+    readonly_fields = [
+        "uuid",
+        "created_at",
+        "updated_at",
+        "recent_changes",
+        "link_status",
+        "link_status_code",
+        "link_final_url",
+        "link_error",
+        "link_checked_at",
+        "learner_count",
+    ]
+    fieldsets = [
+        (None, {"fields": ["title", "url", "kind", "author", "description", "effort_minutes", "topics", "is_published"]}),
+        (
+            "Link health",
+            {"fields": ["link_status", "link_status_code", "link_final_url", "link_error", "link_checked_at", "url_issue"]},
+        ),
+        ("History", {"fields": ["recent_changes", "learner_count", "uuid", "created_at", "updated_at"]}),
+    ]
+    inlines = [ResourceLinkInline, ResourceEntryInline]
+    actions = [
+        "publish",
+        "unpublish",
+        "set_kind",
+        "add_topic",
+        "remove_topic",
+        "merge_resources",
+        "check_links",
+    ]
+
+    class Media:
+        css = {"all": ["curation/admin.css"]}
+
+    def get_queryset(self, request):
+        return super().get_queryset(request).annotate(entry_count=count_of(Entry, "resource")).prefetch_related("topics")
+
+    @admin.display(description="URL host", ordering="url")
+    def url_host(self, obj):
+        if not obj.url:
+            return "—"
+        host = (urlsplit(obj.url).hostname or obj.url).removeprefix("www.")
+        return format_html('<a href="{}" target="_blank" rel="noopener noreferrer">{}</a>', obj.url, host)
+
+    @admin.display(description="entries", ordering="entry_count")
+    def entry_count(self, obj):
+        return obj.entry_count
+
+    @admin.display(description="topics")
+    def topic_list(self, obj):
+        return ", ".join(topic.title for topic in obj.topics.all()) or "—"
+
+    @admin.display(description="link", ordering="link_status")
+    def link_health(self, obj):
+        label = obj.get_link_status_display()
+        if obj.link_status_code and obj.link_status != LinkStatus.OK:
+            label = f"{label} ({obj.link_status_code})"
+        title = obj.link_error or obj.link_final_url or ""
+        return format_html(
+            '<span class="link-badge link-{}" title="{}">{}</span>', LINK_BADGE_CLASSES[obj.link_status], title, label
+        )
+
+    @admin.display(description="learners with progress")
+    def learner_count(self, obj):
+        return obj.progress.count() if obj.pk else 0
+
+    # --- actions -------------------------------------------------------------------------------
+    @admin.action(description="Set kind of selected resources…", permissions=["change"])
+    def set_kind(self, request, queryset):
+        def apply(form):
+            kind = form.cleaned_data["kind"]
+            changed = resources_set_kind(resources=queryset, kind=kind)
+            log_change_many(request, changed, f"Set kind to {Kind(kind).label} (bulk action).")
+            self.message_user(request, f"Set the kind of {len(changed)} resources to {Kind(kind).label}.", messages.SUCCESS)
+
+        return form_action_page(
+            self, request, queryset, form_class=KindChoiceForm, title="Set the kind", submit_label="Set kind", apply=apply
+        )
+
+    @admin.action(description="Add a topic to selected resources…", permissions=["change"])
+    def add_topic(self, request, queryset):
+        def apply(form):
+            topic = form.cleaned_data["topic"]
+            changed = resources_add_topic(resources=queryset, topic=topic)
+            log_change_many(request, changed, f"Added topic “{topic}” (bulk action).")
+            self.message_user(request, f"Added “{topic}” to {len(changed)} resources.", messages.SUCCESS)
+
+        return form_action_page(
+            self, request, queryset, form_class=TopicChoiceForm, title="Add a topic", submit_label="Add topic", apply=apply
+        )
+
+    @admin.action(description="Remove a topic from selected resources…", permissions=["change"])
+    def remove_topic(self, request, queryset):
+        def apply(form):
+            topic = form.cleaned_data["topic"]
+            changed = resources_remove_topic(resources=queryset, topic=topic)
+            log_change_many(request, changed, f"Removed topic “{topic}” (bulk action).")
+            self.message_user(request, f"Removed “{topic}” from {len(changed)} resources.", messages.SUCCESS)
+
+        return form_action_page(
+            self, request, queryset, form_class=TopicChoiceForm, title="Remove a topic", submit_label="Remove topic", apply=apply
+        )
+
+    @admin.action(description="Merge selected resources…", permissions=["merge"])
+    def merge_resources(self, request, queryset):
+        return curation_views.resource_merge_action(self, request, queryset)
+
+    def has_merge_permission(self, request):
+        return self.has_change_permission(request) and self.has_delete_permission(request)
+
+    @admin.action(description="Check links of selected resources", permissions=["change"])
+    def check_links(self, request, queryset):
+        resources = list(queryset.exclude(url__isnull=True).order_by("pk")[: LINK_CHECK_ACTION_LIMIT + 1])
+        if len(resources) > LINK_CHECK_ACTION_LIMIT:
+            self.message_user(
+                request,
+                f"Select at most {LINK_CHECK_ACTION_LIMIT} resources with a URL, or run `manage.py check_links`.",
+                messages.WARNING,
+            )
+            return
+        if not resources:
+            self.message_user(request, "None of the selected resources has a URL.", messages.INFO)
+            return
+        counts = resources_check_links(resources=resources, checker=LinkChecker(timeout=5, retries=1))
+        by_message = {}
+        for resource in resources:
+            detail = resource.link_error or (f"HTTP {resource.link_status_code}" if resource.link_status_code else "")
+            message = f"Checked link: {resource.get_link_status_display()}" + (f" ({detail})." if detail else ".")
+            by_message.setdefault(message, []).append(resource)
+        for message, checked in by_message.items():
+            log_change_many(request, checked, message)
+        summary = ", ".join(f"{counts[s]} {s.label.lower()}" for s in LinkStatus if counts[s])
+        level = messages.WARNING if counts[LinkStatus.BROKEN] or counts[LinkStatus.ERROR] else messages.SUCCESS
+        self.message_user(request, f"Checked {len(resources)} links: {summary}.", level)
+
+
+@admin.register(ResourceLink)
+class ResourceLinkAdmin(admin.ModelAdmin):
+    list_display = ["url", "label", "resource", "position"]
+    list_select_related = ["resource"]
+    search_fields = ["url", "label", "resource__title"]
+    autocomplete_fields = ["resource"]
+    readonly_fields = ["uuid"]

@@ -1,0 +1,212 @@
+"""Building blocks for the catalog's ModelAdmins, and for any app that adds catalog-like models
+later (the paths app's admin.py imports from here):
+
+- ``CatalogModelAdmin``: publish / unpublish actions that write history, a "Recent changes"
+  read-only field, saner defaults;
+- ``PositionedInlineFormSet`` / ``PositionedForm``: positions typed into an inline (or a
+  change form) are an *order*, not identities: rows are renumbered 1..n on save, so a
+  curator moves a row by typing its new place, with no clash on the unique (parent, position);
+- ``form_action_page``: the intermediate page an action shows to ask for a choice (kind, topic);
+- ``log_change_many``: one history row per object touched by a bulk action or a service.
+"""
+
+from collections.abc import Callable, Iterable
+
+from django import forms
+from django.contrib import admin, messages
+from django.contrib.admin import helpers
+from django.contrib.admin.models import CHANGE, LogEntry
+from django.contrib.contenttypes.models import ContentType
+from django.db import transaction
+from django.db.models import F
+from django.forms.models import BaseInlineFormSet
+from django.template.loader import render_to_string
+from django.template.response import TemplateResponse
+
+from apps.curation.services import next_position, objects_set_published, positions_renumber
+
+RECENT_CHANGES_SHOWN = 8
+
+
+def log_change_many(request, objects: Iterable, message: str, action_flag: int = CHANGE) -> None:
+    """Write one admin history row per object (a plain-text message, shown as written)."""
+    objects = list(objects)
+    if objects:
+        LogEntry.objects.log_actions(user_id=request.user.pk, queryset=objects, action_flag=action_flag, change_message=message)
+
+
+def form_action_page(
+    modeladmin,
+    request,
+    queryset,
+    *,
+    form_class: type[forms.Form],
+    title: str,
+    submit_label: str,
+    apply: Callable[[forms.Form], None],
+    form_kwargs: dict | None = None,
+):
+    """Run an action that needs a choice first: show ``form_class`` for the selected objects,
+    then call ``apply(form)`` once it validates. Returns the page, or None to go back to the list."""
+    form_kwargs = form_kwargs or {}
+    if "apply" in request.POST:
+        form = form_class(request.POST, **form_kwargs)
+        if form.is_valid():
+            apply(form)
+            return None
+    else:
+        form = form_class(**form_kwargs)
+    opts = modeladmin.model._meta
+    context = {
+        **modeladmin.admin_site.each_context(request),
+        "title": title,
+        "subtitle": None,
+        "opts": opts,
+        "form": form,
+        "queryset": queryset,
+        "objects": list(queryset[:50]),
+        "count": queryset.count(),
+        "action_name": request.POST.get("action", ""),
+        "action_checkbox_name": helpers.ACTION_CHECKBOX_NAME,
+        "submit_label": submit_label,
+        "media": modeladmin.media + form.media,
+    }
+    return TemplateResponse(request, "curation/action_form.html", context)
+
+
+class CatalogModelAdmin(admin.ModelAdmin):
+    """Defaults for every catalog model (they all have ``is_published``, ``created_at``, ``updated_at``)."""
+
+    actions = ["publish", "unpublish"]
+    list_per_page = 50
+    show_full_result_count = False  # one COUNT less per changelist page on large tables
+    save_on_top = True
+
+    @admin.action(description="Publish selected %(verbose_name_plural)s", permissions=["change"])
+    def publish(self, request, queryset):
+        self._set_published(request, queryset, True)
+
+    @admin.action(description="Unpublish selected %(verbose_name_plural)s", permissions=["change"])
+    def unpublish(self, request, queryset):
+        self._set_published(request, queryset, False)
+
+    def _set_published(self, request, queryset, published):
+        changed = objects_set_published(queryset=queryset, published=published)
+        verb = "Published" if published else "Unpublished"
+        log_change_many(request, changed, f"{verb} (bulk action).")
+        self.message_user(
+            request, f"{verb} {len(changed)} {self.model._meta.verbose_name_plural}.", messages.SUCCESS if changed else messages.INFO
+        )
+
+    @admin.display(description="Recent changes")
+    def recent_changes(self, obj):
+        if obj is None or obj.pk is None:
+            return "—"
+        entries = (
+            LogEntry.objects.filter(
+                content_type=ContentType.objects.get_for_model(obj, for_concrete_model=False), object_id=str(obj.pk)
+            )
+            .select_related("user")
+            .order_by("-action_time")[:RECENT_CHANGES_SHOWN]
+        )
+        return render_to_string("curation/includes/recent_changes.html", {"entries": entries, "opts": obj._meta, "obj": obj})
+
+
+class PositionedForm(forms.ModelForm):
+    """A model form whose ``position`` is optional (blank: at the end) and not checked against the
+    unique (parent, position) constraint: the save renumbers the group instead (see below)."""
+
+    position_field = "position"
+
+    def __init__(self, *args, **kwargs):
+        super().__init__(*args, **kwargs)
+        field = self.fields.get(self.position_field)
+        if field is not None:
+            field.required = False
+            field.help_text = "Type the place it should take; the others shift. Blank: at the end."
+
+    def _get_validation_exclusions(self):
+        # Private Django API, stable since 1.x: the one place that decides which fields the
+        # model's unique checks and constraints see, for the form and for its formset.
+        exclusions = super()._get_validation_exclusions()
+        exclusions.add(self.position_field)
+        return exclusions
+
+
+class PositionedInlineFormSet(BaseInlineFormSet):
+    """An inline whose positions are renumbered 1..n on save in the order typed.
+
+    A row typed onto a taken place goes before the row that held it; a new row left blank
+    goes last; rows the inline does not show keep their place among the others.
+    """
+
+    position_field = "position"
+
+    def save(self, commit=True):
+        if not commit:
+            return super().save(commit=False)
+        with transaction.atomic():
+            group = self.model._default_manager.filter(**{self.fk.name: self.instance})
+            before = dict(group.values_list("pk", self.position_field))
+            parking = max([*before.values(), 0]) + len(self.forms) + 1
+            # Park the group out of the way, and give each row this save writes its own
+            # temporary place above the parked ones; the final numbers come after.
+            group.update(**{self.position_field: F(self.position_field) + parking})
+            wanted = {}
+            for index, form in enumerate(self.forms):
+                if not form.has_changed() or (self.can_delete and self._should_delete_form(form)):
+                    continue
+                typed = form.cleaned_data.get(self.position_field, getattr(form.instance, self.position_field, None))
+                wanted[form] = typed
+                setattr(form.instance, self.position_field, 2 * parking + index)
+            saved = super().save(commit=True)
+            typed_by_pk = {form.instance.pk: typed for form, typed in wanted.items() if form.instance.pk}
+            rows = list(group.order_by("pk"))
+            last = float("inf")
+
+            def key(row):
+                original = before.get(row.pk, last)
+                if row.pk in typed_by_pk:
+                    typed = typed_by_pk[row.pk]
+                    typed = last if typed is None else typed
+                    return (typed, 0 if typed != original else 1, original, row.pk)
+                return (original, 1, original, row.pk)
+
+            positions_renumber(rows=self.final_order(rows, key), field_name=self.position_field)
+        return saved
+
+    def final_order(self, rows, key):
+        """The group's rows in their new order (subclasses reorder whole subtrees)."""
+        return sorted(rows, key=key)
+
+
+class PositionedAdminMixin:
+    """For a ModelAdmin whose form is a PositionedForm: the typed position inserts the object at
+    that place in its group (blank: at the end) and the group is renumbered 1..n; a group the
+    object left (an entry moved to another section) is renumbered too."""
+
+    position_field = "position"
+
+    def position_group(self, obj):
+        """The queryset of ``obj``'s siblings under the unique (parent, position) constraint."""
+        raise NotImplementedError
+
+    def save_model(self, request, obj, form, change):
+        if self.position_field not in form.fields:
+            return super().save_model(request, obj, form, change)
+        wanted = form.cleaned_data.get(self.position_field)
+        with transaction.atomic():
+            old_group = None
+            if change:
+                previous = type(obj)._default_manager.get(pk=obj.pk)
+                old_group = self.position_group(previous)
+            group = self.position_group(obj)
+            others = group.exclude(pk=obj.pk) if obj.pk else group
+            setattr(obj, self.position_field, next_position(others, self.position_field))
+            super().save_model(request, obj, form, change)
+            rows = list(others.order_by(self.position_field, "pk"))
+            index = len(rows) if wanted is None else max(0, min(wanted - 1, len(rows)))
+            rows.insert(index, obj)
+            positions_renumber(rows=rows, field_name=self.position_field)
+            if old_group is not None and set(old_group.values_list("pk", flat=True)) != {row.pk for row in rows}:
+                positions_renumber(rows=list(old_group.order_by(self.position_field, "pk")), field_name=self.position_field)

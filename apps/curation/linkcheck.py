@@ -1,0 +1,211 @@
+"""Link health: is each resource's URL still there?
+
+A check asks with HEAD and falls back to GET (many servers refuse or mishandle HEAD),
+retries with backoff when the server times out or answers 5xx, and follows redirects
+itself, hop by hop: only to http(s), at most ``max_redirects`` times, never in a loop,
+and (unless ``allow_private``) never to a private, loopback or link-local address, so
+a curator's URL or a hostile redirect cannot make the server probe its own network.
+
+The outcome, per Resource: ``link_status`` ok / redirected / broken (the final answer is
+4xx or 5xx) / error (timeout, DNS, refused connection, redirect loop), ``link_status_code``
+(the first redirect's code when redirected, else the final answer's), ``link_final_url``
+(where redirects led), ``link_error`` and ``link_checked_at``.
+
+The standard library is enough (urllib with redirects switched off, a thread pool); the
+network work runs in worker threads and only the calling thread touches the database.
+"""
+
+import http.client
+import ipaddress
+import socket
+import time
+import urllib.error
+import urllib.request
+from collections import Counter
+from concurrent.futures import ThreadPoolExecutor
+from dataclasses import dataclass
+from datetime import timedelta
+from urllib.parse import urljoin, urlsplit
+
+from django.conf import settings
+from django.db.models import Q
+from django.utils import timezone
+
+from apps.catalog.models import LinkStatus, Resource
+
+DEFAULT_WORKERS = 8
+DEFAULT_TIMEOUT = 10.0
+DEFAULT_RETRIES = 2
+MAX_WORKERS = 32
+
+
+@dataclass(frozen=True)
+class LinkCheck:
+    url: str
+    status: str  # a LinkStatus value
+    status_code: int | None = None
+    final_url: str = ""
+    error: str = ""
+
+
+class _NoRedirects(urllib.request.HTTPRedirectHandler):
+    """Hand 3xx answers back as they are; LinkChecker decides whether to follow."""
+
+    def redirect_request(self, req, fp, code, msg, headers, newurl):
+        return None
+
+
+class _Failure(Exception):
+    """A request that got no HTTP answer; ``retry`` says whether trying again may help."""
+
+    def __init__(self, message, *, retry=False):
+        super().__init__(message)
+        self.retry = retry
+
+
+class LinkChecker:
+    def __init__(
+        self,
+        *,
+        timeout: float = DEFAULT_TIMEOUT,
+        retries: int = DEFAULT_RETRIES,
+        backoff: float = 0.5,
+        max_redirects: int = 5,
+        allow_private: bool | None = None,
+        sleep=time.sleep,
+    ):
+        self.timeout = timeout
+        self.retries = retries
+        self.backoff = backoff
+        self.max_redirects = max_redirects
+        self.allow_private = getattr(settings, "LINKCHECK_ALLOW_PRIVATE", False) if allow_private is None else allow_private
+        self.sleep = sleep
+        self.user_agent = f"Syllabus link checker (+{getattr(settings, 'SITE_URL', '')})"
+        self._opener = urllib.request.build_opener(_NoRedirects)
+
+    # --- one URL -----------------------------------------------------------------------------
+    def check(self, url: str) -> LinkCheck:
+        current, seen, first_redirect = url, {url}, None
+        for _hop in range(self.max_redirects + 1):
+            try:
+                self._refuse_unsafe(current)
+                code, location = self._ask(current)
+            except _Failure as failure:
+                return LinkCheck(url, LinkStatus.ERROR, final_url=_moved(url, current), error=str(failure)[:300])
+            if 300 <= code < 400 and location:
+                target = urljoin(current, location.strip())
+                if target in seen:
+                    return LinkCheck(url, LinkStatus.ERROR, code, _moved(url, current), f"Redirect loop at {target}"[:300])
+                seen.add(target)
+                first_redirect = first_redirect or code
+                current = target
+                continue
+            if 200 <= code < 300:
+                if current == url:
+                    return LinkCheck(url, LinkStatus.OK, code)
+                return LinkCheck(url, LinkStatus.REDIRECTED, first_redirect, current)
+            if code >= 400:
+                return LinkCheck(url, LinkStatus.BROKEN, code, _moved(url, current), f"HTTP {code}")
+            return LinkCheck(url, LinkStatus.ERROR, code, _moved(url, current), f"Unexpected HTTP {code}")
+        return LinkCheck(url, LinkStatus.ERROR, first_redirect, current, f"More than {self.max_redirects} redirects")
+
+    def _ask(self, url):
+        """(status code, Location) for ``url``: HEAD, then GET when HEAD is refused; retried
+        with exponential backoff on timeouts and 5xx."""
+        for attempt in range(self.retries + 1):
+            last_try = attempt == self.retries
+            try:
+                code, location = self._request(url, "HEAD")
+                if code >= 400:
+                    code, location = self._request(url, "GET")
+            except _Failure as failure:
+                if failure.retry and not last_try:
+                    self.sleep(self.backoff * 2**attempt)
+                    continue
+                raise
+            if code >= 500 and not last_try:
+                self.sleep(self.backoff * 2**attempt)
+                continue
+            return code, location
+        raise AssertionError("unreachable")  # pragma: no cover
+
+    def _request(self, url, method):
+        request = urllib.request.Request(url, method=method, headers={"User-Agent": self.user_agent, "Accept": "*/*"})
+        try:
+            with self._opener.open(request, timeout=self.timeout) as response:
+                return response.status, response.headers.get("Location")
+        except urllib.error.HTTPError as answer:  # 3xx (not followed), 4xx, 5xx
+            with answer:
+                return answer.code, answer.headers.get("Location")
+        except urllib.error.URLError as error:
+            reason = error.reason
+            if isinstance(reason, TimeoutError):
+                raise _Failure(f"Timed out after {self.timeout:g}s", retry=True) from None
+            if isinstance(reason, socket.gaierror):
+                raise _Failure(f"DNS lookup failed: {reason.strerror or reason}") from None
+            raise _Failure(f"Connection failed: {getattr(reason, 'strerror', None) or reason}") from None
+        except TimeoutError:
+            raise _Failure(f"Timed out after {self.timeout:g}s", retry=True) from None
+        except (OSError, ValueError, http.client.HTTPException) as error:
+            raise _Failure(f"Connection failed: {error.__class__.__name__}: {error}") from None
+
+    def _refuse_unsafe(self, url):
+        parts = urlsplit(url)
+        if parts.scheme not in ("http", "https") or not parts.hostname:
+            raise _Failure(f"Not an http(s) URL: {url}")
+        if self.allow_private:
+            return
+        try:
+            infos = socket.getaddrinfo(parts.hostname, parts.port or (443 if parts.scheme == "https" else 80))
+        except socket.gaierror as error:
+            raise _Failure(f"DNS lookup failed: {error.strerror or error}") from None
+        for info in infos:
+            address = ipaddress.ip_address(info[4][0].split("%")[0])
+            if not address.is_global:
+                raise _Failure(f"Refused: {parts.hostname} is a private or local address")
+
+    # --- many URLs ---------------------------------------------------------------------------
+    def check_many(self, urls, *, workers: int = DEFAULT_WORKERS) -> dict[str, LinkCheck]:
+        """Check each distinct URL once, ``workers`` at a time."""
+        unique = list(dict.fromkeys(urls))
+        if not unique:
+            return {}
+        workers = max(1, min(workers, MAX_WORKERS, len(unique)))
+        with ThreadPoolExecutor(max_workers=workers, thread_name_prefix="linkcheck") as pool:
+            return dict(zip(unique, pool.map(self.check, unique), strict=True))
+
+
+def _moved(url, current):
+    return "" if current == url else current
+
+
+# --- Resources -------------------------------------------------------------------------------
+def stale_resources(*, days: int | None = None):
+    """Resources with a URL; with ``days``, only those never checked or checked longer ago."""
+    resources = Resource.objects.exclude(url__isnull=True)
+    if days is not None:
+        cutoff = timezone.now() - timedelta(days=days)
+        resources = resources.filter(Q(link_checked_at__isnull=True) | Q(link_checked_at__lt=cutoff))
+    return resources
+
+
+def resources_check_links(*, resources, checker: LinkChecker | None = None, workers: int = DEFAULT_WORKERS) -> Counter:
+    """Check the URL of each resource and record the outcome. Returns a Counter of link statuses.
+
+    Resources without a URL are left alone. ``updated_at`` is not touched: a check is not an edit.
+    """
+    checker = checker or LinkChecker()
+    rows = [resource for resource in resources if resource.url]
+    results = checker.check_many([resource.url for resource in rows], workers=workers)
+    now = timezone.now()
+    for resource in rows:
+        result = results[resource.url]
+        resource.link_status = result.status
+        resource.link_status_code = result.status_code
+        resource.link_final_url = result.final_url[:2000]
+        resource.link_error = result.error[:300]
+        resource.link_checked_at = now
+    Resource.objects.bulk_update(
+        rows, ["link_status", "link_status_code", "link_final_url", "link_error", "link_checked_at"], batch_size=500
+    )
+    return Counter(resource.link_status for resource in rows)

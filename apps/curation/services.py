@@ -1,0 +1,324 @@
+"""Curators' writes to the catalog: merging duplicate resources, renumbering positions, bulk edits.
+
+Each service is one transaction and returns what it did, so the admin can say it and log it.
+"""
+
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass, field
+
+from django.db import models, transaction
+from django.db.models import F, Max
+from django.utils import timezone
+
+from apps.catalog.models import Entry, Guide, Resource, ResourceLink, Section, Topic
+from apps.progress.models import Activity, Progress, Status
+
+
+class CurationError(Exception):
+    """A curation write that cannot be made; the message is shown to the curator."""
+
+
+# --- Positions -------------------------------------------------------------------------------
+def positions_renumber(*, rows: Sequence[models.Model], field_name: str = "position") -> int:
+    """Give ``rows`` (siblings under one unique (parent, position) constraint, in the wanted
+    order) the positions 1..n. Returns how many rows changed position.
+
+    Two phases so the unique constraint never sees two rows on one position: first every
+    row is parked above all current positions in one UPDATE, then each gets its final
+    number. ``rows`` must be all the siblings, or the parked values could meet a sibling left out.
+    """
+    rows = list(rows)
+    if not rows:
+        return 0
+    model = type(rows[0])
+    pks = [row.pk for row in rows]
+    with transaction.atomic():
+        current = dict(
+            model._default_manager.filter(pk__in=pks).select_for_update().values_list("pk", field_name)
+        )
+        changed = sum(current.get(row.pk) != index for index, row in enumerate(rows, start=1))
+        if not changed:
+            return 0
+        parking = max([*current.values(), len(rows)]) + 1
+        model._default_manager.filter(pk__in=pks).update(**{field_name: F(field_name) + parking})
+        for index, row in enumerate(rows, start=1):
+            setattr(row, field_name, index)
+        model._default_manager.bulk_update(rows, [field_name])
+    return changed
+
+
+def section_entries_renumber(*, section: Section) -> int:
+    """Entries of ``section`` get positions 1..n in their current order."""
+    return positions_renumber(rows=list(section.entries.order_by("position", "pk")))
+
+
+def guide_sections_renumber(*, guide: Guide) -> int:
+    """Sections of ``guide`` (all depths: position is document order) get positions 1..n."""
+    return positions_renumber(rows=list(guide.sections.order_by("position", "pk")))
+
+
+def next_position(queryset, field_name: str = "position") -> int:
+    """The position after the last one in ``queryset`` (1 when empty)."""
+    return (queryset.aggregate(last=Max(field_name))["last"] or 0) + 1
+
+
+# --- Bulk edits ------------------------------------------------------------------------------
+# Each takes any queryset (an admin changelist's may be annotated or distinct), works on plain
+# rows by primary key, and returns the objects it actually changed, for the history.
+def _rows(queryset):
+    return queryset.model._default_manager.filter(pk__in=list(queryset.values_list("pk", flat=True)))
+
+
+def objects_set_published(*, queryset, published: bool) -> list:
+    """Publish or unpublish any catalog objects."""
+    with transaction.atomic():
+        changed = list(_rows(queryset).exclude(is_published=published))
+        queryset.model._default_manager.filter(pk__in=[obj.pk for obj in changed]).update(
+            is_published=published, updated_at=timezone.now()
+        )
+    return changed
+
+
+def resources_set_kind(*, resources, kind: str) -> list[Resource]:
+    with transaction.atomic():
+        changed = list(_rows(resources).exclude(kind=kind))
+        Resource.objects.filter(pk__in=[r.pk for r in changed]).update(kind=kind, updated_at=timezone.now())
+    return changed
+
+
+def resources_add_topic(*, resources, topic: Topic) -> list[Resource]:
+    with transaction.atomic():
+        changed = list(_rows(resources).exclude(topics=topic))
+        topic.resources.add(*changed)
+        Resource.objects.filter(pk__in=[r.pk for r in changed]).update(updated_at=timezone.now())
+    return changed
+
+
+def resources_remove_topic(*, resources, topic: Topic) -> list[Resource]:
+    with transaction.atomic():
+        changed = list(_rows(resources).filter(topics=topic))
+        topic.resources.remove(*changed)
+        Resource.objects.filter(pk__in=[r.pk for r in changed]).update(updated_at=timezone.now())
+    return changed
+
+
+# --- Merge -----------------------------------------------------------------------------------
+# How far along a learner is; merging two progress rows keeps the furthest. Done beats
+# everything; having started something beats having skipped it (the learner came back to
+# it); skipping beats not having started (a deliberate choice).
+STATUS_RANK = {Status.NOT_STARTED: 0, Status.SKIPPED: 1, Status.IN_PROGRESS: 2, Status.DONE: 3}
+NOTE_SEPARATOR = "\n\n---\n\n"
+
+
+@dataclass
+class MergeResult:
+    survivor: Resource
+    merged: list[str] = field(default_factory=list)  # "title" (#id) of each duplicate, for messages
+    entries_moved: int = 0
+    entries_folded: int = 0  # a duplicate's entry in a section the survivor is already in
+    links_added: int = 0
+    topics_added: int = 0
+    progress_moved: int = 0
+    progress_combined: int = 0
+    activities_moved: int = 0
+    other_moved: dict[str, int] = field(default_factory=dict)  # e.g. path steps: {"step resources": 2}
+
+    def summary(self) -> str:
+        parts = [
+            f"merged {', '.join(self.merged)}",
+            f"{self.entries_moved} entries moved",
+            f"{self.links_added} links added",
+            f"{self.topics_added} topics added",
+            f"progress of {self.progress_moved + self.progress_combined} learners kept "
+            f"({self.progress_combined} combined)",
+        ]
+        if self.entries_folded:
+            parts.insert(2, f"{self.entries_folded} entries folded into the survivor's own")
+        parts += [f"{count} {label} moved" for label, count in self.other_moved.items() if count]
+        return "; ".join(parts) + "."
+
+
+def resource_merge(*, survivor: Resource, duplicates: Iterable[Resource]) -> MergeResult:
+    """Fold ``duplicates`` into ``survivor`` and delete them, losing nothing a learner or a guide holds.
+
+    In one transaction:
+    - entries point at the survivor; where the survivor already sits in the same section the
+      duplicate's entry is folded into that one (its blanks filled) and the section renumbered;
+    - extra links move, except those equal to the survivor's URL or links; each duplicate's own
+      URL becomes an extra link (or the survivor's URL, when the survivor has none);
+    - topics are united; blank author, description and effort are filled from the duplicates;
+    - every learner's progress is kept: a row only on a duplicate moves; two rows combine
+      (furthest status per STATUS_RANK, earliest started_at and completed_at, different notes
+      joined); activity rows move;
+    - any other row pointing at a resource (path steps, and whatever comes later) moves too,
+      dropped only where the survivor is already there (a unique constraint says so).
+    """
+    duplicates = [d for d in duplicates if d.pk != survivor.pk]
+    if not duplicates:
+        raise CurationError("Choose at least one duplicate besides the resource that survives.")
+    with transaction.atomic():
+        locked = {r.pk: r for r in Resource.objects.select_for_update().filter(pk__in=[survivor.pk, *[d.pk for d in duplicates]])}
+        if len(locked) != len(duplicates) + 1:
+            raise CurationError("One of the resources was deleted meanwhile; reload and try again.")
+        survivor = locked[survivor.pk]
+        duplicates = [locked[d.pk] for d in duplicates]
+        result = MergeResult(survivor=survivor, merged=[f"“{d.title}” (#{d.pk})" for d in duplicates])
+        _merge_fields(survivor, duplicates)
+        _merge_entries(survivor, duplicates, result)
+        _merge_links(survivor, duplicates, result)
+        _merge_progress(survivor, duplicates, result)
+        _merge_other_references(survivor, duplicates, result)
+        topics = set(Topic.objects.filter(resources__in=duplicates).exclude(resources=survivor))
+        survivor.topics.add(*topics)
+        result.topics_added = len(topics)
+        Resource.objects.filter(pk__in=[d.pk for d in duplicates]).delete()
+        survivor.save()  # after the deletes: it may take over a duplicate's unique URL
+    return result
+
+
+def _merge_fields(survivor, duplicates):
+    for name in ("author", "description", "effort_minutes"):
+        if not getattr(survivor, name):
+            value = next((getattr(d, name) for d in duplicates if getattr(d, name)), None)
+            if value:
+                setattr(survivor, name, value)
+
+
+def _merge_entries(survivor, duplicates, result):
+    own_by_section = {entry.section_id: entry for entry in survivor.entries.order_by("position")}
+    touched_sections = set()
+    for entry in Entry.objects.filter(resource__in=duplicates).order_by("section_id", "position"):
+        own = own_by_section.get(entry.section_id)
+        if own is None:
+            entry.resource = survivor
+            entry.save(update_fields=["resource", "updated_at"])
+            own_by_section[entry.section_id] = entry
+            result.entries_moved += 1
+            continue
+        for name in ("tier", "priority", "rating", "raw"):
+            if getattr(own, name) in (None, "") and getattr(entry, name) not in (None, ""):
+                setattr(own, name, getattr(entry, name))
+        own.note = _join_notes(own.note, entry.note)
+        own.marked_done = own.marked_done or entry.marked_done
+        own.save()
+        entry.delete()
+        touched_sections.add(entry.section_id)
+        result.entries_folded += 1
+    for section in Section.objects.filter(pk__in=touched_sections):
+        section_entries_renumber(section=section)
+
+
+def _merge_links(survivor, duplicates, result):
+    normalize = _url_normalizer()
+    known = {normalize(url) for url in [survivor.url, *survivor.links.values_list("url", flat=True)] if url}
+    position = next_position(survivor.links.all())
+    for duplicate in duplicates:
+        candidates = [(duplicate.url, duplicate.title)] if duplicate.url else []
+        candidates += [(link.url, link.label) for link in duplicate.links.order_by("position")]
+        for url, label in candidates:
+            key = normalize(url)
+            if key in known:
+                continue
+            known.add(key)
+            if not survivor.url and url == duplicate.url:
+                survivor.url = url  # saved after the duplicate (which holds the unique URL) is gone
+                continue
+            ResourceLink.objects.create(resource=survivor, url=url, label=label, position=position)
+            position += 1
+            result.links_added += 1
+    # The duplicates' own links go with them when they are deleted.
+
+
+def _merge_progress(survivor, duplicates, result):
+    rows = {row.user_id: row for row in Progress.objects.select_for_update().filter(resource=survivor)}
+    for row in Progress.objects.select_for_update().filter(resource__in=duplicates).order_by("created_at", "pk"):
+        kept = rows.get(row.user_id)
+        if kept is None:
+            row.resource = survivor
+            row.save(update_fields=["resource", "updated_at"])
+            rows[row.user_id] = row
+            result.progress_moved += 1
+            continue
+        _combine_progress(kept, row)
+        row.delete()
+        kept.save()
+        result.progress_combined += 1
+    result.activities_moved = Activity.objects.filter(resource__in=duplicates).update(resource=survivor)
+
+
+def _combine_progress(kept: Progress, other: Progress) -> None:
+    if STATUS_RANK[Status(other.status)] > STATUS_RANK[Status(kept.status)]:
+        kept.status = other.status
+    kept.started_at = _earliest(kept.started_at, other.started_at)
+    kept.completed_at = _earliest(kept.completed_at, other.completed_at) if kept.status == Status.DONE else None
+    if kept.status == Status.DONE and kept.completed_at is None:
+        kept.completed_at = timezone.now()  # cannot happen with rows written by progress services
+    kept.note = _join_notes(kept.note, other.note)
+
+
+def _merge_other_references(survivor, duplicates, result):
+    """Repoint every foreign key to Resource this module does not handle by name (path steps…)."""
+    handled = {Entry, ResourceLink, Progress, Activity}
+    for relation in Resource._meta.get_fields(include_hidden=True):
+        if not (relation.one_to_many or relation.one_to_one) or not relation.auto_created or relation.concrete:
+            continue
+        model, fk = relation.related_model, relation.field
+        if model in handled or model._meta.auto_created:
+            continue  # auto-created m2m tables (topics) are handled through their fields
+        unique_sets = _unique_field_sets(model, fk.name)
+        moved = 0
+        for row in model._default_manager.filter(**{f"{fk.name}__in": duplicates}):
+            clash = any(
+                model._default_manager.filter(
+                    **{fk.name: survivor}, **{name: getattr(row, name) for name in fields if name != fk.name}
+                ).exists()
+                for fields in unique_sets
+            )
+            if clash:
+                row.delete()  # the survivor is already there
+            else:
+                setattr(row, fk.name, survivor)
+                row.save()
+                moved += 1
+        if moved:
+            result.other_moved[str(model._meta.verbose_name_plural)] = moved
+
+
+def _unique_field_sets(model, fk_name):
+    """The unique field groups of ``model`` that include ``fk_name`` (attribute names)."""
+    groups = [tuple(group) for group in model._meta.unique_together]
+    groups += [
+        tuple(constraint.fields)
+        for constraint in model._meta.constraints
+        if isinstance(constraint, models.UniqueConstraint) and constraint.fields and constraint.condition is None
+    ]
+    return [group for group in groups if fk_name in group]
+
+
+def _join_notes(first: str, second: str) -> str:
+    first, second = (first or "").strip(), (second or "").strip()
+    if not second or second == first or second in first.split(NOTE_SEPARATOR):
+        return first
+    if not first:
+        return second
+    return f"{first}{NOTE_SEPARATOR}{second}"
+
+
+def _earliest(*values):
+    present = [value for value in values if value is not None]
+    return min(present) if present else None
+
+
+def _url_normalizer():
+    try:
+        from apps.catalog.importer.urls import normalize_url
+    except ImportError:  # the importer is optional to the merge: compare as stored
+        return lambda url: url
+
+    def normalize(url):
+        try:
+            return normalize_url(url) or url
+        except Exception:  # a malformed stored URL still compares to itself
+            return url
+
+    return normalize
