@@ -1,0 +1,40 @@
+"""Importing markdown reading lists into the catalog.
+
+The public API (what admin, commands and tests use)::
+
+    plan = plan_import(data, guide_slug="my-guide", title="My guide")  # bytes or str; reads, never writes
+    print(plan.summary())              # sections, entries, new vs already-known resources, warnings
+    result = apply_import(plan)        # one transaction; ``replace=True`` rebuilds an existing guide
+    parse_guide(data)                  # the pure parse tree (ParsedGuide), no database at all
+    reading_paths()                    # the bundled guides' reading paths (see ``paths``)
+    normalize_url(url)                 # the catalog's URL identity
+
+Bad input (empty, binary, undecodable, nothing that looks like a reading list, a
+taken slug) raises ``CatalogImportError`` whose message can be shown as is.
+
+Layout: ``text`` (decode + mojibake repair) → ``markdown`` (inline links) → ``parser``
+(document structure) → ``planner`` (uuids, dedupe, ``topics``, ``paths``) →
+``builder`` (model instances, writes) / ``fixtures`` (serialized catalog).
+"""
+
+from apps.catalog.importer.builder import ImportResult, apply_import
+from apps.catalog.importer.errors import CatalogImportError
+from apps.catalog.importer.parser import ParsedGuide, parse_guide
+from apps.catalog.importer.paths import ReadingPath, ReadingPathStep, reading_paths
+from apps.catalog.importer.planner import ImportPlan, plan_catalog, plan_import
+from apps.catalog.importer.urls import normalize_url
+
+__all__ = [
+    "CatalogImportError",
+    "ImportPlan",
+    "ImportResult",
+    "ParsedGuide",
+    "ReadingPath",
+    "ReadingPathStep",
+    "apply_import",
+    "normalize_url",
+    "parse_guide",
+    "plan_catalog",
+    "plan_import",
+    "reading_paths",
+]

@@ -1,0 +1,148 @@
+"""Turning an import plan into model instances: saved by ``apply_import``, serialized by the fixtures.
+
+Both paths construct objects through the same ``new_*`` functions, so an imported guide
+and a seeded one have the same fields and the same uuids.
+"""
+
+from dataclasses import dataclass, field
+
+from django.db import transaction
+
+from apps.catalog.importer import topics as taxonomy
+from apps.catalog.importer.errors import CatalogImportError
+from apps.catalog.importer.planner import ImportPlan, stable_uuid
+from apps.catalog.models import Entry, Guide, Resource, ResourceLink, Section, Topic
+
+
+def new_topic(spec: taxonomy.TopicSpec, position: int) -> Topic:
+    return Topic(
+        uuid=stable_uuid("topic", spec.slug), slug=spec.slug, title=spec.title, description=spec.description,
+        position=position,
+    )
+
+
+def new_guide(planned) -> Guide:
+    return Guide(
+        uuid=planned.uuid, slug=planned.slug, title=planned.title, description=planned.description,
+        source_name=planned.source_name, source_url=planned.source_url, position=planned.position,
+    )
+
+
+def new_section(planned, guide: Guide, parent: Section | None) -> Section:
+    return Section(
+        uuid=planned.uuid, guide=guide, parent=parent, title=planned.title, number=planned.number,
+        description=planned.description, position=planned.position, depth=planned.depth, tier=planned.tier,
+        priority=planned.priority, phase=planned.phase, effort=planned.effort,
+    )
+
+
+def new_resource(planned) -> Resource:
+    return Resource(
+        uuid=planned.uuid, url=planned.url, url_issue=planned.url_issue, title=planned.title, kind=planned.kind,
+        author=planned.author, description=planned.description,
+    )
+
+
+def new_link(planned, resource: Resource) -> ResourceLink:
+    return ResourceLink(uuid=planned.uuid, resource=resource, url=planned.url, label=planned.label, position=planned.position)
+
+
+def new_entry(planned, section: Section, resource: Resource) -> Entry:
+    return Entry(
+        uuid=planned.uuid, section=section, resource=resource, position=planned.position, tier=planned.tier,
+        priority=planned.priority, rating=planned.rating, note=planned.note, marked_done=planned.marked_done,
+        raw=planned.raw,
+    )
+
+
+@dataclass
+class ImportResult:
+    guide: Guide | None = None
+    counts: dict[str, int] = field(default_factory=dict)
+
+    def add(self, name: str, number: int = 1) -> None:
+        self.counts[name] = self.counts.get(name, 0) + number
+
+    def __str__(self) -> str:
+        c = self.counts
+        return (
+            f"Imported '{self.guide}': {c.get('sections', 0)} sections, {c.get('entries', 0)} entries, "
+            f"{c.get('resources', 0)} new resources ({c.get('resources_matched', 0)} already in the catalog), "
+            f"{c.get('links', 0)} extra links, {c.get('topics', 0)} new topics."
+        )
+
+
+def _topics_by_slug(plan: ImportPlan, result: ImportResult) -> dict[str, Topic]:
+    wanted = {slug for resource in plan.resources for slug in resource.topics}
+    existing = {topic.slug: topic for topic in Topic.objects.filter(slug__in=wanted)}
+    for position, spec in enumerate(taxonomy.TOPICS, start=1):
+        if spec.slug in wanted and spec.slug not in existing:
+            existing[spec.slug] = new_topic(spec, position)
+            existing[spec.slug].save()
+            result.add("topics")
+    return existing
+
+
+def _resources(plan: ImportPlan, topics: dict[str, Topic], result: ImportResult) -> dict[str, Resource]:
+    """The catalog's Resource for every planned one: matched by URL (else uuid), or created."""
+    by_url = {r.url: r for r in Resource.objects.filter(url__in=[p.url for p in plan.resources if p.url])}
+    by_uuid = {r.uuid: r for r in Resource.objects.filter(uuid__in=[p.uuid for p in plan.resources])}
+    resolved = {}
+    for planned in plan.resources:
+        resource = by_url.get(planned.url) or by_uuid.get(planned.uuid)
+        if resource is not None:
+            # Never overwrite a curated resource; only add the extra links it does not have yet.
+            result.add("resources_matched")
+            known = set(resource.links.values_list("url", flat=True))
+            links = [link for link in planned.links if link.url not in known]
+        else:
+            resource = new_resource(planned)
+            resource.save()
+            resource.topics.set([topics[slug] for slug in planned.topics])
+            result.add("resources")
+            links = planned.links
+        for link in links:
+            if not ResourceLink.objects.filter(uuid=link.uuid).exists():
+                new_link(link, resource).save()
+                result.add("links")
+        resolved[planned.key] = resource
+    return resolved
+
+
+def apply_import(plan: ImportPlan, *, replace: bool = False) -> ImportResult:
+    """Write ``plan`` in one transaction: all of it or, on any error, nothing.
+
+    An existing guide with the plan's slug is refused unless ``replace`` is true, in which
+    case its sections and entries are rebuilt; resources are never deleted or changed
+    (learners' progress is keyed on them), only created when missing.
+    """
+    result = ImportResult()
+    with transaction.atomic():
+        topics = _topics_by_slug(plan, result)
+        for planned_guide in plan.guides:
+            guide = Guide.objects.filter(slug=planned_guide.slug).first()
+            if guide is not None and not replace:
+                raise CatalogImportError(
+                    f"A guide with the slug '{planned_guide.slug}' already exists: choose another slug, "
+                    "or replace its sections and entries."
+                )
+            if guide is None:
+                guide = new_guide(planned_guide)
+                guide.save()
+                result.add("guides")
+            else:
+                guide.sections.all().delete()
+            result.guide = guide
+        resources = _resources(plan, topics, result)
+        guides = {g.slug: g for g in Guide.objects.filter(slug__in=[p.slug for p in plan.guides])}
+        sections = {}
+        for planned_guide in plan.guides:
+            for planned in planned_guide.sections:
+                parent = sections[planned.parent.uuid] if planned.parent else None
+                section = sections[planned.uuid] = new_section(planned, guides[planned_guide.slug], parent)
+                section.save()
+                result.add("sections")
+            for planned in planned_guide.entries:
+                new_entry(planned, sections[planned.section.uuid], resources[planned.resource.key]).save()
+                result.add("entries")
+    return result

@@ -1,0 +1,146 @@
+"""The catalog fixture (the bundled guides as serialized objects with natural keys) and the seed.
+
+One file, ``fixtures/catalog.json``: topics, guides, sections (parents first),
+resources (with their topics), extra links, entries. No auto pks: every object is
+identified by its ``uuid`` and refers to others by ``[uuid]``, so it loads into any
+database. Timestamps are left out (the seed sets them) to keep rebuilds byte-identical.
+
+``seed_catalog`` loads it additively: what is missing is created, nothing is changed.
+"""
+
+import json
+from dataclasses import dataclass
+from pathlib import Path
+
+from django.conf import settings
+from django.core import serializers
+from django.core.serializers.json import DjangoJSONEncoder
+from django.db import IntegrityError, transaction
+
+from apps.catalog.importer import builder
+from apps.catalog.importer import topics as taxonomy
+from apps.catalog.importer.planner import ImportPlan, plan_catalog
+from apps.catalog.models import Entry, Guide, Resource, ResourceLink, Section, Topic
+
+FIXTURE_PATH = Path(settings.BASE_DIR) / "fixtures" / "catalog.json"
+FIXTURE_NAME = FIXTURE_PATH.name
+
+FIELDS = {
+    "topic": ["uuid", "slug", "title", "description", "position"],
+    "guide": ["uuid", "slug", "title", "description", "source_name", "source_url", "position"],
+    "section": [
+        "uuid", "guide", "parent", "title", "number", "description", "position", "depth", "tier", "priority",
+        "phase", "effort",
+    ],
+    "resource": ["uuid", "url", "url_issue", "title", "kind", "author", "description"],
+    "resourcelink": ["uuid", "resource", "url", "label", "position"],
+    "entry": ["uuid", "section", "resource", "position", "tier", "priority", "rating", "note", "marked_done", "raw"],
+}
+
+
+def _serialize(objects, model_name: str) -> list[dict]:
+    return serializers.serialize(
+        "python", objects, fields=FIELDS[model_name], use_natural_foreign_keys=True, use_natural_primary_keys=True
+    )
+
+
+def catalog_objects(plan: ImportPlan) -> list[dict]:
+    """The plan as serialized objects (the python serializer's dicts), in load order."""
+    topics = {spec.slug: builder.new_topic(spec, position) for position, spec in enumerate(taxonomy.TOPICS, 1)}
+    guides, sections, resources, links, entries = [], {}, {}, [], []
+    for planned in plan.resources:
+        resource = resources[planned.key] = builder.new_resource(planned)
+        links += [builder.new_link(link, resource) for link in planned.links]
+    for planned_guide in plan.guides:
+        guide = builder.new_guide(planned_guide)
+        guides.append(guide)
+        for planned in planned_guide.sections:
+            parent = sections[planned.parent.uuid] if planned.parent else None
+            sections[planned.uuid] = builder.new_section(planned, guide, parent)
+        entries += [
+            builder.new_entry(e, sections[e.section.uuid], resources[e.resource.key]) for e in planned_guide.entries
+        ]
+    serialized_resources = _serialize(resources.values(), "resource")
+    # The serializer cannot read an unsaved object's many-to-many: add the topics by hand.
+    for data, planned in zip(serialized_resources, plan.resources):
+        data["fields"]["topics"] = [topics[slug].natural_key() for slug in planned.topics]
+    return [
+        *_serialize(topics.values(), "topic"),
+        *_serialize(guides, "guide"),
+        *_serialize(sections.values(), "section"),
+        *serialized_resources,
+        *_serialize(links, "resourcelink"),
+        *_serialize(entries, "entry"),
+    ]
+
+
+def render_catalog_fixture(plan: ImportPlan | None = None) -> str:
+    """The fixture file's text; the same sources always give the same bytes."""
+    objects = catalog_objects(plan or plan_catalog())
+    return json.dumps(objects, cls=DjangoJSONEncoder, ensure_ascii=False, indent=1) + "\n"
+
+
+def write_catalog_fixture(output_dir: Path | None = None) -> Path:
+    path = Path(output_dir) / FIXTURE_NAME if output_dir else FIXTURE_PATH
+    path.parent.mkdir(parents=True, exist_ok=True)
+    path.write_text(render_catalog_fixture(), encoding="utf-8")
+    return path
+
+
+@dataclass
+class SeedResult:
+    created: int = 0
+    present: int = 0
+    skipped: int = 0  # could not be created: a conflicting curator edit, or its parent is gone
+
+    def __str__(self) -> str:
+        text = f"Seeded: {self.created} created, {self.present} already present"
+        return text + (f", {self.skipped} skipped (conflicting with curator changes)" if self.skipped else "")
+
+
+_MODELS = {f"catalog.{model._meta.model_name}": model for model in (Topic, Guide, Section, Resource, ResourceLink, Entry)}
+
+
+def _save_new(deserialized) -> bool:
+    """Save one deserialized object that is not in the database yet; False when it cannot be."""
+    obj = deserialized.object
+    deferred = dict(deserialized.deferred_fields or {})
+    m2m_deferred = {f: v for f, v in deferred.items() if f.many_to_many}
+    if len(m2m_deferred) < len(deferred):
+        return False  # a foreign key points at an object that is not there (deleted, or skipped above)
+    try:
+        with transaction.atomic():
+            # A plain save, not the raw one loaddata does: timestamps get set, Resource.save runs.
+            obj.save()
+            for name, values in (deserialized.m2m_data or {}).items():
+                getattr(obj, name).set(values)
+            for m2m_field, keys in m2m_deferred.items():
+                related = m2m_field.remote_field.model.objects.filter(uuid__in=[key[0] for key in keys])
+                getattr(obj, m2m_field.name).set(related)
+    except IntegrityError:
+        return False
+    return True
+
+
+def seed_catalog(path: Path | None = None) -> SeedResult:
+    """Load the catalog fixture additively: create what is missing, never change or delete anything.
+
+    Objects are matched on uuid. A curator's edits survive because existing objects are
+    not touched at all (topics of a resource are only set when the resource is created);
+    whatever the fixture does not mention is left alone.
+    """
+    objects = json.loads((path or FIXTURE_PATH).read_text(encoding="utf-8"))
+    present = {
+        label: {str(value) for value in model.objects.values_list("uuid", flat=True)} for label, model in _MODELS.items()
+    }
+    missing = [obj for obj in objects if obj["fields"]["uuid"] not in present[obj["model"]]]
+    result = SeedResult(present=len(objects) - len(missing))
+    if not missing:
+        return result
+    with transaction.atomic():
+        for deserialized in serializers.deserialize("python", missing, handle_forward_references=True):
+            if _save_new(deserialized):
+                result.created += 1
+            else:
+                result.skipped += 1
+    return result

@@ -1,0 +1,313 @@
+"""From parse trees to an import plan: stable uuids, one resource per URL, topics, reading paths.
+
+The plan is plain data; nothing here writes. ``plan_import`` plans one uploaded guide and
+looks up which of its resources the catalog already holds; ``plan_catalog`` plans the
+five bundled guides together, without the database, for the fixtures.
+"""
+
+import uuid
+from dataclasses import dataclass, field
+from decimal import Decimal
+
+from django.utils.text import slugify
+
+from apps.catalog.importer import paths, sources, topics
+from apps.catalog.importer.books import book_key
+from apps.catalog.importer.errors import CatalogImportError
+from apps.catalog.importer.parser import ParsedGuide, ParsedItem, ParsedSection, parse_guide
+from apps.catalog.importer.urls import normalize_url, title_from_url
+
+# Every uuid the importer makes is uuid5 in this namespace over a stable key, so
+# re-importing (or rebuilding the fixtures) gives the same uuids.
+NAMESPACE = uuid.UUID("6f1c3a52-9d0e-4b8e-a1a4-5b7c2f0d9e11")
+TITLE_MAX = 300
+
+
+def stable_uuid(*parts: str) -> uuid.UUID:
+    return uuid.uuid5(NAMESPACE, "\x1f".join(parts))
+
+
+def resource_key(url: str | None, kind: str, title: str) -> str:
+    """A resource's identity: its normalized URL, or for URL-less ones (books, concepts) kind + title."""
+    return f"url:{url}" if url else f"{kind}:{book_key(title)}"
+
+
+@dataclass
+class PlannedLink:
+    uuid: uuid.UUID
+    url: str
+    label: str
+    position: int
+
+
+@dataclass
+class PlannedResource:
+    key: str
+    uuid: uuid.UUID
+    url: str | None
+    title: str
+    kind: str
+    author: str = ""
+    description: str = ""
+    url_issue: str = ""
+    links: list[PlannedLink] = field(default_factory=list)
+    topics: list[str] = field(default_factory=list)
+    existing_id: int | None = None  # set by plan_import when the catalog already has it
+    quality: int = field(default=0, repr=False)
+    _section_topics: set[str] = field(default_factory=set, repr=False)
+    _notes: list[str] = field(default_factory=list, repr=False)
+
+
+@dataclass
+class PlannedSection:
+    uuid: uuid.UUID
+    path: str
+    parent: "PlannedSection | None"
+    title: str
+    number: str
+    description: str
+    position: int
+    depth: int
+    tier: int | None
+    priority: str
+    phase: str
+    effort: str
+    parsed: ParsedSection = field(repr=False)
+
+
+@dataclass
+class PlannedEntry:
+    uuid: uuid.UUID
+    section: PlannedSection
+    resource: PlannedResource
+    position: int
+    tier: int | None
+    priority: str
+    rating: Decimal | None
+    note: str
+    marked_done: bool
+    raw: str
+    item: ParsedItem = field(repr=False)
+
+
+@dataclass
+class PlannedGuide:
+    uuid: uuid.UUID
+    slug: str
+    title: str
+    description: str
+    source_name: str
+    source_url: str
+    position: int
+    sections: list[PlannedSection] = field(default_factory=list)
+    entries: list[PlannedEntry] = field(default_factory=list)
+    parsed: ParsedGuide = field(default=None, repr=False)
+    existing_id: int | None = None
+
+
+@dataclass
+class ImportPlan:
+    """What an import would write. Resources are in order of first appearance."""
+
+    guides: list[PlannedGuide]
+    resources: list[PlannedResource]
+    paths: list[paths.ReadingPath]
+    warnings: list[str] = field(default_factory=list)
+
+    @property
+    def sections(self):
+        return [section for guide in self.guides for section in guide.sections]
+
+    @property
+    def entries(self):
+        return [entry for guide in self.guides for entry in guide.entries]
+
+    @property
+    def new_resources(self):
+        return [r for r in self.resources if r.existing_id is None]
+
+    @property
+    def matched_resources(self):
+        return [r for r in self.resources if r.existing_id is not None]
+
+    def summary(self) -> str:
+        guides = ", ".join(f"'{g.title}' ({g.slug})" for g in self.guides)
+        links = sum(len(r.links) for r in self.new_resources)
+        lines = [
+            f"Guide {guides}: {len(self.sections)} sections, {len(self.entries)} entries.",
+            f"Resources: {len(self.new_resources)} new ({links} extra links), "
+            f"{len(self.matched_resources)} already in the catalog.",
+            f"Reading paths: {len(self.paths)}.",
+        ]
+        lines += [f"Warning: {warning}" for warning in self.warnings]
+        return "\n".join(lines)
+
+
+def _truncate(text: str, limit: int = TITLE_MAX) -> str:
+    return text if len(text) <= limit else text[: limit - 1].rstrip() + "…"
+
+
+class _Planner:
+    def __init__(self):
+        self.resources: dict[str, PlannedResource] = {}
+        self.guides: list[PlannedGuide] = []
+        self.warnings: list[str] = []
+
+    def add_guide(self, parsed: ParsedGuide, *, slug, title, source_name="", source_url="", position=0):
+        guide = PlannedGuide(
+            uuid=stable_uuid("guide", slug),
+            slug=slug,
+            title=_truncate(title, 200),
+            description=parsed.description,
+            source_name=source_name,
+            source_url=source_url,
+            position=position,
+            parsed=parsed,
+        )
+        seen_paths: set[str] = set()
+        for section in parsed.sections:
+            self._add_section(guide, section, None, seen_paths)
+        self.guides.append(guide)
+        return guide
+
+    def _add_section(self, guide, parsed: ParsedSection, parent, seen_paths) -> None:
+        label = f"{parsed.number} {parsed.title}".strip()
+        path = f"{parent.path}/{label}" if parent else label
+        base, suffix = path, 2
+        while path in seen_paths:  # two sibling sections with the same title
+            path, suffix = f"{base} #{suffix}", suffix + 1
+        seen_paths.add(path)
+        section = PlannedSection(
+            uuid=stable_uuid("section", guide.slug, path),
+            path=path,
+            parent=parent,
+            title=_truncate(parsed.title or "Untitled"),
+            number=parsed.number[:10],
+            description=parsed.description,
+            position=len(guide.sections) + 1,
+            depth=parent.depth + 1 if parent else 0,
+            tier=parsed.tier,
+            priority=parsed.priority,
+            phase=parsed.phase[:100],
+            effort=parsed.effort[:50],
+            parsed=parsed,
+        )
+        guide.sections.append(section)
+        ancestors, node = [], parsed
+        while node is not None:
+            ancestors.append(node.title)
+            node = node.parent
+        section_topics = topics.section_topics(ancestors)
+        for position, item in enumerate(parsed.items, start=1):
+            resource = self._add_resource(item)
+            resource._section_topics.update(section_topics)
+            guide.entries.append(
+                PlannedEntry(
+                    uuid=stable_uuid("entry", guide.slug, path, str(position)),
+                    section=section,
+                    resource=resource,
+                    position=position,
+                    tier=item.tier,
+                    priority=item.priority,
+                    rating=item.rating,
+                    note=item.note,
+                    marked_done=item.done,
+                    raw=item.raw,
+                    item=item,
+                )
+            )
+        for child in parsed.children:
+            self._add_section(guide, child, section, seen_paths)
+
+    def _add_resource(self, item: ParsedItem) -> PlannedResource:
+        url = normalize_url(item.url) if item.url else None
+        key = resource_key(url, item.kind, item.title)
+        # How much the guide says about it: 002's "Title - Author. Description." beats a bare link's guess.
+        quality = (2 if item.author and item.description else 1) if item.title != title_from_url(item.url or "") else 0
+        issues = [link.issue for link in item.links if link.issue]
+        self.warnings.extend(issues)
+        resource = self.resources.get(key)
+        if resource is None:
+            resource = self.resources[key] = PlannedResource(
+                key=key, uuid=stable_uuid("resource", key), url=url, title=_truncate(item.title), kind=item.kind,
+                quality=quality,
+            )
+        elif quality > resource.quality:
+            resource.title, resource.kind, resource.quality = _truncate(item.title), item.kind, quality
+            resource.author = item.author or resource.author
+            resource.description = item.description or resource.description
+        resource.author = _truncate(resource.author or item.author)
+        resource.description = resource.description or item.description or item.note
+        resource.url_issue = resource.url_issue or _truncate(" ".join(issues))
+        resource._notes.append(item.note)
+        known = {resource.url, *(link.url for link in resource.links)}
+        for link in item.links[1:]:
+            link_url = normalize_url(link.url)
+            if link_url not in known:
+                known.add(link_url)
+                resource.links.append(
+                    PlannedLink(
+                        uuid=stable_uuid("link", key, link_url),
+                        url=link_url,
+                        label=_truncate(link.label),
+                        position=len(resource.links) + 1,
+                    )
+                )
+        return resource
+
+    def finish(self) -> ImportPlan:
+        for resource in self.resources.values():
+            found = resource._section_topics | set(topics.keyword_topics(resource.title))
+            found = found or set(topics.keyword_topics(resource.description, *resource._notes))
+            resource.topics = topics.order_topics(found) or [topics.FALLBACK_TOPIC]
+        reading_paths = [path for guide in self.guides for path in paths.guide_paths(guide)]
+        return ImportPlan(
+            guides=self.guides, resources=list(self.resources.values()), paths=reading_paths, warnings=self.warnings
+        )
+
+
+def plan_catalog(guide_sources=None) -> ImportPlan:
+    """Plan the bundled guides (``sources.GUIDE_SOURCES``) together, without touching the database."""
+    planner = _Planner()
+    for source in guide_sources or sources.GUIDE_SOURCES:
+        parsed = parse_guide(source.path.read_bytes())
+        planner.add_guide(
+            parsed,
+            slug=source.slug,
+            title=source.title or parsed.title,
+            source_name=source.path.name,
+            source_url=source.source_url,
+            position=source.position,
+        )
+    return planner.finish()
+
+
+def plan_import(source: bytes | str, *, guide_slug: str, title: str = "", source_name: str = "", source_url: str = ""):
+    """Plan importing one guide; raise CatalogImportError on bad input. Reads the database, never writes.
+
+    The plan says which resources are new and which the catalog already has
+    (``existing_id``), and whether the guide itself exists (``guides[0].existing_id``).
+    """
+    from apps.catalog.models import Guide, Resource
+
+    if not guide_slug or slugify(guide_slug) != guide_slug:
+        raise CatalogImportError(f"{guide_slug!r} is not a valid slug: use lowercase letters, digits and hyphens.")
+    parsed = parse_guide(source)
+    title = (title or parsed.title).strip()
+    if not title:
+        raise CatalogImportError("The guide has no title (no '# Heading' or front matter title): please give one.")
+    existing = Guide.objects.filter(slug=guide_slug).first()
+    position = existing.position if existing else (max(Guide.objects.values_list("position", flat=True), default=0) + 1)
+    planner = _Planner()
+    planner.add_guide(
+        parsed, slug=guide_slug, title=title, source_name=source_name, source_url=source_url, position=position
+    )
+    plan = planner.finish()
+    plan.guides[0].existing_id = existing.pk if existing else None
+    by_url = dict(
+        Resource.objects.filter(url__in=[r.url for r in plan.resources if r.url]).values_list("url", "pk")
+    )
+    by_uuid = dict(Resource.objects.filter(uuid__in=[r.uuid for r in plan.resources]).values_list("uuid", "pk"))
+    for resource in plan.resources:
+        resource.existing_id = by_url.get(resource.url) or by_uuid.get(resource.uuid)
+    return plan

@@ -1,0 +1,134 @@
+"""URL handling for the importer: normalization (so one resource is one row), repair, titles.
+
+url-normalize does the RFC 3986 part (case, default ports, percent-encoding, dot
+segments); on top of it we apply the catalog's own policy: tracking and share
+parameters go, text fragments go, and non-root paths lose their trailing slash so
+``/post`` and ``/post/`` are the same resource.
+"""
+
+import re
+from urllib.parse import quote, unquote, urlsplit, urlunsplit
+
+from url_normalize import url_normalize
+
+# Parameters that only say where a click came from; never part of what the page is.
+TRACKING_PARAMS = frozenset(
+    {"fbclid", "gclid", "dclid", "msclkid", "mc_cid", "mc_eid", "igshid", "ref", "ref_src", "source", "si"}
+)
+TRACKING_PREFIXES = ("utm_",)
+# Per-host share/attribution parameters (YouTube's channel tag, Google's "shared via link").
+HOST_TRACKING_PARAMS = {
+    "youtube.com": frozenset({"ab_channel", "feature", "pp"}),
+    "docs.google.com": frozenset({"usp"}),
+    "colab.research.google.com": frozenset({"usp"}),
+    "drive.google.com": frozenset({"usp"}),
+}
+# Characters a fragment may keep as they are (RFC 3986 ``fragment``), so SPA routes like
+# ``#/blog/post`` are not mangled into ``#%2Fblog%2Fpost``.
+_FRAGMENT_SAFE = "/?:@!$&'()*+,;=~-._%"
+
+
+def _bare_host(host: str) -> str:
+    return host.lower().removeprefix("www.")
+
+
+def _is_tracking_param(key: str, value: str, host: str) -> bool:
+    key = key.lower()
+    if key in TRACKING_PARAMS or key.startswith(TRACKING_PREFIXES):
+        return True
+    # The ``?s=08`` share code some sites append; a real ``s=`` search keeps its words.
+    if key == "s" and value.isdigit():
+        return True
+    return key in HOST_TRACKING_PARAMS.get(_bare_host(host), ())
+
+
+def _clean_query(query: str, host: str) -> str:
+    kept = []
+    for param in query.split("&"):
+        if not param:
+            continue
+        key, _, value = param.partition("=")
+        if not _is_tracking_param(key, value, host):
+            kept.append(param)
+    return "&".join(kept)
+
+
+def _clean_fragment(fragment: str) -> str:
+    # Scroll-to-text fragments (``#:~:text=``) point into a page, they do not name one.
+    if fragment.startswith(":~:"):
+        return ""
+    return quote(unquote(fragment), safe=_FRAGMENT_SAFE)
+
+
+def normalize_url(url: str) -> str:
+    """The canonical form of ``url``, used as the Resource's identity.
+
+    >>> normalize_url("HTTPS://Example.com:443/a/b/?utm_source=x&s=08#:~:text=hi")
+    'https://example.com/a/b'
+    """
+    url = url.strip()
+    base, _, fragment = url.partition("#")
+    scheme, netloc, path, query, _ = urlsplit(base)
+    query = _clean_query(query, urlsplit(f"{scheme}://{netloc}").hostname or "")
+    normalized = url_normalize(urlunsplit((scheme, netloc, path, query, "")))
+    scheme, netloc, path, query, _ = urlsplit(normalized)
+    if len(path) > 1:
+        path = path.rstrip("/")
+    return urlunsplit((scheme, netloc, path or "/", query, _clean_fragment(fragment)))
+
+
+def repair_url(url: str) -> tuple[str, str]:
+    """``(usable_url, issue)``: a URL with stray whitespace is joined up and the repair reported.
+
+    The issue is stored on the Resource so a curator can check the guess; an empty
+    issue means the URL was fine as written.
+    """
+    url = url.strip()
+    if not re.search(r"\s", url):
+        return url, ""
+    repaired = re.sub(r"\s+", "", url)
+    return repaired, f"The source URL contained whitespace ({url!r}); it was removed, please check the link."
+
+
+_GENERIC_SEGMENTS = {"index", "blog", "blogs", "archive", "posts", "post", "home", "main", "readme", "videos", "journal"}
+_SHORT_SEGMENT = 12
+_CODE_HOSTS = {"github.com", "gist.github.com", "huggingface.co", "gitlab.com"}
+
+
+def _humanize(segment: str) -> str:
+    segment = re.sub(r"\.(html?|php|pdf|md)$", "", unquote(segment), flags=re.IGNORECASE)
+    segment = re.sub(r"^\d{4}-\d{2}-\d{2}-", "", segment)  # dated slugs: 2023-04-23-triton-cuda
+    segment = re.sub(r"-(?=[0-9a-f]*\d)[0-9a-f]{10,12}$", "", segment)  # Medium's post ids
+    words = re.sub(r"[-_+]+", " ", segment).strip()
+    return words[:1].upper() + words[1:]
+
+
+def title_from_url(url: str) -> str:
+    """A readable title for a bare URL: ``github.com/srush/GPU-Puzzles``, ``Triton cuda``, ``distill.pub``."""
+    parts = urlsplit(url)
+    host = _bare_host(parts.hostname or "")
+    segments = [s for s in parts.path.split("/") if s]
+    if host in {"x.com", "twitter.com"} and segments:
+        return f"@{segments[0]} on X"
+    if host in {"youtube.com", "m.youtube.com"}:
+        if segments and segments[0].startswith("@"):
+            return f"{segments[0]} on YouTube"
+        query = dict(p.partition("=")[::2] for p in parts.query.split("&") if p)
+        if "playlist" in segments:
+            return f"YouTube playlist {query.get('list', '')}".strip()
+        return f"YouTube video {query.get('v', '')}".strip()
+    if host == "arxiv.org" and len(segments) >= 2:
+        return f"arXiv {re.sub(r'\.pdf$', '', segments[-1])}"
+    if host in _CODE_HOSTS and segments:
+        return "/".join([host, *segments[:3]])
+    if segments and re.sub(r"\.\w+$", "", segments[-1]).lower() in _GENERIC_SEGMENTS:
+        trimmed = [re.sub(r"\.\w+$", "", s) for s in segments]
+        if trimmed[-1].lower() == "index":
+            trimmed = trimmed[:-1]
+        return "/".join([host, *(unquote(s) for s in trimmed)])
+    if not segments:
+        return host
+    title = _humanize(segments[-1])
+    if len(segments[-1]) < _SHORT_SEGMENT and len(segments) > 1:
+        title = f"{_humanize(segments[-2])} {title[:1].lower()}{title[1:]}"
+    return title or host

@@ -1,0 +1,27 @@
+"""``manage.py build_fixtures``: regenerate fixtures/catalog.json from fixtures/sources/*.md."""
+
+from django.core.management.base import BaseCommand
+
+from apps.catalog.importer import CatalogImportError
+from apps.catalog.importer.fixtures import write_catalog_fixture
+from apps.catalog.importer.planner import plan_catalog
+
+
+class Command(BaseCommand):
+    help = "Rebuild the catalog fixture from the bundled guide sources (deterministic: same input, same bytes)."
+
+    def add_arguments(self, parser):
+        parser.add_argument("--output", metavar="DIR", help="Write into DIR instead of fixtures/ (to compare).")
+
+    def handle(self, *args, output=None, **options):
+        try:
+            path = write_catalog_fixture(output)
+        except CatalogImportError as error:
+            self.stderr.write(f"Cannot build the fixtures: {error}")
+            raise SystemExit(1) from None
+        plan = plan_catalog()
+        links = sum(len(r.links) for r in plan.resources)
+        self.stdout.write(
+            f"Wrote {path}: {len(plan.guides)} guides, {len(plan.sections)} sections, {len(plan.entries)} entries, "
+            f"{len(plan.resources)} resources, {links} links, {len(plan.paths)} reading paths."
+        )

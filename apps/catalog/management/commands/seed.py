@@ -1,0 +1,20 @@
+"""``manage.py seed``: load the bundled catalog, adding what is missing and changing nothing else.
+
+``make run`` calls it on every start, so it is idempotent and quick once seeded.
+"""
+
+from pathlib import Path
+
+from django.core.management.base import BaseCommand
+
+from apps.catalog.importer.fixtures import seed_catalog
+
+
+class Command(BaseCommand):
+    help = "Create the catalog objects of fixtures/catalog.json that are missing; never overwrite or delete."
+
+    def add_arguments(self, parser):
+        parser.add_argument("--fixture", type=Path, help="Another fixture file (default: fixtures/catalog.json).")
+
+    def handle(self, *args, fixture=None, **options):
+        self.stdout.write(str(seed_catalog(fixture)))
