@@ -369,3 +369,11 @@ def test_github_button_posts_to_github(client):
     response = client.post("/accounts/github/login/?process=login")
     assert response.status_code == 302
     assert response["Location"].startswith("https://github.com/login/oauth/authorize?client_id=test-client-id")
+
+
+@pytest.mark.django_db
+def test_account_page_links_connected_accounts_only_when_github_is_configured(my_client, settings):
+    settings.SOCIALACCOUNT_PROVIDERS = {}
+    assert reverse("socialaccount_connections") not in my_client.get(reverse("accounts:account")).content.decode()
+    settings.SOCIALACCOUNT_PROVIDERS = GITHUB
+    assert reverse("socialaccount_connections") in my_client.get(reverse("accounts:account")).content.decode()
