@@ -22,6 +22,7 @@ from apps.catalog.models import Entry, Guide, Kind, Priority, Resource, Section,
 SEARCH_PAGE_SIZE = 20
 SEARCH_MAX_WORDS = 12  # more words than this add nothing but SQL
 SEARCH_CONFIG = "english"
+PRIORITY_LABELS = [(Priority.MUST, "Must read"), (Priority.MAYBE, "Maybe")]  # as the badges say it
 
 
 # --- Page data -------------------------------------------------------------------------------
@@ -152,7 +153,7 @@ def _section_badges(section: Section) -> list[Badge]:
     if section.tier and title != f"tier {section.tier}":
         badges.append(Badge(f"Tier {section.tier}", f"tier-{section.tier}"))
     if section.priority and title != section.priority:
-        badges.append(Badge("Must read" if section.priority == Priority.MUST else "Maybe", section.priority))
+        badges.append(Badge(dict(PRIORITY_LABELS)[section.priority], section.priority))
     badges += [Badge(text) for text in (section.phase, section.effort) if text]
     return badges
 
@@ -212,7 +213,7 @@ def catalog_overview() -> CatalogOverview:
 # --- Guide -----------------------------------------------------------------------------------
 GUIDE_FACETS = (
     ("tier", "Tier", TIER_CHOICES),
-    ("priority", "Priority", Priority.choices),
+    ("priority", "Priority", PRIORITY_LABELS),
     ("kind", "Kind", Kind.choices),
 )
 
