@@ -20,6 +20,10 @@ def guide_export_filename(guide: Guide) -> str:
 def guide_to_markdown(guide: Guide) -> str:
     sections = list(guide.sections.order_by("position", "pk"))
     by_id = {section.id: section for section in sections}
+    children: dict[int | None, list] = {}
+    for section in sections:
+        # A parent outside this guide (typed into the admin) counts as none: the section is top-level.
+        children.setdefault(section.parent_id if section.parent_id in by_id else None, []).append(section)
     entries: dict[int, list[Entry]] = {section.id: [] for section in sections}
     for entry in (
         Entry.objects.filter(section__guide=guide).select_related("resource").prefetch_related("resource__links")
@@ -29,24 +33,26 @@ def guide_to_markdown(guide: Guide) -> str:
     blocks = [f"# {_one_line(guide.title)}"]
     if guide.description.strip():
         blocks.append(guide.description.strip())
-    for section in sections:
-        level = min(2 + _depth(section, by_id), 6)
-        blocks.append(f"{'#' * level} {_one_line(str(section))}")
+    seen: set[int] = set()
+
+    def write(section, depth):
+        seen.add(section.id)
+        blocks.append(f"{'#' * min(2 + depth, 6)} {_one_line(str(section))}")
         if section.description.strip():
             blocks.append(section.description.strip())
         lines = [_entry_line(entry) for entry in entries[section.id]]
         if lines:
             blocks.append("\n".join(lines))
+        for child in children.get(section.id, []):
+            if child.id not in seen:  # a cycle typed into the admin is cut, not followed
+                write(child, depth + 1)
+
+    for root in children.get(None, []):
+        write(root, 0)
+    for section in sections:  # only sections caught in a cycle are left
+        if section.id not in seen:
+            write(section, 0)
     return "\n\n".join(blocks) + "\n"
-
-
-def _depth(section, by_id) -> int:
-    depth, seen, parent_id = 0, {section.id}, section.parent_id
-    while parent_id in by_id and parent_id not in seen:
-        seen.add(parent_id)
-        depth += 1
-        parent_id = by_id[parent_id].parent_id
-    return depth
 
 
 def _entry_line(entry: Entry) -> str:

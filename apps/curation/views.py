@@ -10,7 +10,7 @@ import zipfile
 
 from django.contrib import messages
 from django.contrib.admin import helpers
-from django.contrib.admin.models import ADDITION, CHANGE, DELETION
+from django.contrib.admin.models import ADDITION, DELETION
 from django.contrib.admin.utils import unquote
 from django.core.exceptions import PermissionDenied
 from django.db import transaction
@@ -24,6 +24,7 @@ from apps.catalog.models import Entry, Guide, Resource
 from apps.curation.admin_base import log_change_many
 from apps.curation.exports import guide_export_filename, guide_to_markdown
 from apps.curation.forms import GuideImportForm, ImportConfirmForm, MergeForm
+from apps.catalog.importer import CatalogImportError, apply_import, plan_import
 from apps.curation.services import CurationError, resource_merge
 
 MAX_MERGE = 10
@@ -116,13 +117,11 @@ def can_import(user) -> bool:
 
 @require_http_methods(["GET", "POST"])
 def guide_import(request, model_admin):
-    """Upload or paste → preview (nothing written) → confirm (applied atomically).
+    """Upload or paste → preview (nothing written) → confirm (applied in one transaction).
 
     The preview carries the source text in its confirm form and the confirm step plans it
-    again: what is applied is always planned against the catalog as it is at that moment.
+    again, so what is applied is planned against the catalog as it is at that moment.
     """
-    from apps.catalog.importer import CatalogImportError, apply_import, plan_import
-
     if not can_import(request.user):
         raise PermissionDenied
     context = {
@@ -133,29 +132,12 @@ def guide_import(request, model_admin):
         "media": model_admin.media,
     }
     if request.method == "POST" and "confirm" in request.POST:
-        confirm = ImportConfirmForm(request.POST)
-        if not confirm.is_valid():
-            messages.error(request, "The import form was incomplete; start again.")
-            return HttpResponseRedirect(reverse("admin:catalog_guide_import"))
-        data = confirm.cleaned_data
-        try:
-            with transaction.atomic():
-                plan = plan_import(data["text"], guide_slug=data["guide_slug"], title=data["title"])
-                outcome = apply_import(plan)
-                guide = _imported_guide(outcome, plan, data["guide_slug"])
-                _log_import(request, guide, plan, outcome, data["source_name"])
-        except CatalogImportError as error:
-            form = GuideImportForm(initial={"guide_slug": data["guide_slug"], "title": data["title"], "text": data["text"]})
-            form.add_error(None, str(error))
-            return TemplateResponse(request, "curation/guide_import.html", {**context, "form": form})
-        messages.success(request, f"Imported “{guide.title}”: {_plan_summary(plan)}.")
-        return HttpResponseRedirect(reverse("admin:catalog_guide_change", args=[guide.pk]))
-
+        return _import_confirm(request, model_admin, context)
     form = GuideImportForm(request.POST, request.FILES) if request.method == "POST" else GuideImportForm()
     if request.method == "POST" and form.is_valid():
         data = form.cleaned_data
         try:
-            plan = plan_import(data["source"], guide_slug=data["guide_slug"], title=data["title"])
+            plan = _plan(data["source"], data["guide_slug"], data["title"], data["source_name"])
         except CatalogImportError as error:
             form.add_error(None, str(error))
         else:
@@ -164,31 +146,75 @@ def guide_import(request, model_admin):
                     "text": data["source"],
                     "source_name": data["source_name"],
                     "guide_slug": data["guide_slug"],
-                    "title": data["title"],
+                    "title": plan.guides[0].title,
                 }
             )
-            preview = {**context, "title": f"Preview: import “{data['title']}”", "plan": plan, "confirm": confirm}
-            return TemplateResponse(request, "curation/guide_import_preview.html", preview)
+            return TemplateResponse(
+                request,
+                "curation/guide_import_preview.html",
+                {**context, "title": f"Preview: import “{plan.guides[0].title}”", "preview": ImportPreview(plan), "confirm": confirm},
+            )
     return TemplateResponse(request, "curation/guide_import.html", {**context, "form": form})
 
 
-def _imported_guide(outcome, plan, slug) -> Guide:
-    if isinstance(outcome, Guide):
-        return outcome
-    guide = getattr(outcome, "guide", None)
-    return guide if isinstance(guide, Guide) else Guide.objects.get(slug=slug)
+def _import_confirm(request, model_admin, context):
+    confirm = ImportConfirmForm(request.POST)
+    if not confirm.is_valid():
+        messages.error(request, "The import form came back incomplete; nothing was imported. Please start again.")
+        return HttpResponseRedirect(reverse("admin:catalog_guide_import"))
+    data = confirm.cleaned_data
+    try:
+        with transaction.atomic():
+            plan = _plan(data["text"], data["guide_slug"], data["title"], data["source_name"])
+            result = apply_import(plan)
+            created = Resource.objects.filter(uuid__in=[r.uuid for r in plan.new_resources])
+            source = f" from {data['source_name']}" if data["source_name"] else ""
+            log_change_many(request, [result.guide], f"Imported markdown{source}: {_counts(result)}.", ADDITION)
+            log_change_many(request, created, f"Created by importing the guide “{result.guide.title}”.", ADDITION)
+    except CatalogImportError as error:
+        form = GuideImportForm({"guide_slug": data["guide_slug"], "title": data["title"], "text": data["text"]})
+        form.is_valid()
+        form.add_error(None, f"Nothing was imported: {error}")
+        return TemplateResponse(request, "curation/guide_import.html", {**context, "form": form})
+    messages.success(request, f"Imported “{result.guide.title}”: {_counts(result)}.")
+    return HttpResponseRedirect(reverse("admin:catalog_guide_change", args=[result.guide.pk]))
 
 
-def _plan_summary(plan) -> str:
-    summary = getattr(plan, "summary", None)
-    return summary() if callable(summary) else str(summary or "done")
+def _plan(source, slug, title, source_name):
+    plan = plan_import(source, guide_slug=slug, title=title, source_name=source_name)
+    if plan.guides[0].existing_id:
+        raise CatalogImportError(f"A guide with the slug “{slug}” already exists: choose another slug.")
+    if not plan.entries:
+        raise CatalogImportError("Nothing in this file looks like a reading list item (no links, no checklist lines).")
+    return plan
 
 
-def _log_import(request, guide, plan, outcome, source_name):
-    source = f" from {source_name}" if source_name else ""
-    log_change_many(request, [guide], f"Imported markdown{source}: {_plan_summary(plan)}.", ADDITION)
-    created = getattr(outcome, "created_resources", None)
-    if created:
-        log_change_many(request, list(created), f"Created by importing “{guide.title}”.", ADDITION)
-    log_change_many  # noqa: B018
-    return CHANGE
+def _counts(result) -> str:
+    c = result.counts
+    return (
+        f"{c.get('sections', 0)} sections, {c.get('entries', 0)} entries, {c.get('resources', 0)} new resources, "
+        f"{c.get('resources_matched', 0)} already in the catalog, {c.get('links', 0)} extra links, "
+        f"{c.get('topics', 0)} new topics"
+    )
+
+
+class ImportPreview:
+    """What the preview page shows of a plan: its sections with their entries, new vs matched."""
+
+    def __init__(self, plan):
+        self.plan = plan
+        self.guide = plan.guides[0]
+        entries = {}
+        for entry in self.guide.entries:
+            entries.setdefault(entry.section.uuid, []).append(entry)
+        self.sections = [(section, entries.get(section.uuid, [])) for section in self.guide.sections]
+        self.new_resources = plan.new_resources
+        self.matched = [
+            (resource, reverse("admin:catalog_resource_change", args=[resource.existing_id]))
+            for resource in plan.matched_resources
+        ]
+        self.matched_ids = {resource.key for resource in plan.matched_resources}
+        self.link_count = sum(len(resource.links) for resource in plan.new_resources)
+        self.topic_slugs = sorted({slug for resource in plan.new_resources for slug in resource.topics})
+        self.warnings = plan.warnings
+        self.paths = plan.paths

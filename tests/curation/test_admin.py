@@ -1,0 +1,356 @@
+"""The catalog admin as a curator uses it: lists, filters, bulk actions, ordering, history."""
+
+import pytest
+from django.contrib.admin.models import CHANGE, DELETION, LogEntry
+from django.contrib.messages import get_messages
+from django.db import connection
+from django.test.utils import CaptureQueriesContext
+from django.urls import reverse
+
+from apps.catalog.models import Entry, Guide, LinkStatus, Resource, Section, Topic
+from apps.progress.models import Progress, Status
+from tests.curation.admin_forms import change_form_data
+from tests.curation.conftest import make_user
+from tests.curation.factories import EntryFactory, GuideFactory, ResourceFactory, SectionFactory, TopicFactory
+
+pytestmark = pytest.mark.django_db
+
+CHANGELISTS = ["guide", "section", "entry", "resource", "resourcelink", "topic"]
+MODELS = {"guide": Guide, "section": Section, "entry": Entry, "resource": Resource, "topic": Topic}
+
+
+def changelist(model):
+    return reverse(f"admin:catalog_{model}_changelist")
+
+
+def build_catalog(n):
+    for _ in range(n):
+        guide = GuideFactory()
+        section = SectionFactory(guide=guide)
+        child = SectionFactory(guide=guide, parent=section)
+        for _ in range(2):
+            entry = EntryFactory(section=child)
+            entry.resource.topics.add(TopicFactory())
+            entry.resource.links.create(url=f"https://mirror.example.com/{entry.pk}")
+
+
+def messages_of(response):
+    return [str(m) for m in get_messages(response.wsgi_request)]
+
+
+# --- Changelists -------------------------------------------------------------------------------
+@pytest.mark.parametrize("model", CHANGELISTS)
+def test_changelist_queries_do_not_grow_with_the_rows(curator_client, model):
+    build_catalog(2)
+    with CaptureQueriesContext(connection) as few:
+        assert curator_client.get(changelist(model)).status_code == 200
+    build_catalog(6)
+    with CaptureQueriesContext(connection) as many:
+        assert curator_client.get(changelist(model)).status_code == 200
+    assert len(many) == len(few)
+
+
+@pytest.mark.parametrize("model", CHANGELISTS)
+def test_change_and_add_pages_render(curator_client, model):
+    build_catalog(1)
+    obj = {
+        "guide": lambda: GuideFactory(),
+        "section": lambda: Section.objects.first(),
+        "entry": lambda: Entry.objects.first(),
+        "resource": lambda: Resource.objects.first(),
+        "resourcelink": lambda: Resource.objects.first().links.first(),
+        "topic": lambda: TopicFactory(),
+    }[model]()
+    assert curator_client.get(reverse(f"admin:catalog_{model}_change", args=[obj.pk])).status_code == 200
+    assert curator_client.get(reverse(f"admin:catalog_{model}_add")).status_code == 200
+
+
+def test_resource_list_shows_host_entries_topics_and_link_status(curator_client):
+    resource = ResourceFactory(url="https://www.arxiv.org/abs/1", link_status=LinkStatus.BROKEN, link_status_code=404)
+    EntryFactory(resource=resource)
+    EntryFactory(resource=resource)
+    resource.topics.add(TopicFactory(title="Attention"))
+    response = curator_client.get(changelist("resource"))
+    row = response.context["cl"].result_list.get(pk=resource.pk)
+    assert row.entry_count == 2
+    html = response.content.decode()
+    assert ">arxiv.org</a>" in html and "Attention" in html and "Broken (404)" in html
+
+
+@pytest.mark.parametrize(
+    ("params", "expected"),
+    [
+        ({"kind": "video"}, {"video"}),
+        ({"has_url": "no"}, {"concept"}),
+        ({"has_url": "yes"}, {"video", "paper"}),
+        ({"link": "attention"}, {"paper"}),
+        ({"link": "ok"}, {"video"}),
+        ({"is_published__exact": "0"}, {"concept"}),
+        ({"url_issue": "yes"}, {"video"}),
+        ({"q": "arxiv.org"}, {"paper"}),
+        ({"q": "Vaswani"}, {"paper"}),
+        ({"entries__tier": "2"}, {"paper"}),
+        ({"entries__priority": "must"}, {"video"}),
+    ],
+)
+def test_resource_filters_and_search(curator_client, params, expected):
+    video = ResourceFactory(title="video", kind="video", link_status=LinkStatus.OK, url_issue="Had a space")
+    paper = ResourceFactory(title="paper", kind="paper", url="https://arxiv.org/abs/1", author="Vaswani", link_status=LinkStatus.BROKEN)
+    ResourceFactory(title="concept", kind="concept", url=None, is_published=False)
+    EntryFactory(resource=video, priority="must")
+    EntryFactory(resource=paper, tier=2)
+    response = curator_client.get(changelist("resource"), params)
+    assert response.status_code == 200
+    assert {r.title for r in response.context["cl"].result_list} == expected
+
+
+def test_guide_topic_and_section_filters(curator_client):
+    guide = GuideFactory()
+    first, second = SectionFactory(guide=guide), SectionFactory(guide=guide)
+    topic = TopicFactory()
+    in_first, in_second = EntryFactory(section=first).resource, EntryFactory(section=second).resource
+    in_first.topics.add(topic)
+    EntryFactory()  # another guide
+    by_guide = curator_client.get(changelist("resource"), {"entries__section__guide__id__exact": guide.pk})
+    assert set(by_guide.context["cl"].result_list) == {in_first, in_second}
+    # The section filter offers this guide's sections once a guide is chosen.
+    assert f"section={first.pk}" in by_guide.content.decode()
+    by_section = curator_client.get(
+        changelist("resource"), {"entries__section__guide__id__exact": guide.pk, "section": second.pk}
+    )
+    assert list(by_section.context["cl"].result_list) == [in_second]
+    by_topic = curator_client.get(changelist("resource"), {"topics__id__exact": topic.pk})
+    assert list(by_topic.context["cl"].result_list) == [in_first]
+    entries = curator_client.get(changelist("entry"), {"section__guide__id__exact": guide.pk, "section": first.pk})
+    assert [e.resource for e in entries.context["cl"].result_list] == [in_first]
+
+
+def test_autocomplete_finds_resources_for_an_entry(curator_client):
+    ResourceFactory(title="FlashAttention")
+    response = curator_client.get(
+        reverse("admin:autocomplete"),
+        {"app_label": "catalog", "model_name": "entry", "field_name": "resource", "term": "flash"},
+    )
+    assert response.status_code == 200
+    assert [r["text"] for r in response.json()["results"]] == ["FlashAttention"]
+
+
+# --- Bulk actions ------------------------------------------------------------------------------
+def post_action(client, model, action, objects, **extra):
+    data = {"action": action, "_selected_action": [obj.pk for obj in objects], **extra}
+    return client.post(changelist(model), data)
+
+
+@pytest.mark.parametrize("model", ["guide", "section", "entry", "resource", "topic"])
+def test_unpublish_and_publish_write_history(curator_client, curator, model):
+    build_catalog(2)
+    objects = list(MODELS[model].objects.all()[:2])
+    response = post_action(curator_client, model, "unpublish", objects)
+    assert response.status_code == 302
+    model_class = type(objects[0])
+    assert not model_class.objects.filter(pk__in=[o.pk for o in objects], is_published=True).exists()
+    logs = LogEntry.objects.filter(user=curator, action_flag=CHANGE, change_message="Unpublished (bulk action).")
+    assert {int(log.object_id) for log in logs} == {o.pk for o in objects}
+    post_action(curator_client, model, "publish", objects)
+    assert model_class.objects.filter(pk__in=[o.pk for o in objects], is_published=True).count() == len(objects)
+
+
+def test_set_kind_asks_for_the_kind_first(curator_client, curator):
+    resources = [ResourceFactory(kind="article"), ResourceFactory(kind="video")]
+    page = post_action(curator_client, "resource", "set_kind", resources)
+    assert page.status_code == 200
+    assert "Set the kind" in page.content.decode() and page.templates[0].name == "curation/action_form.html"
+    assert Resource.objects.filter(kind="paper").count() == 0
+    done = post_action(curator_client, "resource", "set_kind", resources, kind="paper", apply="Set kind")
+    assert done.status_code == 302
+    assert Resource.objects.filter(kind="paper").count() == 2
+    assert LogEntry.objects.filter(user=curator, change_message="Set kind to Paper (bulk action).").count() == 2
+    assert "Set the kind of 2 resources to Paper." in messages_of(done)
+
+
+def test_set_kind_with_an_invalid_choice_shows_the_form_again(curator_client):
+    resources = [ResourceFactory(kind="article")]
+    page = post_action(curator_client, "resource", "set_kind", resources, kind="nonsense", apply="Set kind")
+    assert page.status_code == 200 and page.context["form"].errors
+    assert Resource.objects.get().kind == "article"
+
+
+def test_add_and_remove_a_topic(curator_client, curator):
+    resources = [ResourceFactory(), ResourceFactory()]
+    topic = TopicFactory(title="Quantization")
+    assert post_action(curator_client, "resource", "add_topic", resources).status_code == 200
+    post_action(curator_client, "resource", "add_topic", resources, topic=topic.pk, apply="Add topic")
+    assert topic.resources.count() == 2
+    assert LogEntry.objects.filter(change_message="Added topic “Quantization” (bulk action).").count() == 2
+    post_action(curator_client, "resource", "remove_topic", resources[:1], topic=topic.pk, apply="Remove topic")
+    assert list(topic.resources.all()) == [resources[1]]
+
+
+def test_renumber_actions(curator_client, curator):
+    guide = GuideFactory()
+    section = SectionFactory(guide=guide, position=7)
+    SectionFactory(guide=guide, position=3)
+    for position in (4, 8, 15):
+        EntryFactory(section=section, position=position)
+    post_action(curator_client, "section", "renumber_entries", [section])
+    assert list(section.entries.order_by("position").values_list("position", flat=True)) == [1, 2, 3]
+    post_action(curator_client, "guide", "renumber_sections", [guide])
+    assert list(guide.sections.order_by("position").values_list("position", flat=True)) == [1, 2]
+    assert section.pk == guide.sections.get(position=2).pk
+    assert LogEntry.objects.filter(change_message__startswith="Renumbered").count() == 2
+
+
+# --- Merge action ------------------------------------------------------------------------------
+def test_merge_action_needs_two_resources(curator_client):
+    response = post_action(curator_client, "resource", "merge_resources", [ResourceFactory()])
+    assert response.status_code == 302
+    assert "Select between 2 and 10 resources to merge." in messages_of(response)
+
+
+def test_merge_action_shows_the_choice_then_merges_keeping_progress(curator_client, curator):
+    survivor, duplicate = ResourceFactory(title="Keep me"), ResourceFactory(title="Fold me")
+    EntryFactory(resource=duplicate)
+    ada = make_user("ada@example.com")
+    Progress.objects.create(user=ada, resource=duplicate, status=Status.DONE, started_at=None, completed_at="2026-01-01T00:00Z")
+    page = post_action(curator_client, "resource", "merge_resources", [survivor, duplicate])
+    assert page.status_code == 200
+    html = page.content.decode()
+    assert "Keep me" in html and "Fold me" in html and 'name="survivor"' in html
+
+    done = post_action(curator_client, "resource", "merge_resources", [survivor, duplicate], survivor=survivor.pk, apply="1")
+
+    assert done.status_code == 302 and done["Location"] == reverse("admin:catalog_resource_change", args=[survivor.pk])
+    assert not Resource.objects.filter(pk=duplicate.pk).exists()
+    assert Progress.objects.get(user=ada).resource == survivor
+    assert survivor.entries.count() == 1
+    assert LogEntry.objects.get(object_id=str(survivor.pk), action_flag=CHANGE).change_message.startswith(
+        "Merged duplicates into this resource"
+    )
+    assert LogEntry.objects.get(object_id=str(duplicate.pk), action_flag=DELETION).change_message == (
+        f"Merged into “Keep me” (#{survivor.pk})."
+    )
+
+
+def test_a_curator_without_delete_permission_cannot_merge(client, curator):
+    curator.groups.clear()
+    from django.contrib.auth.models import Permission
+
+    curator.user_permissions.add(*Permission.objects.filter(codename__in=["view_resource", "change_resource"]))
+    client.force_login(curator)
+    a, b = ResourceFactory(), ResourceFactory()
+    response = post_action(client, "resource", "merge_resources", [a, b], survivor=a.pk, apply="1")
+    assert Resource.objects.filter(pk=b.pk).exists()
+    assert response.status_code in (200, 302)
+
+
+# --- Ordering from the change pages ------------------------------------------------------------
+def test_typing_positions_in_the_section_inline_reorders_and_renumbers(curator_client):
+    section = SectionFactory()
+    a, b, c = (EntryFactory(section=section) for _ in range(3))
+    url = reverse("admin:catalog_section_change", args=[section.pk])
+    page = curator_client.get(url)
+    # Move c to the top by typing 1 (a keeps 1 too: the moved row goes first), swap nothing else.
+    data = change_form_data(page, **{"entries-2-position": "1"})
+    response = curator_client.post(url, data)
+    assert response.status_code == 302, response.context and response.context["errors"]
+    assert list(section.entries.order_by("position").values_list("pk", "position")) == [(c.pk, 1), (a.pk, 2), (b.pk, 3)]
+
+
+def test_swapping_two_positions_in_the_inline_works(curator_client):
+    section = SectionFactory()
+    a, b = EntryFactory(section=section), EntryFactory(section=section)
+    url = reverse("admin:catalog_section_change", args=[section.pk])
+    data = change_form_data(curator_client.get(url), **{"entries-0-position": "2", "entries-1-position": "1"})
+    assert curator_client.post(url, data).status_code == 302
+    assert list(section.entries.order_by("position").values_list("pk", flat=True)) == [b.pk, a.pk]
+
+
+def test_reordering_top_level_sections_carries_their_subsections(curator_client):
+    guide = GuideFactory()
+    first = SectionFactory(guide=guide, title="First")
+    SectionFactory(guide=guide, parent=first, title="First child")
+    second = SectionFactory(guide=guide, title="Second")
+    SectionFactory(guide=guide, parent=second, title="Second child")
+    url = reverse("admin:catalog_guide_change", args=[guide.pk])
+    page = curator_client.get(url)
+    data = change_form_data(page, **{"sections-0-position": "9"})  # First goes last
+    response = curator_client.post(url, data)
+    assert response.status_code == 302
+    assert list(guide.sections.order_by("position").values_list("title", flat=True)) == [
+        "Second",
+        "Second child",
+        "First",
+        "First child",
+    ]
+
+
+def test_an_entry_typed_onto_a_taken_position_inserts_there(curator_client):
+    section = SectionFactory()
+    a, b, c = (EntryFactory(section=section) for _ in range(3))
+    url = reverse("admin:catalog_entry_change", args=[c.pk])
+    response = curator_client.post(url, change_form_data(curator_client.get(url), position="1"))
+    assert response.status_code == 302
+    assert list(section.entries.order_by("position").values_list("pk", flat=True)) == [c.pk, a.pk, b.pk]
+
+
+def test_an_entry_moved_to_another_section_leaves_no_gap(curator_client):
+    old, new = SectionFactory(), SectionFactory()
+    a, b, c = (EntryFactory(section=old) for _ in range(3))
+    existing = EntryFactory(section=new)
+    url = reverse("admin:catalog_entry_change", args=[a.pk])
+    response = curator_client.post(url, change_form_data(curator_client.get(url), section=new.pk, position=""))
+    assert response.status_code == 302
+    assert list(old.entries.order_by("position").values_list("pk", "position")) == [(b.pk, 1), (c.pk, 2)]
+    assert list(new.entries.order_by("position").values_list("pk", "position")) == [(existing.pk, 1), (a.pk, 2)]
+
+
+def test_an_entry_added_without_position_goes_last(curator_client):
+    section = SectionFactory()
+    EntryFactory(section=section)
+    resource = ResourceFactory()
+    page = curator_client.get(reverse("admin:catalog_entry_add"))
+    data = change_form_data(page, section=section.pk, resource=resource.pk, position="", is_published="on")
+    response = curator_client.post(reverse("admin:catalog_entry_add"), data)
+    assert response.status_code == 302
+    assert section.entries.get(resource=resource).position == 2
+
+
+def test_an_entry_added_from_the_resource_page_goes_last_in_its_section(curator_client):
+    section = SectionFactory()
+    EntryFactory(section=section)
+    EntryFactory(section=section)
+    resource = ResourceFactory()
+    url = reverse("admin:catalog_resource_change", args=[resource.pk])
+    data = change_form_data(curator_client.get(url))
+    data.update({"entries-TOTAL_FORMS": "1", "entries-0-section": section.pk, "entries-0-is_published": "on"})
+    response = curator_client.post(url, data)
+    assert response.status_code == 302, response.context and response.context["errors"]
+    assert section.entries.get(resource=resource).position == 3
+
+
+def test_a_section_cannot_sit_under_a_section_of_another_guide(curator_client):
+    section, foreign = SectionFactory(), SectionFactory()
+    url = reverse("admin:catalog_section_change", args=[section.pk])
+    response = curator_client.post(url, change_form_data(curator_client.get(url), parent=foreign.pk))
+    assert response.status_code == 200
+    assert "same guide" in str(response.context["adminform"].form.errors)
+
+
+# --- History -----------------------------------------------------------------------------------
+def test_edits_show_under_recent_changes_on_the_change_page(curator_client, curator):
+    resource = ResourceFactory(title="Old title")
+    url = reverse("admin:catalog_resource_change", args=[resource.pk])
+    data = change_form_data(curator_client.get(url), title="New title")
+    assert curator_client.post(url, data).status_code == 302
+    post_action(curator_client, "resource", "unpublish", [resource])
+    html = curator_client.get(url).content.decode()
+    assert "Recent changes" in html
+    assert "Changed Title." in html and "Unpublished (bulk action)." in html
+    assert curator.get_username() in html
+
+
+def test_guide_change_page_has_recent_changes_and_an_export_link(curator_client):
+    guide = GuideFactory()
+    html = curator_client.get(reverse("admin:catalog_guide_change", args=[guide.pk])).content.decode()
+    assert "Recent changes" in html
+    assert reverse("admin:catalog_guide_export", args=[guide.pk]) in html

@@ -1,0 +1,228 @@
+"""Importing a markdown reading list from the admin (preview, then confirm) and exporting guides."""
+
+import io
+import zipfile
+
+import pytest
+from django.contrib.admin.models import ADDITION, LogEntry
+from django.core.files.uploadedfile import SimpleUploadedFile
+from django.urls import reverse
+
+from apps.catalog.models import Entry, Guide, Resource, Section
+from apps.curation import views as curation_views
+from apps.curation.exports import guide_to_markdown
+from tests.curation.factories import EntryFactory, GuideFactory, ResourceFactory, ResourceLinkFactory, SectionFactory
+
+pytestmark = pytest.mark.django_db
+
+IMPORT_URL = "/admin/catalog/guide/import/"
+
+READING_LIST = """# Inference reading list
+
+## Attention
+- [ ] [Attention Is All You Need](https://arxiv.org/abs/1706.03762) - Vaswani et al. The transformer paper.
+- [ ] [The Illustrated Transformer](https://jalammar.github.io/illustrated-transformer/)
+
+## GPUs
+- [ ] [Making Deep Learning Go Brrrr](https://horace.io/brrr_intro.html) - Horace He. Compute, memory, overhead.
+"""
+
+
+def counts():
+    return (Guide.objects.count(), Section.objects.count(), Entry.objects.count(), Resource.objects.count())
+
+
+@pytest.fixture
+def known_resource(db):
+    return ResourceFactory(title="Attention (curated title)", url="https://arxiv.org/abs/1706.03762")
+
+
+def preview(client, **data):
+    return client.post(IMPORT_URL, {"guide_slug": "inference", "title": "Inference", **data})
+
+
+def confirm_data(response):
+    form = response.context["confirm"]
+    return {**{name: form[name].value() for name in form.fields}, "confirm": "Import"}
+
+
+def test_guide_list_links_to_the_import_page(curator_client):
+    assert IMPORT_URL == reverse("admin:catalog_guide_import")
+    html = curator_client.get(reverse("admin:catalog_guide_changelist")).content.decode()
+    assert f'href="{IMPORT_URL}"' in html
+    assert curator_client.get(IMPORT_URL).status_code == 200
+
+
+def test_preview_shows_what_would_be_created_and_writes_nothing(curator_client, known_resource):
+    before = counts()
+    response = preview(curator_client, text=READING_LIST)
+    assert response.status_code == 200
+    assert response.templates[0].name == "curation/guide_import_preview.html"
+    assert counts() == before
+    shown = response.context["preview"]
+    assert [r.title for r in shown.new_resources] == ["The Illustrated Transformer", "Making Deep Learning Go Brrrr"]
+    assert [r.url for r, _ in shown.matched] == [known_resource.url]
+    html = response.content.decode()
+    assert "2</strong> sections" in html and "3</strong> entries" in html
+    assert reverse("admin:catalog_resource_change", args=[known_resource.pk]) in html
+    assert "in catalog" in html and "Making Deep Learning Go Brrrr" in html
+
+
+def test_confirm_applies_the_import_reusing_known_resources_and_logs_it(curator_client, curator, known_resource):
+    response = curator_client.post(IMPORT_URL, confirm_data(preview(curator_client, text=READING_LIST)))
+    guide = Guide.objects.get(slug="inference")
+    assert response.status_code == 302 and response["Location"] == reverse("admin:catalog_guide_change", args=[guide.pk])
+    assert guide.title == "Inference"
+    assert Entry.objects.filter(section__guide=guide).count() == 3
+    assert Resource.objects.count() == 3
+    known_resource.refresh_from_db()
+    assert known_resource.title == "Attention (curated title)"  # matched, not overwritten
+    assert known_resource.entries.get().section.guide == guide
+    guide_log = LogEntry.objects.get(object_id=str(guide.pk), content_type__model="guide")
+    assert guide_log.action_flag == ADDITION and guide_log.user == curator
+    assert "3 entries, 2 new resources, 1 already in the catalog" in guide_log.change_message
+    assert LogEntry.objects.filter(content_type__model="resource", action_flag=ADDITION).count() == 2
+
+
+def test_an_uploaded_file_imports_like_pasted_text(curator_client):
+    upload = SimpleUploadedFile("list.md", READING_LIST.encode(), content_type="text/markdown")
+    response = preview(curator_client, file=upload)
+    assert response.status_code == 200 and response.context["confirm"]["source_name"].value() == "list.md"
+    curator_client.post(IMPORT_URL, confirm_data(response))
+    assert Guide.objects.get(slug="inference").source_name == "list.md"
+
+
+@pytest.mark.parametrize(
+    ("upload", "message"),
+    [
+        (b"", "The submitted file is empty."),
+        (b"   \n\n", "The file is empty."),
+        (b"\x89PNG\r\n\x1a\n\x00\x00\x00\rIHDR", "binary file"),
+        ("# Liste\n- [ ] [Café](https://example.com/café)\n".encode("latin-1"), "not UTF-8"),
+        (b"# A title\n" + b"x" * (2 * 1024 * 1024), "the limit is 2.0"),
+        (b"Just a paragraph of prose, with no links and no list at all.\n", ""),
+    ],
+    ids=["empty", "blank", "binary", "latin-1", "too-big", "nothing-recognizable"],
+)
+def test_a_bad_file_gets_a_clear_error_and_writes_nothing(curator_client, upload, message):
+    before = counts()
+    response = preview(curator_client, file=SimpleUploadedFile("list.md", upload))
+    assert response.status_code == 200
+    assert response.templates[0].name == "curation/guide_import.html"
+    errors = " ".join(str(e) for e in response.context["form"].errors.values())
+    assert errors and message in errors
+    assert counts() == before
+    assert 'class="errornote"' in response.content.decode() or "errorlist" in response.content.decode()
+
+
+@pytest.mark.parametrize(
+    ("data", "message"),
+    [
+        ({"text": ""}, "Upload a markdown file or paste its text."),
+        ({"text": READING_LIST, "guide_slug": "Not A Slug"}, "Enter a valid “slug”"),
+        ({"text": READING_LIST, "file": SimpleUploadedFile("a.md", b"# x\n- [a](https://a.example)")}, "not both"),
+    ],
+)
+def test_bad_form_input_is_refused(curator_client, data, message):
+    response = preview(curator_client, **data)
+    assert response.status_code == 200
+    assert message in " ".join(str(e) for e in response.context["form"].errors.values())
+
+
+def test_a_taken_slug_is_refused_at_preview(curator_client):
+    GuideFactory(slug="inference")
+    response = preview(curator_client, text=READING_LIST)
+    assert "already exists" in str(response.context["form"].errors)
+
+
+def test_confirm_after_the_slug_was_taken_meanwhile_writes_nothing(curator_client):
+    data = confirm_data(preview(curator_client, text=READING_LIST))
+    GuideFactory(slug="inference")
+    before = counts()
+    response = curator_client.post(IMPORT_URL, data)
+    assert response.status_code == 200 and "Nothing was imported" in str(response.context["form"].errors)
+    assert counts() == before
+
+
+def test_a_failure_while_applying_leaves_nothing_behind(curator_client, monkeypatch):
+    data = confirm_data(preview(curator_client, text=READING_LIST))
+
+    def fail(*args, **kwargs):
+        raise RuntimeError("disk full")
+
+    monkeypatch.setattr(curation_views, "log_change_many", fail)
+    with pytest.raises(RuntimeError):
+        curator_client.post(IMPORT_URL, data)
+    assert counts() == (0, 0, 0, 0)
+
+
+def test_staff_without_add_permissions_cannot_import(client, curator):
+    from django.contrib.auth.models import Permission
+
+    curator.groups.clear()
+    curator.user_permissions.add(*Permission.objects.filter(codename__startswith="view_", content_type__app_label="catalog"))
+    client.force_login(curator)
+    assert client.get(IMPORT_URL).status_code == 403
+    assert "Import markdown" not in client.get(reverse("admin:catalog_guide_changelist")).content.decode()
+
+
+# --- Export ------------------------------------------------------------------------------------
+def build_guide():
+    guide = GuideFactory(slug="inference", title="Inference", description="What to read.")
+    top = SectionFactory(guide=guide, title="Attention")
+    child = SectionFactory(guide=guide, parent=top, title="Papers", number="01")
+    other = SectionFactory(guide=guide, title="GPUs")
+    EntryFactory(section=child, raw="- [ ] [Attention Is All You Need](https://arxiv.org/abs/1706.03762) - Vaswani.")
+    EntryFactory(section=child, raw="* [DONE] FlashAttention", marked_done=True)
+    concept = ResourceFactory(title="Roofline model", url=None, author="Williams")
+    EntryFactory(section=other, resource=concept, note="Know it cold")
+    linked = ResourceFactory(title="Brrr", url="https://horace.io/brrr_intro.html")
+    ResourceLinkFactory(resource=linked, url="https://horace.io/slides.pdf", label="Slides")
+    EntryFactory(section=other, resource=linked)
+    return guide
+
+
+def test_export_writes_sections_as_headings_and_entries_as_checklist_lines():
+    assert guide_to_markdown(build_guide()) == (
+        "# Inference\n\n"
+        "What to read.\n\n"
+        "## Attention\n\n"
+        "### 01 Papers\n\n"
+        "- [ ] [Attention Is All You Need](https://arxiv.org/abs/1706.03762) - Vaswani.\n"
+        "- [x] [DONE] FlashAttention\n\n"
+        "## GPUs\n\n"
+        "- [ ] Roofline model - Williams. Know it cold.\n"
+        "- [ ] [Brrr](https://horace.io/brrr_intro.html) ([Slides](https://horace.io/slides.pdf))\n"
+    )
+
+
+def test_an_exported_guide_imports_back_to_the_same_shape(curator_client):
+    guide = build_guide()
+    markdown = guide_to_markdown(guide)
+    response = curator_client.post(IMPORT_URL, {"guide_slug": "copy", "title": "Copy", "text": markdown})
+    plan = response.context["preview"].plan
+    assert [f"{s.number} {s.title}".strip() for s in plan.guides[0].sections] == ["Attention", "01 Papers", "GPUs"]
+    assert len(plan.entries) == 4
+
+
+def test_export_link_downloads_markdown(curator_client):
+    guide = build_guide()
+    response = curator_client.get(reverse("admin:catalog_guide_export", args=[guide.pk]))
+    assert response.status_code == 200
+    assert response["Content-Type"] == "text/markdown; charset=utf-8"
+    assert response["Content-Disposition"] == 'attachment; filename="inference.md"'
+    assert response.content.decode().startswith("# Inference\n")
+
+
+def test_export_action_zips_several_guides(curator_client):
+    guides = [build_guide(), GuideFactory(slug="other", title="Other")]
+    response = curator_client.post(
+        reverse("admin:catalog_guide_changelist"), {"action": "export_markdown", "_selected_action": [g.pk for g in guides]}
+    )
+    assert response["Content-Type"] == "application/zip"
+    names = zipfile.ZipFile(io.BytesIO(response.content)).namelist()
+    assert sorted(names) == ["inference.md", "other.md"]
+
+
+def test_export_of_a_missing_guide_is_404(curator_client):
+    assert curator_client.get(reverse("admin:catalog_guide_export", args=[999999])).status_code == 404

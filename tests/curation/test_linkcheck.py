@@ -1,0 +1,232 @@
+"""The link checker, against a local HTTP server only: nothing here leaves 127.0.0.1."""
+
+import socket
+import threading
+import time
+from collections import Counter
+from datetime import timedelta
+from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
+from io import StringIO
+
+import pytest
+from django.contrib.admin.models import LogEntry
+from django.core.management import call_command
+from django.urls import reverse
+from django.utils import timezone
+
+from apps.catalog.models import LinkStatus, Resource
+from apps.curation.linkcheck import LinkChecker, resources_check_links
+from tests.curation.factories import ResourceFactory
+
+SLOW_SECONDS = 1.5
+TIMEOUT = 0.3
+PAUSE = 0.2
+
+
+class Handler(BaseHTTPRequestHandler):
+    hits: Counter = Counter()
+
+    def log_message(self, *args):  # keep test output clean
+        pass
+
+    def _answer(self, code, location=None, body=b""):
+        self.send_response(code)
+        if location:
+            self.send_header("Location", location)
+        self.send_header("Content-Length", str(len(body)))
+        self.end_headers()
+        if self.command == "GET":
+            self.wfile.write(body)
+
+    def _route(self):
+        path = self.path.split("?")[0]
+        Handler.hits[(self.command, path)] += 1
+        try:
+            if path == "/ok":
+                return self._answer(200, body=b"hello")
+            if path == "/moved":
+                return self._answer(301, "/ok")
+            if path == "/moved-to-missing":
+                return self._answer(302, "/missing")
+            if path == "/missing":
+                return self._answer(404)
+            if path == "/loop":
+                return self._answer(302, "/loop2")
+            if path == "/loop2":
+                return self._answer(302, "/loop")
+            if path == "/no-head":
+                return self._answer(405 if self.command == "HEAD" else 200)
+            if path == "/flaky":
+                return self._answer(503 if Handler.hits[("HEAD", "/flaky")] == 1 else 200)
+            if path == "/down":
+                return self._answer(500)
+            if path == "/slow":
+                time.sleep(SLOW_SECONDS)
+                return self._answer(200)
+            if path == "/pause":
+                time.sleep(PAUSE)
+                return self._answer(200)
+            return self._answer(404)
+        except (BrokenPipeError, ConnectionResetError):
+            pass  # the checker gave up waiting, as it should
+
+    do_HEAD = _route
+    do_GET = _route
+
+
+@pytest.fixture(scope="module")
+def server():
+    httpd = ThreadingHTTPServer(("127.0.0.1", 0), Handler)
+    httpd.daemon_threads = True
+    thread = threading.Thread(target=httpd.serve_forever, daemon=True)
+    thread.start()
+    yield f"http://127.0.0.1:{httpd.server_address[1]}"
+    httpd.shutdown()
+    httpd.server_close()
+
+
+@pytest.fixture(autouse=True)
+def fresh_hits():
+    Handler.hits.clear()
+
+
+@pytest.fixture
+def checker():
+    return LinkChecker(timeout=TIMEOUT, retries=1, backoff=0.01, allow_private=True)
+
+
+@pytest.fixture
+def allow_loopback(settings):
+    settings.LINKCHECK_ALLOW_PRIVATE = True
+
+
+# --- One URL -----------------------------------------------------------------------------------
+def test_200_is_ok(server, checker):
+    result = checker.check(f"{server}/ok")
+    assert (result.status, result.status_code, result.final_url, result.error) == (LinkStatus.OK, 200, "", "")
+    assert Handler.hits == {("HEAD", "/ok"): 1}
+
+
+def test_301_is_redirected_with_the_target_recorded(server, checker):
+    result = checker.check(f"{server}/moved")
+    assert (result.status, result.status_code, result.final_url) == (LinkStatus.REDIRECTED, 301, f"{server}/ok")
+
+
+def test_404_is_broken_after_a_get_to_be_sure(server, checker):
+    result = checker.check(f"{server}/missing")
+    assert (result.status, result.status_code, result.error) == (LinkStatus.BROKEN, 404, "HTTP 404")
+    assert Handler.hits == {("HEAD", "/missing"): 1, ("GET", "/missing"): 1}
+
+
+def test_a_redirect_to_a_404_is_broken_and_says_where(server, checker):
+    result = checker.check(f"{server}/moved-to-missing")
+    assert (result.status, result.status_code, result.final_url) == (LinkStatus.BROKEN, 404, f"{server}/missing")
+
+
+def test_a_server_that_refuses_head_is_asked_with_get(server, checker):
+    assert checker.check(f"{server}/no-head").status == LinkStatus.OK
+
+
+def test_timeout_is_an_error_after_retrying(server, checker):
+    started = time.monotonic()
+    result = checker.check(f"{server}/slow")
+    elapsed = time.monotonic() - started
+    assert result.status == LinkStatus.ERROR and result.status_code is None
+    assert result.error == f"Timed out after {TIMEOUT:g}s"
+    assert Handler.hits[("HEAD", "/slow")] == 2  # one retry
+    assert elapsed < SLOW_SECONDS * 2  # it did not wait for the server
+
+
+def test_5xx_is_retried_with_backoff(server):
+    sleeps = []
+    checker = LinkChecker(timeout=TIMEOUT, retries=2, backoff=0.5, allow_private=True, sleep=sleeps.append)
+    assert checker.check(f"{server}/flaky").status == LinkStatus.OK
+    assert sleeps == [0.5]
+    result = checker.check(f"{server}/down")
+    assert (result.status, result.status_code) == (LinkStatus.BROKEN, 500)
+    assert sleeps == [0.5, 0.5, 1.0]
+
+
+def test_a_redirect_loop_is_an_error(server, checker):
+    result = checker.check(f"{server}/loop")
+    assert result.status == LinkStatus.ERROR and "loop" in result.error
+
+
+def test_a_refused_connection_is_an_error(checker):
+    with socket.socket() as sock:
+        sock.bind(("127.0.0.1", 0))
+        port = sock.getsockname()[1]
+    result = checker.check(f"http://127.0.0.1:{port}/")
+    assert result.status == LinkStatus.ERROR and result.error.startswith("Connection failed")
+
+
+def test_private_addresses_are_refused_unless_allowed(server):
+    result = LinkChecker(timeout=TIMEOUT, allow_private=False).check(f"{server}/ok")
+    assert result.status == LinkStatus.ERROR and "private or local" in result.error
+    assert not Handler.hits
+
+
+def test_only_http_urls_are_checked(checker):
+    assert checker.check("ftp://127.0.0.1/file").status == LinkStatus.ERROR
+
+
+def test_urls_are_checked_concurrently(server, checker):
+    urls = [f"{server}/pause?n={n}" for n in range(4)]
+    started = time.monotonic()
+    results = checker.check_many([*urls, urls[0]], workers=4)
+    assert time.monotonic() - started < 3 * PAUSE  # one after the other would take 4
+    assert set(results) == set(urls) and all(r.status == LinkStatus.OK for r in results.values())
+
+
+# --- Resources, command, admin action ------------------------------------------------------------
+@pytest.mark.django_db
+def test_results_are_recorded_on_the_resources(server, checker):
+    ok = ResourceFactory(url=f"{server}/ok")
+    moved = ResourceFactory(url=f"{server}/moved")
+    missing = ResourceFactory(url=f"{server}/missing")
+    no_url = ResourceFactory(url=None)
+    before = Resource.objects.get(pk=ok.pk).updated_at
+    counts = resources_check_links(resources=Resource.objects.all(), checker=checker)
+    assert counts == Counter({LinkStatus.OK: 1, LinkStatus.REDIRECTED: 1, LinkStatus.BROKEN: 1})
+    ok, moved, missing, no_url = (Resource.objects.get(pk=r.pk) for r in (ok, moved, missing, no_url))
+    assert (ok.link_status, ok.link_status_code, ok.link_checked_at is not None) == (LinkStatus.OK, 200, True)
+    assert (moved.link_status, moved.link_final_url) == (LinkStatus.REDIRECTED, f"{server}/ok")
+    assert (missing.link_status, missing.link_status_code, missing.link_error) == (LinkStatus.BROKEN, 404, "HTTP 404")
+    assert no_url.link_status == LinkStatus.UNCHECKED and no_url.link_checked_at is None
+    assert ok.updated_at == before  # a check is not an edit
+
+
+@pytest.mark.django_db
+def test_command_checks_only_stale_links(server, allow_loopback):
+    fresh = ResourceFactory(url=f"{server}/missing", link_status=LinkStatus.OK, link_checked_at=timezone.now())
+    stale = ResourceFactory(url=f"{server}/missing?stale", link_checked_at=timezone.now() - timedelta(days=10))
+    never = ResourceFactory(url=f"{server}/slow")
+    out = StringIO()
+    call_command("check_links", "--only-stale", "7", "--workers", "2", "--timeout", str(TIMEOUT), "--retries", "0", stdout=out)
+    fresh.refresh_from_db(), stale.refresh_from_db(), never.refresh_from_db()
+    assert fresh.link_status == LinkStatus.OK
+    assert stale.link_status == LinkStatus.BROKEN
+    assert never.link_status == LinkStatus.ERROR
+    output = out.getvalue()
+    assert "Checking 2 resource URLs with 2 workers" in output and "Broken: 1" in output and "Unreachable: 1" in output
+
+
+@pytest.mark.django_db
+def test_command_rejects_bad_options():
+    from django.core.management.base import CommandError
+
+    with pytest.raises(CommandError):
+        call_command("check_links", "--workers", "0")
+
+
+@pytest.mark.django_db
+def test_admin_action_checks_selected_links_and_logs_them(server, allow_loopback, curator_client, curator):
+    ok, missing = ResourceFactory(url=f"{server}/ok"), ResourceFactory(url=f"{server}/missing")
+    response = curator_client.post(
+        reverse("admin:catalog_resource_changelist"), {"action": "check_links", "_selected_action": [ok.pk, missing.pk]}
+    )
+    assert response.status_code == 302
+    assert Resource.objects.get(pk=missing.pk).link_status == LinkStatus.BROKEN
+    assert LogEntry.objects.get(object_id=str(missing.pk)).change_message == "Checked link: Broken (HTTP 404)."
+    broken = curator_client.get(reverse("admin:catalog_resource_changelist"), {"link": "attention"})
+    assert list(broken.context["cl"].result_list) == [Resource.objects.get(pk=missing.pk)]
