@@ -55,7 +55,7 @@ class GuideContents:
     guide: Guide
     sections: list[Section]  # top-level sections, each with .shown_subsections and .shown_entries
     contents: list[Section]  # the table of contents (all visible, unfiltered)
-    facets: list[Facet]
+    facets: list[Facet]  # only those worth showing
     shown_count: int
     total_count: int
 
@@ -255,6 +255,7 @@ def guide_contents(*, guide: Guide, filters: dict[str, str]) -> GuideContents:
         )
         for name, label, choices in GUIDE_FACETS
     ]
+    facets = [facet for facet in facets if facet.worth_showing]
     shown = [entry for entry in entries if passes(entry)]
     for entry in shown:
         entry.section.shown_entries.append(entry)
@@ -305,7 +306,7 @@ def topic_contents(*, topic: Topic, filters: dict[str, str]) -> TopicContents:
     return TopicContents(
         topic=topic,
         resources=shown,
-        facets=[_facet("kind", "Kind", Kind.choices, kind_counts, filters.get("kind"))],
+        facets=[facet for facet in [_facet("kind", "Kind", Kind.choices, kind_counts, filters.get("kind"))] if facet.worth_showing],
         total_count=sum(kind_counts.values()),
     )
 
