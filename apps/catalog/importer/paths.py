@@ -51,7 +51,7 @@ class ReadingPath:
         return tuple(uuid for step in self.steps for uuid in step.resources)
 
 
-def _path(guide, kind: str, title: str, description: str, steps: list[dict]) -> ReadingPath | None:
+def _path(guide, kind: str, title: str, description: str, steps: list[dict], *, name: str = "") -> ReadingPath | None:
     """Build a path from step dicts holding entry lists, each resource kept at its first step."""
     seen: set[UUID] = set()
     built = []
@@ -66,7 +66,7 @@ def _path(guide, kind: str, title: str, description: str, steps: list[dict]) -> 
     if not built:
         return None
     return ReadingPath(
-        slug=f"{guide.slug}-{slugify(title)}"[:80],
+        slug=f"{guide.slug}-{slugify(name or title)}"[:80],
         title=title,
         guide=guide.slug,
         kind=kind,
@@ -128,7 +128,7 @@ def _tier_order(guide):
         for tier, note in ((1, "foundational concepts"), (2, "intermediate depth"), (3, "advanced / cutting-edge"))
     ]
     description = "Tier 1 of every topic first, then Tier 2, then Tier 3, as the guide recommends."
-    return _path(guide, "tier-order", f"{guide.title}: tier by tier", description, steps)
+    return _path(guide, "tier-order", f"{guide.title}: tier by tier", description, steps, name="tier-by-tier")
 
 
 def _must_first(guide):
@@ -140,7 +140,7 @@ def _must_first(guide):
         {"title": "MAYBE", "entries": [e for e in guide.entries if e.priority == Priority.MAYBE]},
     ]
     description = "Everything the guide marks MUST first, then the rest in guide order, MAYBE last."
-    return _path(guide, "must-first", f"{guide.title}: MUST first", description, steps)
+    return _path(guide, "must-first", f"{guide.title}: MUST first", description, steps, name="must-first")
 
 
 def guide_paths(guide) -> list[ReadingPath]:

@@ -91,17 +91,22 @@ TOPICS: tuple[TopicSpec, ...] = (
 TOPIC_SLUGS = frozenset(topic.slug for topic in TOPICS)
 FALLBACK_TOPIC = "reference-collections"
 
-# Section titles (any guide) → topics. Checked against the nearest section first, then its ancestors.
+# Section titles (any guide) → topics. The nearest section with a matching rule decides, and
+# within a title the first matching rule wins (so the specific rules come first).
 SECTION_RULES: tuple[tuple[str, tuple[str, ...]], ...] = (
+    (r"superfast inference", ("inference-optimization",)),
+    (r"distributed training|training multiple gpus", ("training-at-scale", "distributed-inference")),
+    (r"^ml book$", ("ml-foundations", "courses-guides")),
+    (r"rl & alignment", ("post-training-fine-tuning", "reinforcement-learning")),
+    (r"systems & optimization", ("cuda-gpu-kernels", "distributed-inference")),
     (r"^llm inference fundamentals$", ("llm-inference-fundamentals",)),
     (r"inference engines|serving systems|software tools ai", ("inference-engines-serving",)),
     (r"attention", ("attention-memory",)),
     (r"quantization", ("quantization-compression",)),
     (r"cuda|gpu programming|kernel programming|elementwise kernels|algorithms for kernel|practical", ("cuda-gpu-kernels",)),
     (r"structured output|guided decoding", ("structured-output",)),
-    (r"distributed.*(inference|training)|multi-gpu|^parallelism$", ("distributed-inference",)),
-    (r"distributed training|training multiple gpus", ("training-at-scale",)),
-    (r"post-training|fine-tun|reasoning models|rl & alignment", ("post-training-fine-tuning",)),
+    (r"distributed.*inference|multi-gpu|^parallelism$", ("distributed-inference",)),
+    (r"post-training|fine-tun|reasoning models", ("post-training-fine-tuning",)),
     (r"hardware architecture|gpu architecture|kernel level and memory", ("hardware-architecture",)),
     (r"state-space|alternative architectures|model architectures", ("model-architectures",)),
     (r"compiler|dsl", ("compilers-dsls",)),
@@ -117,11 +122,11 @@ SECTION_RULES: tuple[tuple[str, tuple[str, ...]], ...] = (
     (r"\bmoe\b", ("mixture-of-experts",)),
     (r"inference optimization|^optimizations$|superfast inference", ("inference-optimization",)),
     (r"scheduling|routing", ("scheduling-routing",)),
-    (r"training engineering|training frameworks|systems & optimization", ("training-at-scale",)),
+    (r"training engineering|training frameworks", ("training-at-scale",)),
     (r"applications|video gen", ("diffusion-generative",)),
     (r"vision model|^tts$", ("multimodal",)),
-    (r"unsupervised learning and rl|rl & alignment", ("reinforcement-learning",)),
-    (r"^ml book$|foundations$|papers to read", ("ml-foundations",)),
+    (r"unsupervised learning and rl", ("reinforcement-learning",)),
+    (r"foundations$|papers to read", ("ml-foundations",)),
     (r"web development", ("software-engineering",)),
     (r"interview", ("interview-prep",)),
 )
@@ -133,19 +138,19 @@ KEYWORD_RULES: tuple[tuple[str, tuple[str, ...]], ...] = (
      ("inference-engines-serving",)),
     (r"attention|\brope\b|rotary|positional embedding|long[- ]context|\bmla\b|\bgqa\b|\bmqa\b|softmax",
      ("attention-memory",)),
-    (r"quantiz|\bint8\b|\bfp8\b|\bfp4\b|nvfp4|\bawq\b|gptq|gguf|qlora|bitsandbytes|pruning|distill|1-bit|low[- ]precision",
+    (r"quantiz|\bint8\b|\bfp8\b|\bfp4\b|nvfp4|\bawq\b|gptq|gguf|qlora|bitsandbytes|pruning|distill(ation|ed|ing)\b|1-bit|low[- ]precision",
      ("quantization-compression",)),
-    (r"\bcuda\b|kernel|triton|cutlass|\bcute\b|\bptx\b|warp|wgmma|cublas|gpu programming|gpu puzzles|\bsm\b",
+    (r"\bcuda\b|kernels?\b(?! discrepanc)|triton|cutlass|\bcute\b|\bptx\b|warp|wgmma|cublas|gpu programming|gpu puzzles|\bsm\b",
      ("cuda-gpu-kernels",)),
-    (r"structured output|guided decoding|grammar|constrained", ("structured-output",)),
-    (r"parallelism|distributed|multi-gpu|nccl|collective|rdma|roce|sharded|fsdp|communication",
+    (r"structured output|guided decoding|grammar|constrained (generation|decoding)", ("structured-output",)),
+    (r"parallelism|scaling book|scale your model|scaling a model|distributed|multi-gpu|nccl|collective|rdma|\broce|sharded|fsdp|communication",
      ("distributed-inference",)),
-    (r"post[- ]training|fine[- ]tun|finetun|\blora\b|rlhf|\bdpo\b|grpo|\bppo\b|alignment|\bsft\b|deepseek[- ]r1|reasoning",
+    (r"post[- ]training|fine[- ]tun|finetun|\blora\b|rlhf|\bdpo\b|grpo|\bppo\b|alignment|\bsft\b|reasoning",
      ("post-training-fine-tuning",)),
     (r"gpu architecture|hardware|accelerator|\btpu\b|\bhbm\b|\bsram\b|blackwell|hopper|rubin|mi300|co-design|"
      r"memory wall|microbenchmark|trainium|silicon|apple silicon|gpu gems|intro to gpus|intuition about gpus",
      ("hardware-architecture",)),
-    (r"state[- ]space|mamba|\brnn|lstm|\bgru\b|recurrent|hyper-connections|universal transformer|architecture search|jepa",
+    (r"state[- ]space|mamba|memoriz|\brnn|lstm|\bgru\b|recurrent|hyper-connections|universal transformer|architecture search|jepa",
      ("model-architectures",)),
     (r"compil|\bdsl\b|mlir|tilelang|inductor|helion|tile ir|torch\.compile", ("compilers-dsls",)),
     (r"confidential|trusted execution|\btee|jailbreak|hack|exploit|bypass|prompt hacking|liberator",
@@ -155,11 +160,11 @@ KEYWORD_RULES: tuple[tuple[str, tuple[str, ...]], ...] = (
     (r"production|at scale|\bcosts?\b|latency|\broi\b|lmcache|tensormesh", ("production-inference",)),
     (r"benchmark|profil|roofline|performance metrics|nsight|perf engineering|go brrr|performance tuning",
      ("benchmarking-profiling",)),
-    (r"\bcourse\b|lecture|syllabus|cs\d{3}|cse\d{3}|cme \d{3}|playbook|handbook|guide to|comprehensive guide",
+    (r"\bcourse\b|lecture|syllabus|cs\d{3}|cse\d{3}|cme \d{3}|playbook|handbook|comprehensive guide",
      ("courses-guides",)),
-    (r"library|framework|toolkit|\btool\b|wiki|repository|open source|open-source|plugin", ("tools-libraries",)),
+    (r"library|framework|toolkit|\btool\b|wiki|repository|open source|open-source|plugin|\bjax\b", ("tools-libraries",)),
     (r"\bblogs\b|newsletter|channel|office hours|archive|collection|reading list|timeline", ("reference-collections",)),
-    (r"transformer|language model|\bgpt\b|\bbert\b|llama|encoder|scaling laws|embedding|llms? from scratch|history of",
+    (r"transformer|language model|\bgpt\b|\bbert\b|\bllama\b(?!\.cpp)|encoder|scaling laws|embedding|llms? from scratch|history of",
      ("transformers-llm-basics",)),
     (r"\bgemm|\bgemv\b|matmul|matrix[- ]multipl|mixed[- ]precision|floating point|data ?type|\bbf16\b|\bfp32\b|"
      r"stochastic rounding|numerics|transpose",
@@ -167,16 +172,18 @@ KEYWORD_RULES: tuple[tuple[str, tuple[str, ...]], ...] = (
     (r"\bmoe\b|mixture[- ]of[- ]experts|expert parallel|routed experts|\bexperts?\b", ("mixture-of-experts",)),
     (r"speculative|batching|prefill|decoding|offload|inference optimi|optimization techniques|inference speed|faster",
      ("inference-optimization",)),
-    (r"schedul|routing|router|disaggregat", ("scheduling-routing",)),
-    (r"pre-?training|training|megatron|deepspeed|torchtitan|batch size", ("training-at-scale",)),
+    (r"scheduling|scheduler|routing|router|disaggregat", ("scheduling-routing",)),
+    (r"pre-?training|megatron|deepspeed|torchtitan|batch size|distributed training|large-scale training|"
+     r"training (llms|on gpu|at scale|multiple gpus)|test-time training|sharded training",
+     ("training-at-scale",)),
     (r"diffusion|video gen|image gen|flux|world model|artistic style|magi|image editing|step1x", ("diffusion-generative",)),
-    (r"vision|\bvlm|\bclip\b|speech|\btts\b|audio|multimodal|multi-modal|image recognition|convolutional|moondream|sesame",
+    (r"\bvision|\bvlm|\bclip\b|speech|\btts\b|audio|multimodal|multi-modal|image recognition|moondream|sesame",
      ("multimodal",)),
     (r"reinforcement|\brl\b|gymnasium|gaming agents", ("reinforcement-learning",)),
     (r"mathemat|linear algebra|bayesian|statistic|deep learning|machine learning|\bml basics|neural network|"
-     r"immersivemath|mml|foundations|recommender",
+     r"immersivemath|\bmml\b|deep-ml|recommender",
      ("ml-foundations",)),
-    (r"web ?dev|webgl|shader|responsive|three\.js|p5\.js|\bui\b|node|command line|leetcode|neetcode|build your own|"
+    (r"web ?dev|webgl|shader|responsive|three\.js|p5\.js|\bui\b|node\.?js|nodebestpractices|command line|leetcode|neetcode|build your own|"
      r"computer science|what happens when|code golf|codegen|repomix|ai-sdk|sudoku|joshwcomeau|patterns\.dev",
      ("software-engineering",)),
     (r"interview", ("interview-prep",)),
@@ -197,8 +204,9 @@ def _matches(patterns, text: str) -> list[str]:
 def section_topics(titles: list[str]) -> list[str]:
     """Topics for a section, given its title and its ancestors' titles (nearest first)."""
     for title in titles:
-        if found := _matches(_SECTION_PATTERNS, title):
-            return found
+        for pattern, slugs in _SECTION_PATTERNS:
+            if pattern.search(title):
+                return list(slugs)
     return []
 
 

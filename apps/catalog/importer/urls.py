@@ -90,7 +90,9 @@ def repair_url(url: str) -> tuple[str, str]:
     return repaired, f"The source URL contained whitespace ({url!r}); it was removed, please check the link."
 
 
-_GENERIC_SEGMENTS = {"index", "blog", "blogs", "archive", "posts", "post", "home", "main", "readme", "videos", "journal"}
+_GENERIC_SEGMENTS = {
+    "index", "blog", "blogs", "archive", "posts", "post", "home", "main", "readme", "videos", "journal", "introduction"
+}
 _SHORT_SEGMENT = 12
 _CODE_HOSTS = {"github.com", "gist.github.com", "huggingface.co", "gitlab.com"}
 

@@ -1,0 +1,91 @@
+"""URL normalization, repair, titles and kinds: the rules that make one resource one row."""
+
+import pytest
+
+from apps.catalog.importer.kinds import guess_kind
+from apps.catalog.importer.urls import normalize_url, repair_url, title_from_url
+from apps.catalog.models import Kind
+
+
+@pytest.mark.parametrize(
+    ("variant", "canonical"),
+    [
+        ("HTTPS://Kipp.LY/transformer-inference-arithmetic/", "https://kipp.ly/transformer-inference-arithmetic"),
+        ("https://kipp.ly/transformer-inference-arithmetic?utm_source=x&utm_medium=y", "https://kipp.ly/transformer-inference-arithmetic"),
+        ("https://kipp.ly:443/transformer-inference-arithmetic", "https://kipp.ly/transformer-inference-arithmetic"),
+        ("https://www.pyspur.dev/blog/introduction_cuda_programming?s=08", "https://www.pyspur.dev/blog/introduction_cuda_programming"),
+        ("https://example.com/post/?fbclid=abc&gclid=1&ref=hn&source=tw", "https://example.com/post"),
+        ("https://www.youtube.com/watch?v=hfb_AIhDYnA&ab_channel=GPUMODE", "https://www.youtube.com/watch?v=hfb_AIhDYnA"),
+        ("https://encord.com/blog/vision-language-models-guide/#:~:text=Building%20VLMs", "https://encord.com/blog/vision-language-models-guide"),
+    ],
+)
+def test_url_variants_collapse_to_one_canonical_form(variant, canonical):
+    assert normalize_url(variant) == canonical
+
+
+def test_root_path_keeps_its_slash_and_http_stays_http():
+    assert normalize_url("https://Tensara.org") == "https://tensara.org/"
+    assert normalize_url("http://mlsys26.flashinfer.ai/") == "http://mlsys26.flashinfer.ai/"
+
+
+def test_meaningful_query_and_fragments_are_kept():
+    assert normalize_url("https://example.com/?s=attention") == "https://example.com/?s=attention"
+    assert normalize_url("https://www.youtube.com/playlist?list=PLx") == "https://www.youtube.com/playlist?list=PLx"
+    assert normalize_url("https://sky-light.eecs.berkeley.edu/#/blog/pqcache") == "https://sky-light.eecs.berkeley.edu/#/blog/pqcache"
+
+
+def test_url_with_parentheses_survives_normalization():
+    url = "https://huggingface.co/spaces/hesamation/primer-llm-embedding?section=bert_(bidirectional_encoder_representations_from_transformers)"
+    assert normalize_url(url) == url
+
+
+def test_url_with_whitespace_is_repaired_and_reported():
+    url, issue = repair_url("https://simonwil lison.net/2024/Dec/31/llms-in-2024/")
+    assert url == "https://simonwillison.net/2024/Dec/31/llms-in-2024/"
+    assert "whitespace" in issue
+    assert repair_url("https://simonwillison.net/") == ("https://simonwillison.net/", "")
+
+
+@pytest.mark.parametrize(
+    ("url", "title"),
+    [
+        ("https://github.com/srush/GPU-Puzzles", "github.com/srush/GPU-Puzzles"),
+        ("https://tensara.org/", "tensara.org"),
+        ("https://fkong.tech/posts/2023-04-23-triton-cuda/?s=08", "Triton cuda"),
+        ("https://x.com/deepseek_ai/status/1895279409185390655", "@deepseek_ai on X"),
+        ("https://www.youtube.com/watch?v=S-8yr_RibJ4", "YouTube video S-8yr_RibJ4"),
+        ("https://gwern.net/index", "gwern.net"),
+    ],
+)
+def test_bare_urls_get_readable_titles(url, title):
+    assert title_from_url(url) == title
+
+
+@pytest.mark.parametrize(
+    ("url", "text", "kind"),
+    [
+        ("https://arxiv.org/pdf/2308.16369", "SARATHI", Kind.PAPER),
+        ("https://example.org/paper.pdf", "", Kind.PAPER),
+        ("https://www.youtube.com/watch?v=x", "", Kind.VIDEO),
+        ("https://www.youtube.com/playlist?list=x", "", Kind.VIDEO),
+        ("https://www.youtube.com/@GPUMODE/videos", "", Kind.VIDEO),
+        ("https://github.com/vllm-project/vllm", "", Kind.REPO),
+        ("https://github.com/lucidrains", "", Kind.SITE),
+        ("https://x.com/zpysky1125/status/1983383094607347992", "", Kind.THREAD),
+        ("https://docs.nvidia.com/nsight-compute/ProfilingGuide/index.html", "", Kind.DOCS),
+        ("https://cme295.stanford.edu/syllabus/", "", Kind.COURSE),
+        ("https://huggingface.co/learn/deep-rl-course/unit0/introduction", "", Kind.COURSE),
+        ("https://docs.google.com/presentation/d/abc/edit", "", Kind.SLIDES),
+        ("https://themlsurgeon.substack.com/p/the-memory-anatomy", "", Kind.ARTICLE),
+        ("https://distill.pub/", "", Kind.SITE),
+        (None, "Encoder-only and Decoder-only models", Kind.CONCEPT),
+        (None, "llama.cpp GitHub repository", Kind.REPO),
+    ],
+)
+def test_kind_is_guessed_from_url_and_text(url, text, kind):
+    assert guess_kind(url, text) == kind
+
+
+def test_section_context_decides_only_when_the_url_does_not():
+    assert guess_kind("https://milkov.tech/assets/psd.pdf", "", context="Book to read") == Kind.BOOK
+    assert guess_kind("https://www.youtube.com/watch?v=x", "", context="ML Book") == Kind.VIDEO
