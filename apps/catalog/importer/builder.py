@@ -44,7 +44,9 @@ def new_resource(planned) -> Resource:
 
 
 def new_link(planned, resource: Resource) -> ResourceLink:
-    return ResourceLink(uuid=planned.uuid, resource=resource, url=planned.url, label=planned.label, position=planned.position)
+    return ResourceLink(
+        uuid=planned.uuid, resource=resource, url=planned.url, label=planned.label, position=planned.position
+    )
 
 
 def new_entry(planned, section: Section, resource: Resource) -> Entry:

@@ -80,10 +80,10 @@ def render_catalog_fixture(plan: ImportPlan | None = None) -> str:
     return json.dumps(objects, cls=DjangoJSONEncoder, ensure_ascii=False, indent=1) + "\n"
 
 
-def write_catalog_fixture(output_dir: Path | None = None) -> Path:
+def write_catalog_fixture(output_dir: Path | None = None, plan: ImportPlan | None = None) -> Path:
     path = Path(output_dir) / FIXTURE_NAME if output_dir else FIXTURE_PATH
     path.parent.mkdir(parents=True, exist_ok=True)
-    path.write_text(render_catalog_fixture(), encoding="utf-8")
+    path.write_text(render_catalog_fixture(plan), encoding="utf-8")
     return path
 
 
@@ -98,7 +98,9 @@ class SeedResult:
         return text + (f", {self.skipped} skipped (conflicting with curator changes)" if self.skipped else "")
 
 
-_MODELS = {f"catalog.{model._meta.model_name}": model for model in (Topic, Guide, Section, Resource, ResourceLink, Entry)}
+_MODELS = {
+    f"catalog.{model._meta.model_name}": model for model in (Topic, Guide, Section, Resource, ResourceLink, Entry)
+}
 
 
 def _save_new(deserialized) -> bool:
@@ -131,7 +133,8 @@ def seed_catalog(path: Path | None = None) -> SeedResult:
     """
     objects = json.loads((path or FIXTURE_PATH).read_text(encoding="utf-8"))
     present = {
-        label: {str(value) for value in model.objects.values_list("uuid", flat=True)} for label, model in _MODELS.items()
+        label: {str(value) for value in model.objects.values_list("uuid", flat=True)}
+        for label, model in _MODELS.items()
     }
     missing = [obj for obj in objects if obj["fields"]["uuid"] not in present[obj["model"]]]
     result = SeedResult(present=len(objects) - len(missing))

@@ -10,7 +10,9 @@ from urllib.parse import urlsplit
 from apps.catalog.models import Kind
 
 _SLIDES = re.compile(r"\bslides?\b|presentation", re.IGNORECASE)
-_COURSE_URL = re.compile(r"cme295|cse234|deep-rl-course|/courses?/|huggingface\.co/learn/|-class\b|/classes/|ece\d{4}", re.IGNORECASE)
+_COURSE_URL = re.compile(
+    r"cme295|cse234|deep-rl-course|/courses?/|huggingface\.co/learn/|-class\b|/classes/|ece\d{4}", re.IGNORECASE
+)
 _COURSE_TEXT = re.compile(r"\bcourse\b|\blectures?\b", re.IGNORECASE)
 _BOOK_TEXT = re.compile(r"\bbooks?\b|\bhandbook\b", re.IGNORECASE)
 _DOCS_TEXT = re.compile(r"\bdocumentation\b|\bdocs\b", re.IGNORECASE)

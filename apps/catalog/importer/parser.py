@@ -499,12 +499,18 @@ class _Parser:
         return True
 
     def _table(self, rows: list[str]) -> None:
-        cells = [[markdown.squash(markdown.strip_emphasis(c)) for c in row.strip().strip("|").split("|")] for row in rows]
+        cells = [
+            [markdown.squash(markdown.strip_emphasis(cell)) for cell in row.strip().strip("|").split("|")]
+            for row in rows
+        ]
         header = [c.lower() for c in cells[0]]
         body = [row for row in cells[1:] if not all(re.fullmatch(r":?-+:?", c) for c in row)]
-        number_col = next((i for i, h in enumerate(header) if h in {"#", "no", "no.", "number"}), None)
-        title_col = next((i for i, h in enumerate(header) if h in {"section", "chapter", "title", "name"}), None)
-        text_col = next((i for i, h in enumerate(header) if h in {"highlights", "description", "summary", "notes"}), None)
+        def column(*names):
+            return next((i for i, h in enumerate(header) if h in names), None)
+
+        number_col = column("#", "no", "no.", "number")
+        title_col = column("section", "chapter", "title", "name")
+        text_col = column("highlights", "description", "summary", "notes")
         for raw, row in zip(rows[1:], cells[1:]):
             if row not in body or title_col is None:
                 continue
@@ -527,7 +533,6 @@ class _Parser:
             before, title, after = text[: quoted.start()], quoted.group(1), text[quoted.end() :]
             author = re.sub(r"^by\s+", "", after.strip()) or re.sub(r"['’]s$", "", before.strip())
             text = title
-        context = " / ".join(s.title for s in (section, section.parent) if s)
         bookish = section.phase or re.search(r"\b(books?|reading|reference materials)\b", section.title, re.I)
         kind = Kind.BOOK if bookish else guess_kind(None, text, context="")
         return ParsedItem(title=text.strip(), kind=kind, author=author, note=effort, effort=effort, raw=raw.strip())
@@ -588,7 +593,8 @@ class _Parser:
             line = self.lines[index]
             text = line.strip()
             if _FENCE.match(line):
-                end = next((j for j in range(index + 1, len(self.lines)) if _FENCE.match(self.lines[j])), len(self.lines))
+                after = range(index + 1, len(self.lines))
+                end = next((j for j in after if _FENCE.match(self.lines[j])), len(self.lines))
                 self._code_block(self.lines[index + 1 : end])
                 index = end + 1
                 continue

@@ -117,7 +117,8 @@ def _phased_plan(guide):
         }
         for s in phases
     ]
-    return _path(guide, "phased-plan", "Phased book plan", "Books phase by phase, with the guide's week estimates.", steps)
+    description = "Books phase by phase, with the guide's week estimates."
+    return _path(guide, "phased-plan", "Phased book plan", description, steps)
 
 
 def _tier_order(guide):

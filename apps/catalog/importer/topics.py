@@ -103,7 +103,8 @@ SECTION_RULES: tuple[tuple[str, tuple[str, ...]], ...] = (
     (r"inference engines|serving systems|software tools ai", ("inference-engines-serving",)),
     (r"attention", ("attention-memory",)),
     (r"quantization", ("quantization-compression",)),
-    (r"cuda|gpu programming|kernel programming|elementwise kernels|algorithms for kernel|practical", ("cuda-gpu-kernels",)),
+    (r"cuda|gpu programming|kernel programming|elementwise kernels|algorithms for kernel|"
+     r"practical", ("cuda-gpu-kernels",)),
     (r"structured output|guided decoding", ("structured-output",)),
     (r"distributed.*inference|multi-gpu|^parallelism$", ("distributed-inference",)),
     (r"post-training|fine-tun|reasoning models", ("post-training-fine-tuning",)),
@@ -116,7 +117,8 @@ SECTION_RULES: tuple[tuple[str, tuple[str, ...]], ...] = (
     (r"benchmarking|profiling|^performance$", ("benchmarking-profiling",)),
     (r"courses|free guides|^ml book$|books reading list|book to read", ("courses-guides",)),
     (r"tools & libraries|open-source projects|get started in these|^github$", ("tools-libraries",)),
-    (r"reference collections|blogs to read|blog sites|youtube|^insights$|supplementary", ("reference-collections",)),
+    (r"reference collections|blogs to read|blog sites|youtube|^insights$|"
+     r"supplementary", ("reference-collections",)),
     (r"^transformer$|evolution of llms|2b model from scratch|^llm focus$", ("transformers-llm-basics",)),
     (r"gemm|core operations", ("gemm-precision",)),
     (r"\bmoe\b", ("mixture-of-experts",)),
@@ -138,19 +140,23 @@ KEYWORD_RULES: tuple[tuple[str, tuple[str, ...]], ...] = (
      ("inference-engines-serving",)),
     (r"attention|\brope\b|rotary|positional embedding|long[- ]context|\bmla\b|\bgqa\b|\bmqa\b|softmax",
      ("attention-memory",)),
-    (r"quantiz|\bint8\b|\bfp8\b|\bfp4\b|nvfp4|\bawq\b|gptq|gguf|qlora|bitsandbytes|pruning|distill(ation|ed|ing)\b|1-bit|low[- ]precision",
+    (r"quantiz|\bint8\b|\bfp8\b|\bfp4\b|nvfp4|\bawq\b|gptq|gguf|qlora|bitsandbytes|pruning|"
+     r"distill(ation|ed|ing)\b|1-bit|low[- ]precision",
      ("quantization-compression",)),
-    (r"\bcuda\b|kernels?\b(?! discrepanc)|triton|cutlass|\bcute\b|\bptx\b|warp|wgmma|cublas|gpu programming|gpu puzzles|\bsm\b",
+    (r"\bcuda\b|kernels?\b(?! discrepanc)|triton|cutlass|\bcute\b|\bptx\b|warp|wgmma|cublas|"
+     r"gpu programming|gpu puzzles|\bsm\b",
      ("cuda-gpu-kernels",)),
     (r"structured output|guided decoding|grammar|constrained (generation|decoding)", ("structured-output",)),
-    (r"parallelism|scaling book|scale your model|scaling a model|distributed|multi-gpu|nccl|collective|rdma|\broce|sharded|fsdp|communication",
+    (r"parallelism|scaling book|scale your model|scaling a model|distributed|multi-gpu|nccl|"
+     r"collective|rdma|\broce|sharded|fsdp|communication",
      ("distributed-inference",)),
     (r"post[- ]training|fine[- ]tun|finetun|\blora\b|rlhf|\bdpo\b|grpo|\bppo\b|alignment|\bsft\b|reasoning",
      ("post-training-fine-tuning",)),
     (r"gpu architecture|hardware|accelerator|\btpu\b|\bhbm\b|\bsram\b|blackwell|hopper|rubin|mi300|co-design|"
      r"memory wall|microbenchmark|trainium|silicon|apple silicon|gpu gems|intro to gpus|intuition about gpus",
      ("hardware-architecture",)),
-    (r"state[- ]space|mamba|memoriz|\brnn|lstm|\bgru\b|recurrent|hyper-connections|universal transformer|architecture search|jepa",
+    (r"state[- ]space|mamba|memoriz|\brnn|lstm|\bgru\b|recurrent|hyper-connections|"
+     r"universal transformer|architecture search|jepa",
      ("model-architectures",)),
     (r"compil|\bdsl\b|mlir|tilelang|inductor|helion|tile ir|torch\.compile", ("compilers-dsls",)),
     (r"confidential|trusted execution|\btee|jailbreak|hack|exploit|bypass|prompt hacking|liberator",
@@ -162,28 +168,37 @@ KEYWORD_RULES: tuple[tuple[str, tuple[str, ...]], ...] = (
      ("benchmarking-profiling",)),
     (r"\bcourse\b|lecture|syllabus|cs\d{3}|cse\d{3}|cme \d{3}|playbook|handbook|comprehensive guide",
      ("courses-guides",)),
-    (r"library|framework|toolkit|\btool\b|wiki|repository|open source|open-source|plugin|\bjax\b", ("tools-libraries",)),
-    (r"\bblogs\b|newsletter|channel|office hours|archive|collection|reading list|timeline", ("reference-collections",)),
-    (r"transformer|language model|\bgpt\b|\bbert\b|\bllama\b(?!\.cpp)|encoder|scaling laws|embedding|llms? from scratch|history of",
+    (r"library|framework|toolkit|\btool\b|wiki|repository|open source|open-source|plugin|"
+     r"\bjax\b", ("tools-libraries",)),
+    (r"\bblogs\b|newsletter|channel|office hours|archive|collection|reading list|"
+     r"timeline", ("reference-collections",)),
+    (r"transformer|language model|\bgpt\b|\bbert\b|\bllama\b(?!\.cpp)|encoder|scaling laws|"
+     r"embedding|llms? from scratch|history of",
      ("transformers-llm-basics",)),
-    (r"\bgemm|\bgemv\b|matmul|matrix[- ]multipl|mixed[- ]precision|floating point|data ?type|\bbf16\b|\bfp32\b|"
+    (r"\bgemm|\bgemv\b|matmul|matrix[- ]multipl|mixed[- ]precision|floating point|data ?type|"
+     r"\bbf16\b|\bfp32\b|"
      r"stochastic rounding|numerics|transpose",
      ("gemm-precision",)),
-    (r"\bmoe\b|mixture[- ]of[- ]experts|expert parallel|routed experts|\bexperts?\b", ("mixture-of-experts",)),
-    (r"speculative|batching|prefill|decoding|offload|inference optimi|optimization techniques|inference speed|faster",
+    (r"\bmoe\b|mixture[- ]of[- ]experts|expert parallel|routed experts|"
+     r"\bexperts?\b", ("mixture-of-experts",)),
+    (r"speculative|batching|prefill|decoding|offload|inference optimi|optimization techniques|"
+     r"inference speed|faster",
      ("inference-optimization",)),
     (r"scheduling|scheduler|routing|router|disaggregat", ("scheduling-routing",)),
     (r"pre-?training|megatron|deepspeed|torchtitan|batch size|distributed training|large-scale training|"
      r"training (llms|on gpu|at scale|multiple gpus)|test-time training|sharded training",
      ("training-at-scale",)),
-    (r"diffusion|video gen|image gen|flux|world model|artistic style|magi|image editing|step1x", ("diffusion-generative",)),
-    (r"\bvision|\bvlm|\bclip\b|speech|\btts\b|audio|multimodal|multi-modal|image recognition|moondream|sesame",
+    (r"diffusion|video gen|image gen|flux|world model|artistic style|magi|image editing|"
+     r"step1x", ("diffusion-generative",)),
+    (r"\bvision|\bvlm|\bclip\b|speech|\btts\b|audio|multimodal|multi-modal|image recognition|"
+     r"moondream|sesame",
      ("multimodal",)),
     (r"reinforcement|\brl\b|gymnasium|gaming agents", ("reinforcement-learning",)),
     (r"mathemat|linear algebra|bayesian|statistic|deep learning|machine learning|\bml basics|neural network|"
      r"immersivemath|\bmml\b|deep-ml|recommender",
      ("ml-foundations",)),
-    (r"web ?dev|webgl|shader|responsive|three\.js|p5\.js|\bui\b|node\.?js|nodebestpractices|command line|leetcode|neetcode|build your own|"
+    (r"web ?dev|webgl|shader|responsive|three\.js|p5\.js|\bui\b|node\.?js|nodebestpractices|"
+     r"command line|leetcode|neetcode|build your own|"
      r"computer science|what happens when|code golf|codegen|repomix|ai-sdk|sudoku|joshwcomeau|patterns\.dev",
      ("software-engineering",)),
     (r"interview", ("interview-prep",)),

@@ -1,6 +1,6 @@
 """``manage.py build_fixtures``: regenerate fixtures/catalog.json from fixtures/sources/*.md."""
 
-from django.core.management.base import BaseCommand
+from django.core.management.base import BaseCommand, CommandError
 
 from apps.catalog.importer import CatalogImportError
 from apps.catalog.importer.fixtures import write_catalog_fixture
@@ -15,11 +15,10 @@ class Command(BaseCommand):
 
     def handle(self, *args, output=None, **options):
         try:
-            path = write_catalog_fixture(output)
+            plan = plan_catalog()
         except CatalogImportError as error:
-            self.stderr.write(f"Cannot build the fixtures: {error}")
-            raise SystemExit(1) from None
-        plan = plan_catalog()
+            raise CommandError(f"Cannot build the fixtures: {error}") from None
+        path = write_catalog_fixture(output, plan=plan)
         links = sum(len(r.links) for r in plan.resources)
         self.stdout.write(
             f"Wrote {path}: {len(plan.guides)} guides, {len(plan.sections)} sections, {len(plan.entries)} entries, "

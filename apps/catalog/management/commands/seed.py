@@ -5,7 +5,7 @@
 
 from pathlib import Path
 
-from django.core.management.base import BaseCommand
+from django.core.management.base import BaseCommand, CommandError
 
 from apps.catalog.importer.fixtures import seed_catalog
 
@@ -17,4 +17,6 @@ class Command(BaseCommand):
         parser.add_argument("--fixture", type=Path, help="Another fixture file (default: fixtures/catalog.json).")
 
     def handle(self, *args, fixture=None, **options):
+        if fixture is not None and not fixture.is_file():
+            raise CommandError(f"No fixture file at {fixture}.")
         self.stdout.write(str(seed_catalog(fixture)))
