@@ -21,6 +21,13 @@ def _page_or_fragment(request, template_name: str, fragment: str, context: dict)
     return render(request, template_name, context)
 
 
+def _filters_from(request, form_class) -> tuple[dict, dict]:
+    """The valid filters of the query string, and the context that shows them and any rejected."""
+    form = form_class(request.GET)
+    filters = form.cleaned_filters()
+    return filters, {"filters": filters, "filter_errors": form.ignored_messages()}
+
+
 @require_safe
 def home(request):
     return render(request, "catalog/home.html", {"overview": selectors.catalog_overview()})
@@ -30,14 +37,8 @@ def home(request):
 @vary_on_headers("HX-Request")
 def guide_detail(request, slug):
     guide = get_object_or_404(Guide.objects.published(), slug=slug)
-    form = GuideFilterForm(request.GET)
-    filters = form.cleaned_filters()
-    context = {
-        "guide": guide,
-        "contents": selectors.guide_contents(guide=guide, filters=filters),
-        "filters": filters,
-        "filter_errors": form.ignored_messages(),
-    }
+    filters, context = _filters_from(request, GuideFilterForm)
+    context |= {"guide": guide, "contents": selectors.guide_contents(guide=guide, filters=filters)}
     return _page_or_fragment(request, "catalog/guide_detail.html", "guide-entries", context)
 
 
@@ -56,14 +57,8 @@ def topic_list(request):
 @vary_on_headers("HX-Request")
 def topic_detail(request, slug):
     topic = get_object_or_404(Topic.objects.published(), slug=slug)
-    form = TopicFilterForm(request.GET)
-    filters = form.cleaned_filters()
-    context = {
-        "topic": topic,
-        "contents": selectors.topic_contents(topic=topic, filters=filters),
-        "filters": filters,
-        "filter_errors": form.ignored_messages(),
-    }
+    filters, context = _filters_from(request, TopicFilterForm)
+    context |= {"topic": topic, "contents": selectors.topic_contents(topic=topic, filters=filters)}
     return _page_or_fragment(request, "catalog/topic_detail.html", "topic-resources", context)
 
 
