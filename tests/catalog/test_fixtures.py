@@ -7,6 +7,7 @@ import pytest
 from django.core.management import call_command
 
 from apps.catalog.importer.fixtures import FIXTURE_PATH
+from apps.paths.fixtures import PATHS_FIXTURE_PATH
 from apps.catalog.importer.sources import GUIDE_SOURCES, SOURCES_DIR
 
 # sha256 of the community originals the sources were copied from (../shared/seeds/*.txt).
@@ -33,6 +34,7 @@ def test_sources_are_byte_identical_copies_of_the_originals():
 def test_build_fixtures_regenerates_the_committed_file_byte_identically(tmp_path):
     call_command("build_fixtures", output=str(tmp_path))
     assert (tmp_path / "catalog.json").read_bytes() == FIXTURE_PATH.read_bytes()
+    assert (tmp_path / "paths.json").read_bytes() == PATHS_FIXTURE_PATH.read_bytes()
 
 
 def test_fixture_uses_natural_keys_only(fixture_objects):

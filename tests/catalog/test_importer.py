@@ -328,7 +328,7 @@ def test_reading_paths_cover_the_guides_orders(plan):
     assert len(kernel.resources) == 6
     phased = next(p for p in plan.paths if p.kind == "phased-plan")
     assert [(s.phase, s.effort) for s in phased.steps] == [
-        ("Phase 1", "8-10 weeks"), ("Phase 2", "6-8 weeks"), ("Phase 3", "8-10 weeks"),
+        ("Phase 1", "8-10 weeks"), ("Phase 2", "6-8 weeks"), ("Phase 3", "8-10 weeks"), ("Optional", ""),
     ]
 
 

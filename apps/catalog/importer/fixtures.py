@@ -12,6 +12,7 @@ import json
 from dataclasses import dataclass
 from pathlib import Path
 
+from django.apps import apps
 from django.conf import settings
 from django.core import serializers
 from django.core.serializers.json import DjangoJSONEncoder
@@ -20,7 +21,6 @@ from django.db import IntegrityError, transaction
 from apps.catalog.importer import builder
 from apps.catalog.importer import topics as taxonomy
 from apps.catalog.importer.planner import ImportPlan, plan_catalog
-from apps.catalog.models import Entry, Guide, Resource, ResourceLink, Section, Topic
 
 FIXTURE_PATH = Path(settings.BASE_DIR) / "fixtures" / "catalog.json"
 FIXTURE_NAME = FIXTURE_PATH.name
@@ -98,9 +98,6 @@ class SeedResult:
         return text + (f", {self.skipped} skipped (conflicting with curator changes)" if self.skipped else "")
 
 
-_MODELS = {
-    f"catalog.{model._meta.model_name}": model for model in (Topic, Guide, Section, Resource, ResourceLink, Entry)
-}
 
 
 def _save_new(deserialized) -> bool:
@@ -133,8 +130,8 @@ def seed_catalog(path: Path | None = None) -> SeedResult:
     """
     objects = json.loads((path or FIXTURE_PATH).read_text(encoding="utf-8"))
     present = {
-        label: {str(value) for value in model.objects.values_list("uuid", flat=True)}
-        for label, model in _MODELS.items()
+        label: {str(value) for value in apps.get_model(label).objects.values_list("uuid", flat=True)}
+        for label in {obj["model"] for obj in objects}
     }
     missing = [obj for obj in objects if obj["fields"]["uuid"] not in present[obj["model"]]]
     result = SeedResult(present=len(objects) - len(missing))

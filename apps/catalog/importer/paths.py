@@ -7,8 +7,8 @@
 * ``guide`` — the guide's slug (``Guide.slug``);
 * ``kind`` — where it comes from: ``"tier-order"`` (002: every Tier 1 entry, then Tier 2,
   then Tier 3), ``"reading-path"`` (004's four ``01 → 03 → …`` lines), ``"phased-plan"``
-  (003's Phase 1-3 with week estimates), ``"book-order"`` (003's closing numbered
-  book list), ``"must-first"`` (000/001: MUST entries, then the rest, then MAYBE);
+  (003's Phase 1-3 with week estimates, then the optional books), ``"book-order"`` (003's closing numbered
+  book list), ``"must-first"`` (000/001: MUST entries, then each deep-dive concept, then MAYBE);
 * ``steps`` — ordered ``ReadingPathStep``: ``title``; ``phase`` and ``effort`` as the guide
   writes them ("Phase 1", "8-10 weeks") or ``""``; ``note``; ``section``, the uuid of the
   guide section the step comes from (``None`` when it spans sections); and
@@ -117,7 +117,13 @@ def _phased_plan(guide):
         }
         for s in phases
     ]
-    description = "Books phase by phase, with the guide's week estimates."
+    # The plan's optional/reference books close it, as in the guide.
+    steps += [
+        {"title": s.title, "phase": "Optional", "section": s.uuid, "entries": _subtree_entries(guide, s)}
+        for s in guide.sections
+        if s.parent is not None and s.parent is phases[0].parent and s.title.lower().startswith("optional")
+    ]
+    description = "Books phase by phase, with the guide's week estimates, then the optional reference books."
     return _path(guide, "phased-plan", "Phased book plan", description, steps)
 
 
@@ -133,15 +139,23 @@ def _tier_order(guide):
 
 
 def _must_first(guide):
+    """MUST foundations first, then the deep dive concept by concept, then the MAYBE guides."""
     if not any(entry.priority == Priority.MUST for entry in guide.entries):
         return None
+    deep_dive = next((s for s in guide.sections if s.parent is None and s.title.lower().startswith("deep dive")), None)
+    concepts = [s for s in guide.sections if deep_dive is not None and s.parent is deep_dive]
     steps = [
-        {"title": "MUST", "entries": [e for e in guide.entries if e.priority == Priority.MUST]},
-        {"title": "Core", "entries": [e for e in guide.entries if not e.priority]},
-        {"title": "MAYBE", "entries": [e for e in guide.entries if e.priority == Priority.MAYBE]},
+        {"title": "MUST foundations", "priority": Priority.MUST, "entries": [e for e in guide.entries if e.priority == Priority.MUST]},
+        *({"title": s.title, "section": s.uuid, "entries": _subtree_entries(guide, s)} for s in concepts),
+        {"title": "MAYBE guides", "priority": Priority.MAYBE, "entries": [e for e in guide.entries if e.priority == Priority.MAYBE]},
     ]
-    description = "Everything the guide marks MUST first, then the rest in guide order, MAYBE last."
-    return _path(guide, "must-first", f"{guide.title}: MUST first", description, steps, name="must-first")
+    for step in steps:
+        step.pop("priority", None)
+    description = (
+        "What the guide marks MUST first, then its deep dive concept by concept (in the guide's order), "
+        "then the MAYBE guides."
+    )
+    return _path(guide, "must-first", f"{guide.title}: MUST first, then concept by concept", description, steps, name="must-first")
 
 
 def guide_paths(guide) -> list[ReadingPath]:
