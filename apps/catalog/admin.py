@@ -9,11 +9,15 @@ relations, so a page costs the same few queries however many rows it shows.
 from urllib.parse import urlsplit
 
 from django.contrib import admin, messages
+from django.db import models
 from django.db.models import Count, IntegerField, OuterRef, Subquery, Value
 from django.db.models.functions import Coalesce
-from django.forms import ValidationError
+from django.forms import Textarea, ValidationError
 from django.urls import path
 from django.utils.html import format_html
+from django.utils import timezone
+from django.utils.formats import date_format
+from django.utils.text import Truncator
 
 from apps.catalog.models import Entry, Guide, Kind, LinkStatus, Resource, ResourceLink, Section, Topic
 from apps.curation import views as curation_views
@@ -38,6 +42,9 @@ from apps.curation.services import (
 )
 
 LINK_CHECK_ACTION_LIMIT = 100
+TOPICS_SHOWN = 2
+# Notes in a row of an inline: a short box, not the change form's big one.
+COMPACT_TEXT = {models.TextField: {"widget": Textarea(attrs={"rows": 2, "cols": 40})}}
 
 
 def count_of(model, fk: str):
@@ -278,6 +285,7 @@ class EntryInline(admin.TabularInline):
     extra = 0
     show_change_link = True
     verbose_name_plural = "entries (type positions to reorder)"
+    formfield_overrides = COMPACT_TEXT
 
     def get_queryset(self, request):
         return super().get_queryset(request).select_related("resource")
@@ -286,7 +294,7 @@ class EntryInline(admin.TabularInline):
 @admin.register(Section)
 class SectionAdmin(PositionedAdminMixin, CatalogModelAdmin):
     form = SectionForm
-    list_display = ["__str__", "guide", "parent", "position", "tier", "priority", "entry_count", "is_published"]
+    list_display = ["__str__", "guide", "parent_title", "position", "tier", "priority", "entry_count", "is_published"]
     list_display_links = ["__str__"]
     list_filter = ["guide", "tier", "priority", "is_published"]
     list_select_related = ["guide", "parent"]
@@ -296,7 +304,7 @@ class SectionAdmin(PositionedAdminMixin, CatalogModelAdmin):
     readonly_fields = ["uuid", "created_at", "updated_at", "recent_changes"]
     fieldsets = [
         (None, {"fields": ["guide", "parent", "number", "title", "description", "position", "is_published"]}),
-        ("The guide's annotation", {"fields": ["depth", "tier", "priority", "phase", "effort"]}),
+        ("The guide's annotation", {"fields": [("depth", "tier", "priority"), ("phase", "effort")]}),
         ("History", {"fields": ["recent_changes", "uuid", "created_at", "updated_at"], "classes": ["collapse"]}),
     ]
     inlines = [EntryInline]
@@ -316,6 +324,10 @@ class SectionAdmin(PositionedAdminMixin, CatalogModelAdmin):
     def entry_count(self, obj):
         return obj.entry_count
 
+    @admin.display(description="parent", ordering="parent__position")
+    def parent_title(self, obj):
+        return Truncator(str(obj.parent)).chars(60) if obj.parent else "—"
+
     @admin.action(description="Renumber entries 1…n in their current order", permissions=["change"])
     def renumber_entries(self, request, queryset):
         renumbered = [section for section in queryset if section_entries_renumber(section=section)]
@@ -333,7 +345,7 @@ class EntryForm(PositionedForm):
 @admin.register(Entry)
 class EntryAdmin(PositionedAdminMixin, CatalogModelAdmin):
     form = EntryForm
-    list_display = ["resource", "guide", "section", "position", "tier", "priority", "rating", "is_published"]
+    list_display = ["resource_title", "guide", "section_title", "position", "tier", "priority", "rating", "is_published"]
     list_filter = [
         "section__guide",
         EntrySectionFilter,
@@ -350,16 +362,26 @@ class EntryAdmin(PositionedAdminMixin, CatalogModelAdmin):
     readonly_fields = ["uuid", "created_at", "updated_at", "recent_changes"]
     fieldsets = [
         (None, {"fields": ["section", "resource", "position", "is_published"]}),
-        ("The guide's annotation", {"fields": ["tier", "priority", "rating", "note", "marked_done", "raw"]}),
+        ("The guide's annotation", {"fields": [("tier", "priority", "rating"), "note", "marked_done", "raw"]}),
         ("History", {"fields": ["recent_changes", "uuid", "created_at", "updated_at"], "classes": ["collapse"]}),
     ]
 
     def position_group(self, obj):
         return Entry.objects.filter(section_id=obj.section_id)
 
+    # Display methods rather than the foreign keys themselves: admin never wraps a foreign key
+    # column, and one long title would push the rest of the table off the screen.
+    @admin.display(description="resource", ordering="resource__title")
+    def resource_title(self, obj):
+        return Truncator(obj.resource.title).chars(90)
+
     @admin.display(description="guide", ordering="section__guide__title")
     def guide(self, obj):
         return obj.section.guide
+
+    @admin.display(description="section", ordering="section__position")
+    def section_title(self, obj):
+        return Truncator(str(obj.section)).chars(60)
 
 
 # --- Resource --------------------------------------------------------------------------------
@@ -380,6 +402,7 @@ class ResourceEntryInline(admin.TabularInline):
     extra = 0
     show_change_link = True
     verbose_name_plural = "entries (where guides list this resource)"
+    formfield_overrides = COMPACT_TEXT
 
     def get_queryset(self, request):
         return super().get_queryset(request).select_related("section__guide")
@@ -415,7 +438,7 @@ LINK_BADGE_CLASSES = {
 
 @admin.register(Resource)
 class ResourceAdmin(CatalogModelAdmin):
-    list_display = ["title", "kind", "url_host", "entry_count", "topic_list", "link_health", "is_published", "updated_at"]
+    list_display = ["title", "kind", "url_host", "entry_count", "topic_list", "link_health", "is_published", "updated"]
     list_filter = [
         "entries__section__guide",
         ResourceSectionFilter,
@@ -446,7 +469,7 @@ class ResourceAdmin(CatalogModelAdmin):
         (None, {"fields": ["title", "url", "kind", "author", "description", "effort_minutes", "topics", "is_published"]}),
         (
             "Link health",
-            {"fields": ["link_status", "link_status_code", "link_final_url", "link_error", "link_checked_at", "url_issue"]},
+            {"fields": [("link_status", "link_status_code", "link_checked_at"), "link_final_url", "link_error", "url_issue"]},
         ),
         ("History", {"fields": ["recent_changes", "learner_count", "uuid", "created_at", "updated_at"]}),
     ]
@@ -461,9 +484,6 @@ class ResourceAdmin(CatalogModelAdmin):
         "check_links",
     ]
 
-    class Media:
-        css = {"all": ["curation/admin.css"]}
-
     def get_queryset(self, request):
         return super().get_queryset(request).annotate(entry_count=count_of(Entry, "resource")).prefetch_related("topics")
 
@@ -472,7 +492,13 @@ class ResourceAdmin(CatalogModelAdmin):
         if not obj.url:
             return "—"
         host = (urlsplit(obj.url).hostname or obj.url).removeprefix("www.")
-        return format_html('<a href="{}" target="_blank" rel="noopener noreferrer">{}</a>', obj.url, host)
+        return format_html(
+            '<a href="{}" target="_blank" rel="noopener noreferrer" title="{}">{}</a>', obj.url, obj.url, Truncator(host).chars(28)
+        )
+
+    @admin.display(description="updated", ordering="updated_at")
+    def updated(self, obj):
+        return date_format(timezone.localtime(obj.updated_at), "SHORT_DATE_FORMAT")
 
     @admin.display(description="entries", ordering="entry_count")
     def entry_count(self, obj):
@@ -480,7 +506,9 @@ class ResourceAdmin(CatalogModelAdmin):
 
     @admin.display(description="topics")
     def topic_list(self, obj):
-        return ", ".join(topic.title for topic in obj.topics.all()) or "—"
+        topics = [topic.title for topic in obj.topics.all()]
+        more = f" +{len(topics) - TOPICS_SHOWN}" if len(topics) > TOPICS_SHOWN else ""
+        return ", ".join(topics[:TOPICS_SHOWN]) + more or "—"
 
     @admin.display(description="link", ordering="link_status")
     def link_health(self, obj):
@@ -568,8 +596,12 @@ class ResourceAdmin(CatalogModelAdmin):
 
 @admin.register(ResourceLink)
 class ResourceLinkAdmin(admin.ModelAdmin):
-    list_display = ["url", "label", "resource", "position"]
+    list_display = ["url", "label", "resource_title", "position"]
     list_select_related = ["resource"]
     search_fields = ["url", "label", "resource__title"]
     autocomplete_fields = ["resource"]
     readonly_fields = ["uuid"]
+
+    @admin.display(description="resource", ordering="resource__title")
+    def resource_title(self, obj):
+        return Truncator(obj.resource.title).chars(90)

@@ -4,7 +4,7 @@ from django import forms
 from django.contrib.admin.widgets import AdminFileWidget
 from django.template.defaultfilters import filesizeformat
 
-from apps.catalog.models import Guide, Kind, Topic
+from apps.catalog.models import Kind, Topic
 
 MAX_IMPORT_BYTES = 2 * 1024 * 1024
 
@@ -90,7 +90,3 @@ class ImportConfirmForm(forms.Form):
     source_name = forms.CharField(widget=forms.HiddenInput, required=False, max_length=200)
     guide_slug = forms.SlugField(widget=forms.HiddenInput, max_length=80)
     title = forms.CharField(widget=forms.HiddenInput, max_length=200)
-
-
-def guide_slug_taken(slug: str) -> bool:
-    return Guide.objects.filter(slug=slug).exists()

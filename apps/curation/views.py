@@ -14,17 +14,18 @@ from django.contrib.admin.models import ADDITION, DELETION
 from django.contrib.admin.utils import unquote
 from django.core.exceptions import PermissionDenied
 from django.db import transaction
+from django.db.models import Count
 from django.http import Http404, HttpResponse, HttpResponseRedirect
 from django.template.response import TemplateResponse
 from django.urls import reverse
 from django.utils.html import format_html
 from django.views.decorators.http import require_http_methods
 
+from apps.catalog.importer import CatalogImportError, apply_import, plan_import
 from apps.catalog.models import Entry, Guide, Resource
 from apps.curation.admin_base import log_change_many
 from apps.curation.exports import guide_export_filename, guide_to_markdown
 from apps.curation.forms import GuideImportForm, ImportConfirmForm, MergeForm
-from apps.catalog.importer import CatalogImportError, apply_import, plan_import
 from apps.curation.services import CurationError, resource_merge
 
 MAX_MERGE = 10
@@ -34,8 +35,6 @@ IMPORT_PERMISSIONS = [f"catalog.add_{name}" for name in ("guide", "section", "en
 # --- Merge -----------------------------------------------------------------------------------
 def resource_merge_action(model_admin, request, queryset):
     """The "Merge selected resources…" action: choose the survivor, then merge (one transaction)."""
-    from django.db.models import Count
-
     resources = list(
         Resource.objects.filter(pk__in=list(queryset.values_list("pk", flat=True)))
         .annotate(
@@ -64,11 +63,11 @@ def resource_merge_action(model_admin, request, queryset):
             request, format_html("Merged into <a href=\"{}\">{}</a>: {}", url, result.survivor.title, result.summary()), messages.SUCCESS
         )
         return HttpResponseRedirect(url)
+    placements = {}
+    for entry in Entry.objects.filter(resource__in=resources).select_related("section__guide").order_by("pk"):
+        placements.setdefault(entry.resource_id, []).append(f"{entry.section.guide.title} › {entry.section}")
     for resource in resources:
-        resource.placements = [
-            f"{entry.section.guide.title} › {entry.section}"
-            for entry in Entry.objects.filter(resource=resource).select_related("section__guide")[:5]
-        ]
+        resource.placements = placements.get(resource.pk, [])
     context = {
         **model_admin.admin_site.each_context(request),
         "title": "Merge duplicate resources",

@@ -1,0 +1,47 @@
+"""A curator edits the catalog in the real admin, under the real CSP; a learner sees the change."""
+
+import pytest
+from django.contrib.auth import get_user_model
+from django.contrib.auth.models import Group
+
+from apps.curation.permissions import CURATORS_GROUP
+from tests.curation.factories import EntryFactory
+
+PASSWORD = "a long and unusual passphrase 42"
+
+
+@pytest.mark.browser
+@pytest.mark.django_db(transaction=True)
+def test_curator_renames_a_resource_and_learners_see_the_new_title(page, live_server):
+    console_errors = []
+    page.on("console", lambda message: console_errors.append(message.text) if message.type == "error" else None)
+    curator = get_user_model().objects.create_user(
+        username="cora", email="cora@example.com", password=PASSWORD, is_staff=True
+    )
+    curator.groups.add(Group.objects.get(name=CURATORS_GROUP))
+    resource = EntryFactory(resource__title="Atention is all you need").resource
+
+    page.goto(f"{live_server.url}/admin/")
+    page.get_by_label("Username").fill("cora")
+    page.get_by_label("Password").fill(PASSWORD)
+    page.get_by_role("button", name="Log in").click()
+    page.wait_for_url(f"{live_server.url}/admin/")
+    assert page.get_by_role("link", name="Resources").first.is_visible()
+    assert page.get_by_role("link", name="Users").count() == 0
+
+    page.get_by_role("link", name="Resources").first.click()
+    page.get_by_role("link", name="Atention is all you need").click()
+    assert "Recent changes" in page.locator("#content-main").inner_text()
+    page.get_by_label("Title").fill("Attention Is All You Need")
+    page.get_by_role("button", name="Save", exact=True).first.click()
+    page.wait_for_url(f"{live_server.url}/admin/catalog/resource/")
+    assert "was changed successfully" in page.locator(".messagelist").inner_text()
+
+    learner = page.context.browser.new_context()
+    try:
+        learner_page = learner.new_page()
+        learner_page.goto(f"{live_server.url}{resource.get_absolute_url()}")
+        assert learner_page.get_by_role("heading", level=1).inner_text().strip() == "Attention Is All You Need"
+    finally:
+        learner.close()
+    assert console_errors == [], "no CSP violations or script errors in the admin"
