@@ -9,14 +9,18 @@ from django.core.management import call_command
 
 from apps.catalog.importer.fixtures import FIXTURE_PATH
 from apps.catalog.models import Entry, Guide, Resource, ResourceLink, Section, Topic
+from apps.paths.models import LearningPath
 
 MODELS = (Topic, Guide, Section, Resource, ResourceLink, Entry)
 
 
 def seed() -> str:
+    """The seed's summary line for the catalog fixture (the paths fixture has its own line)."""
     out = StringIO()
     call_command("seed", stdout=out)
-    return out.getvalue().strip()
+    lines = dict(line.split(": ", 1) for line in out.getvalue().strip().splitlines())
+    assert set(lines) == {"catalog.json", "paths.json"}
+    return lines["catalog.json"]
 
 
 def counts():
@@ -56,7 +60,9 @@ def test_curator_edits_survive_a_reseed():
     resource.save()
     resource.topics.set([Topic.objects.get(slug="interview-prep")])
     Guide.objects.filter(slug="ai-cheatsheet").update(title="My cheatsheet")
+    LearningPath.objects.filter(slug="ai-infra-field-notes-frontier-topics").update(title="Frontier (curated)")
     seed()
+    assert LearningPath.objects.get(slug="ai-infra-field-notes-frontier-topics").title == "Frontier (curated)"
     resource.refresh_from_db()
     assert resource.title == "CSE 234: ML Systems (curated)"
     assert list(resource.topics.values_list("slug", flat=True)) == ["interview-prep"]
