@@ -9,3 +9,8 @@ os.environ.setdefault("EMAIL_URL", "locmem://")
 from config.settings import *  # noqa: E402,F403
 
 PASSWORD_HASHERS = ["django.contrib.auth.hashers.MD5PasswordHasher"]
+
+if DATABASES["default"]["ENGINE"] == "django.db.backends.sqlite3":  # noqa: F405
+    # A file, not shared-cache memory: threads (concurrency tests, the live server) then get
+    # SQLite's real locking with the busy timeout instead of "database table is locked".
+    DATABASES["default"]["TEST"] = {"NAME": str(BASE_DIR / ".test-db.sqlite3")}  # noqa: F405

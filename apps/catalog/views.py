@@ -5,6 +5,8 @@ swaps (a ``{% partialdef %}`` inside the page template), so every filter and pag
 works as a plain link too.
 """
 
+from urllib.parse import urlencode
+
 from django.shortcuts import get_object_or_404, render
 from django.views.decorators.http import require_safe
 from django.views.decorators.vary import vary_on_headers
@@ -12,6 +14,8 @@ from django.views.decorators.vary import vary_on_headers
 from apps.catalog import selectors
 from apps.catalog.forms import GuideFilterForm, SearchForm, TopicFilterForm
 from apps.catalog.models import Guide, Resource, Topic
+from apps.progress.context import progress_context
+from apps.progress.views import dashboard
 
 
 def _page_or_fragment(request, template_name: str, fragment: str, context: dict):
@@ -25,11 +29,16 @@ def _filters_from(request, form_class) -> tuple[dict, dict]:
     """The valid filters of the query string, and the context that shows them and any rejected."""
     form = form_class(request.GET)
     filters = form.cleaned_filters()
-    return filters, {"filters": filters, "filter_errors": form.ignored_messages()}
+    # Where a no-JavaScript tick returns to: this page with only the valid filters.
+    tick_next = f"{request.path}?{urlencode(filters)}" if filters else request.path
+    return filters, {"filters": filters, "filter_errors": form.ignored_messages(), "tick_next": tick_next}
 
 
 @require_safe
 def home(request):
+    """The catalog for visitors; a signed-in learner's home is their dashboard."""
+    if request.user.is_authenticated:
+        return dashboard(request)
     return render(request, "catalog/home.html", {"overview": selectors.catalog_overview()})
 
 
@@ -39,13 +48,15 @@ def guide_detail(request, slug):
     guide = get_object_or_404(Guide.objects.published(), slug=slug)
     filters, context = _filters_from(request, GuideFilterForm)
     context |= {"guide": guide, "contents": selectors.guide_contents(guide=guide, filters=filters)}
+    context |= progress_context(request.user, guide=guide)
     return _page_or_fragment(request, "catalog/guide_detail.html", "guide-entries", context)
 
 
 @require_safe
 def resource_detail(request, uuid):
     resource = get_object_or_404(Resource.objects.published(), uuid=uuid)
-    return render(request, "catalog/resource_detail.html", {"resource": selectors.resource_details(resource=resource)})
+    context = {"resource": selectors.resource_details(resource=resource), **progress_context(request.user, resource=resource)}
+    return render(request, "catalog/resource_detail.html", context)
 
 
 @require_safe
@@ -59,6 +70,7 @@ def topic_detail(request, slug):
     topic = get_object_or_404(Topic.objects.published(), slug=slug)
     filters, context = _filters_from(request, TopicFilterForm)
     context |= {"topic": topic, "contents": selectors.topic_contents(topic=topic, filters=filters)}
+    context |= progress_context(request.user, topic=topic)
     return _page_or_fragment(request, "catalog/topic_detail.html", "topic-resources", context)
 
 
@@ -72,5 +84,6 @@ def search(request):
         "query": query,
         "truncated": form.truncated,
         "page": selectors.search_page(query=query, page_number=request.GET.get("page")) if query else None,
+        **progress_context(request.user),
     }
     return _page_or_fragment(request, "catalog/search.html", "search-results", context)

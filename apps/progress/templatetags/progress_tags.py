@@ -22,12 +22,23 @@ def tick(context, resource, slot, scope="", status=None):
         "slot": slot,
         "scope": scope,
         "oob": context.get("oob", False),
+        "next": context.get("tick_next") or (context["request"].get_full_path() if context.get("request") else ""),
     }
 
 
 @register.inclusion_tag("progress/includes/bar.html")
 def progress_bar(bar, oob=False, compact=False):
+    """Renders nothing when `bar` is None (anonymous visitors, sections with no entries)."""
     return {"bar": bar, "oob": oob, "compact": compact}
+
+
+@register.filter
+def section_progress_bar(section, section_tallies):
+    """The bar of a guide section, from progress_context's `section_tallies` (None if absent)."""
+    from apps.progress.bars import section_bar
+
+    tally = (section_tallies or {}).get(section.id)
+    return section_bar(section, tally) if tally and tally.total else None
 
 
 @register.filter

@@ -1,0 +1,29 @@
+"""What a catalog page needs to show the learner's progress: statuses for the ticks, the
+bars, and the scope a tick sends back so its response refreshes exactly those bars."""
+
+from apps.progress.bars import guide_bar, section_bar, topic_bar, topic_tally
+from apps.progress.models import Progress, Status
+from apps.progress.selectors import guide_tallies, statuses_for
+
+
+def progress_context(user, *, guide=None, topic=None, resource=None):
+    if guide is not None:
+        scope = f"guide:{guide.uuid}"
+    elif topic is not None:
+        scope = f"topic:{topic.slug}"
+    else:
+        scope = ""
+    context = {"progress_scope": scope, "statuses": {}}
+    if not user.is_authenticated:
+        return context
+    context["statuses"] = statuses_for(user=user)
+    if guide is not None:
+        tallies = guide_tallies(user=user, guides=[guide])[guide.id]
+        context["guide_progress_bar"] = guide_bar(guide, tallies.tally)
+        context["section_tallies"] = tallies.sections
+    if topic is not None:
+        context["topic_progress_bar"] = topic_bar(topic, topic_tally(user=user, topic=topic))
+    if resource is not None:
+        context["my_progress"] = Progress.objects.filter(user=user, resource=resource).first()
+        context["status_choices"] = Status.choices
+    return context
