@@ -47,3 +47,14 @@ def page(browser):
     page.set_default_timeout(10_000)
     yield page
     context.close()
+
+
+def sign_in(page, live_server, user):
+    """Give the browser a signed-in session for `user` (the sign-in form has its own tests)."""
+    from django.conf import settings
+    from django.test import Client
+
+    client = Client()
+    client.force_login(user)
+    cookie = client.cookies[settings.SESSION_COOKIE_NAME]
+    page.context.add_cookies([{"name": cookie.key, "value": cookie.value, "url": live_server.url}])

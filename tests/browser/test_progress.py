@@ -1,0 +1,105 @@
+"""Ticking in a real browser: mouse, keyboard, reload, the dashboard's numbers, a path's next up,
+and the same tick with JavaScript disabled."""
+
+import re
+
+import pytest
+from playwright.sync_api import expect
+
+from apps.paths.models import LearningPath, PathStep, StepResource
+from apps.progress.models import Progress, Status
+from tests.conftest import sign_in
+from tests.factories import EntryFactory, GuideFactory, ResourceFactory, SectionFactory, UserFactory
+
+pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
+
+
+@pytest.fixture
+def guide():
+    guide = GuideFactory(slug="inference", title="Inference Engineering")
+    section = SectionFactory(guide=guide, title="Serving")
+    for title in ("Paged attention", "Speculative decoding", "Continuous batching"):
+        EntryFactory(section=section, resource=ResourceFactory(title=title))
+    return guide
+
+
+@pytest.fixture
+def learner(page, live_server):
+    user = UserFactory(email="ada@example.com")
+    sign_in(page, live_server, user)
+    return user
+
+
+def tick(page, title):
+    return page.get_by_role("checkbox", name=f"Done: {title}")
+
+
+def test_tick_with_mouse_and_keyboard_survives_a_reload(page, live_server, guide, learner):
+    errors = []
+    page.on("console", lambda message: errors.append(message.text) if message.type == "error" else None)
+    page.goto(f"{live_server.url}/guides/inference/")
+    bar = page.locator(f"#bar-guide-{guide.uuid}")
+    assert "0/3" in bar.inner_text()
+
+    tick(page, "Paged attention").click()
+    expect(tick(page, "Paged attention")).to_have_attribute("aria-checked", "true")
+    expect(bar).to_contain_text("1/3")  # the bar updated in the same response, no reload
+
+    # Keyboard only: focus the next checkbox with j, tick it with Space.
+    tick(page, "Paged attention").focus()
+    page.keyboard.press("j")
+    assert page.evaluate("document.activeElement.getAttribute('aria-label')") == "Done: Speculative decoding"
+    page.keyboard.press("Space")
+    expect(tick(page, "Speculative decoding")).to_have_attribute("aria-checked", "true")
+    # Focus stays on the ticked checkbox after the swap.
+    assert page.evaluate("document.activeElement.getAttribute('aria-label')") == "Done: Speculative decoding"
+    expect(bar).to_contain_text("2/3")
+
+    page.reload()
+    assert tick(page, "Paged attention").get_attribute("aria-checked") == "true"
+    assert tick(page, "Speculative decoding").get_attribute("aria-checked") == "true"
+    assert tick(page, "Continuous batching").get_attribute("aria-checked") == "false"
+    assert Progress.objects.filter(user=learner, status=Status.DONE).count() == 2
+    assert errors == []
+
+    # The dashboard's numbers match.
+    page.goto(f"{live_server.url}/")
+    assert "2 of 3 resources done" in page.locator("h1 + .lede").inner_text()
+    assert "2/3" in page.locator(f"#bar-guide-{guide.uuid}").inner_text()
+
+
+def test_following_a_path_next_up_advances_as_items_are_ticked(page, live_server, guide, learner):
+    path = LearningPath.objects.create(slug="serving", title="Serving path", guide=guide)
+    step = PathStep.objects.create(path=path, position=1, title="Basics")
+    resources = [entry.resource for entry in guide.sections.get().entries.order_by("position")]
+    for position, resource in enumerate(resources, start=1):
+        StepResource.objects.create(step=step, resource=resource, position=position)
+
+    page.goto(f"{live_server.url}/paths/serving/")
+    page.get_by_role("button", name="Follow this path").click()
+    page.wait_for_url(re.compile(r"/paths/serving/$"))
+    next_up = page.locator(f"#next-up-{path.uuid}")
+    assert "Paged attention" in next_up.inner_text()
+
+    tick(page, "Paged attention").click()
+    expect(next_up).to_contain_text("Speculative decoding")
+    tick(page, "Speculative decoding").click()
+    expect(next_up).to_contain_text("Continuous batching")
+    expect(page.locator(f"#bar-path-{path.uuid}")).to_contain_text("2/3")
+
+    page.goto(f"{live_server.url}/")
+    assert "Continuous batching" in page.locator(f"#next-up-{path.uuid}").inner_text()
+
+
+def test_ticking_works_with_javascript_disabled(browser, live_server, guide):
+    user = UserFactory(email="nojs@example.com")
+    context = browser.new_context(java_script_enabled=False)
+    page = context.new_page()
+    sign_in(page, live_server, user)
+    page.goto(f"{live_server.url}/guides/inference/")
+    tick(page, "Continuous batching").click()
+    page.wait_for_load_state()
+    assert page.url.rstrip("/").endswith("/guides/inference")
+    assert tick(page, "Continuous batching").get_attribute("aria-checked") == "true"
+    assert Progress.objects.get(user=user).resource.title == "Continuous batching"
+    context.close()
