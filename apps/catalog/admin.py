@@ -26,7 +26,7 @@ from apps.curation.admin_base import (
     PositionedAdminMixin,
     PositionedForm,
     PositionedInlineFormSet,
-    form_action_page,
+    bulk_edit_action,
     log_change_many,
 )
 from apps.curation.forms import KindChoiceForm, TopicChoiceForm
@@ -41,7 +41,11 @@ from apps.curation.services import (
     section_entries_renumber,
 )
 
-LINK_CHECK_ACTION_LIMIT = 100
+# The admin action checks in the request: few enough links, with a time budget per link, to
+# answer well within the server's request timeout. More: `manage.py check_links`.
+LINK_CHECK_ACTION_LIMIT = 30
+LINK_CHECK_ACTION_CHECKER = {"timeout": 4, "retries": 1, "budget": 10, "max_redirects": 4}
+LINK_CHECK_ACTION_WORKERS = 16
 TOPICS_SHOWN = 2
 # Notes in a row of an inline: a short box, not the change form's big one.
 COMPACT_TEXT = {models.TextField: {"widget": Textarea(attrs={"rows": 2, "cols": 40})}}
@@ -527,39 +531,27 @@ class ResourceAdmin(CatalogModelAdmin):
     # --- actions -------------------------------------------------------------------------------
     @admin.action(description="Set kind of selected resources…", permissions=["change"])
     def set_kind(self, request, queryset):
-        def apply(form):
-            kind = form.cleaned_data["kind"]
-            changed = resources_set_kind(resources=queryset, kind=kind)
-            log_change_many(request, changed, f"Set kind to {Kind(kind).label} (bulk action).")
-            self.message_user(request, f"Set the kind of {len(changed)} resources to {Kind(kind).label}.", messages.SUCCESS)
-
-        return form_action_page(
-            self, request, queryset, form_class=KindChoiceForm, title="Set the kind", submit_label="Set kind", apply=apply
-        )
+        return bulk_edit_action(
+            self, request, queryset, form_class=KindChoiceForm, title="Set the kind", submit_label="Set kind",
+            edit=lambda data: resources_set_kind(resources=queryset, kind=data["kind"]),
+            describe=lambda data: f"Set kind to {Kind(data['kind']).label}",
+        )  # fmt: skip
 
     @admin.action(description="Add a topic to selected resources…", permissions=["change"])
     def add_topic(self, request, queryset):
-        def apply(form):
-            topic = form.cleaned_data["topic"]
-            changed = resources_add_topic(resources=queryset, topic=topic)
-            log_change_many(request, changed, f"Added topic “{topic}” (bulk action).")
-            self.message_user(request, f"Added “{topic}” to {len(changed)} resources.", messages.SUCCESS)
-
-        return form_action_page(
-            self, request, queryset, form_class=TopicChoiceForm, title="Add a topic", submit_label="Add topic", apply=apply
-        )
+        return bulk_edit_action(
+            self, request, queryset, form_class=TopicChoiceForm, title="Add a topic", submit_label="Add topic",
+            edit=lambda data: resources_add_topic(resources=queryset, topic=data["topic"]),
+            describe=lambda data: f"Added topic “{data['topic']}”",
+        )  # fmt: skip
 
     @admin.action(description="Remove a topic from selected resources…", permissions=["change"])
     def remove_topic(self, request, queryset):
-        def apply(form):
-            topic = form.cleaned_data["topic"]
-            changed = resources_remove_topic(resources=queryset, topic=topic)
-            log_change_many(request, changed, f"Removed topic “{topic}” (bulk action).")
-            self.message_user(request, f"Removed “{topic}” from {len(changed)} resources.", messages.SUCCESS)
-
-        return form_action_page(
-            self, request, queryset, form_class=TopicChoiceForm, title="Remove a topic", submit_label="Remove topic", apply=apply
-        )
+        return bulk_edit_action(
+            self, request, queryset, form_class=TopicChoiceForm, title="Remove a topic", submit_label="Remove topic",
+            edit=lambda data: resources_remove_topic(resources=queryset, topic=data["topic"]),
+            describe=lambda data: f"Removed topic “{data['topic']}”",
+        )  # fmt: skip
 
     @admin.action(description="Merge selected resources…", permissions=["merge"])
     def merge_resources(self, request, queryset):
@@ -581,7 +573,9 @@ class ResourceAdmin(CatalogModelAdmin):
         if not resources:
             self.message_user(request, "None of the selected resources has a URL.", messages.INFO)
             return
-        counts = resources_check_links(resources=resources, checker=LinkChecker(timeout=5, retries=1))
+        counts = resources_check_links(
+            resources=resources, checker=LinkChecker(**LINK_CHECK_ACTION_CHECKER), workers=LINK_CHECK_ACTION_WORKERS
+        )
         by_message = {}
         for resource in resources:
             detail = resource.link_error or (f"HTTP {resource.link_status_code}" if resource.link_status_code else "")

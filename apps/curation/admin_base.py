@@ -6,7 +6,7 @@ later (the paths app's admin.py imports from here):
 - ``PositionedInlineFormSet`` / ``PositionedForm``: positions typed into an inline (or a
   change form) are an *order*, not identities: rows are renumbered 1..n on save, so a
   curator moves a row by typing its new place, with no clash on the unique (parent, position);
-- ``form_action_page``: the intermediate page an action shows to ask for a choice (kind, topic);
+- ``bulk_edit_action`` / ``form_action_page``: an action that asks for a choice first (kind, topic);
 - ``log_change_many``: one history row per object touched by a bulk action or a service.
 """
 
@@ -44,18 +44,13 @@ def form_action_page(
     title: str,
     submit_label: str,
     apply: Callable[[forms.Form], None],
-    form_kwargs: dict | None = None,
 ):
     """Run an action that needs a choice first: show ``form_class`` for the selected objects,
     then call ``apply(form)`` once it validates. Returns the page, or None to go back to the list."""
-    form_kwargs = form_kwargs or {}
-    if "apply" in request.POST:
-        form = form_class(request.POST, **form_kwargs)
-        if form.is_valid():
-            apply(form)
-            return None
-    else:
-        form = form_class(**form_kwargs)
+    form = form_class(request.POST) if "apply" in request.POST else form_class()
+    if form.is_bound and form.is_valid():
+        apply(form)
+        return None
     opts = modeladmin.model._meta
     context = {
         **modeladmin.admin_site.each_context(request),
@@ -72,6 +67,32 @@ def form_action_page(
         "media": modeladmin.media + form.media,
     }
     return TemplateResponse(request, "curation/action_form.html", context)
+
+
+def bulk_edit_action(
+    modeladmin,
+    request,
+    queryset,
+    *,
+    form_class: type[forms.Form],
+    title: str,
+    submit_label: str,
+    edit: Callable[[dict], list],
+    describe: Callable[[dict], str],
+):
+    """An action that asks for one choice first, then applies ``edit(cleaned_data)`` (returning the
+    objects it changed) and records ``describe(cleaned_data)`` in their history and in a message."""
+
+    def apply(form):
+        changed = edit(form.cleaned_data)
+        what = describe(form.cleaned_data)
+        log_change_many(request, changed, f"{what} (bulk action).")
+        plural = modeladmin.model._meta.verbose_name_plural
+        modeladmin.message_user(request, f"{what}: {len(changed)} {plural} changed.", messages.SUCCESS)
+
+    return form_action_page(
+        modeladmin, request, queryset, form_class=form_class, title=title, submit_label=submit_label, apply=apply
+    )
 
 
 class CatalogModelAdmin(admin.ModelAdmin):
@@ -166,11 +187,9 @@ class PositionedInlineFormSet(BaseInlineFormSet):
 
             def key(row):
                 original = before.get(row.pk, last)
-                if row.pk in typed_by_pk:
-                    typed = typed_by_pk[row.pk]
-                    typed = last if typed is None else typed
-                    return (typed, 0 if typed != original else 1, original, row.pk)
-                return (original, 1, original, row.pk)
+                typed = typed_by_pk.get(row.pk, original)
+                typed = last if typed is None else typed
+                return (typed, _tie_break(original, typed), original, row.pk)
 
             positions_renumber(rows=self.final_order(rows, key), field_name=self.position_field)
         return saved
@@ -196,17 +215,30 @@ class PositionedAdminMixin:
             return super().save_model(request, obj, form, change)
         wanted = form.cleaned_data.get(self.position_field)
         with transaction.atomic():
-            old_group = None
+            old_group, original = None, float("inf")
+            group = self.position_group(obj)
             if change:
                 previous = type(obj)._default_manager.get(pk=obj.pk)
                 old_group = self.position_group(previous)
-            group = self.position_group(obj)
-            others = group.exclude(pk=obj.pk) if obj.pk else group
-            setattr(obj, self.position_field, next_position(others, self.position_field))
+                if group.filter(pk=obj.pk).exists():
+                    original = getattr(previous, self.position_field)
+            others = list((group.exclude(pk=obj.pk) if obj.pk else group).order_by(self.position_field, "pk"))
+            setattr(obj, self.position_field, next_position(group.exclude(pk=obj.pk), self.position_field))
             super().save_model(request, obj, form, change)
-            rows = list(others.order_by(self.position_field, "pk"))
-            index = len(rows) if wanted is None else max(0, min(wanted - 1, len(rows)))
-            rows.insert(index, obj)
-            positions_renumber(rows=rows, field_name=self.position_field)
-            if old_group is not None and set(old_group.values_list("pk", flat=True)) != {row.pk for row in rows}:
+            wanted = float("inf") if wanted is None else wanted
+            rows = sorted(
+                [(getattr(row, self.position_field), 0, index, row) for index, row in enumerate(others)]
+                + [(wanted, _tie_break(original, wanted) - 1, -1, obj)],
+                key=lambda item: item[:3],
+            )
+            positions_renumber(rows=[item[3] for item in rows], field_name=self.position_field)
+            if old_group is not None and original == float("inf"):  # it left that group
                 positions_renumber(rows=list(old_group.order_by(self.position_field, "pk")), field_name=self.position_field)
+
+
+def _tie_break(original, typed) -> int:
+    """Where a row typed onto a taken place goes among the rows already there: a row moved up
+    (or new) goes before them, taking the place; a row moved down goes after them."""
+    if typed < original:
+        return 0
+    return 2 if typed > original else 1

@@ -71,10 +71,12 @@ class LinkChecker:
         retries: int = DEFAULT_RETRIES,
         backoff: float = 0.5,
         max_redirects: int = 5,
+        budget: float | None = None,
         allow_private: bool | None = None,
         sleep=time.sleep,
     ):
         self.timeout = timeout
+        self.budget = budget  # seconds for one URL, redirects and retries included (None: no limit)
         self.retries = retries
         self.backoff = backoff
         self.max_redirects = max_redirects
@@ -85,11 +87,12 @@ class LinkChecker:
 
     # --- one URL -----------------------------------------------------------------------------
     def check(self, url: str) -> LinkCheck:
+        deadline = time.monotonic() + self.budget if self.budget else None
         current, seen, first_redirect = url, {url}, None
         for _hop in range(self.max_redirects + 1):
             try:
                 self._refuse_unsafe(current)
-                code, location = self._ask(current)
+                code, location = self._ask(current, deadline)
             except _Failure as failure:
                 return LinkCheck(url, LinkStatus.ERROR, final_url=_moved(url, current), error=str(failure)[:300])
             if 300 <= code < 400 and location:
@@ -109,30 +112,41 @@ class LinkChecker:
             return LinkCheck(url, LinkStatus.ERROR, code, _moved(url, current), f"Unexpected HTTP {code}")
         return LinkCheck(url, LinkStatus.ERROR, first_redirect, current, f"More than {self.max_redirects} redirects")
 
-    def _ask(self, url):
+    def _ask(self, url, deadline):
         """(status code, Location) for ``url``: HEAD, then GET when HEAD is refused; retried
         with exponential backoff on timeouts and 5xx."""
         for attempt in range(self.retries + 1):
             last_try = attempt == self.retries
             try:
-                code, location = self._request(url, "HEAD")
+                code, location = self._request(url, "HEAD", deadline)
                 if code >= 400:
-                    code, location = self._request(url, "GET")
+                    code, location = self._request(url, "GET", deadline)
             except _Failure as failure:
                 if failure.retry and not last_try:
-                    self.sleep(self.backoff * 2**attempt)
+                    self._backoff(attempt, deadline)
                     continue
                 raise
             if code >= 500 and not last_try:
-                self.sleep(self.backoff * 2**attempt)
+                self._backoff(attempt, deadline)
                 continue
             return code, location
         raise AssertionError("unreachable")  # pragma: no cover
 
-    def _request(self, url, method):
+    def _backoff(self, attempt, deadline):
+        delay = self.backoff * 2**attempt
+        if deadline is not None:
+            delay = min(delay, max(0.0, deadline - time.monotonic()))
+        self.sleep(delay)
+
+    def _request(self, url, method, deadline=None):
+        timeout = self.timeout
+        if deadline is not None:
+            timeout = min(timeout, deadline - time.monotonic())
+            if timeout <= 0:
+                raise _Failure(f"Gave up after {self.budget:g}s")
         request = urllib.request.Request(url, method=method, headers={"User-Agent": self.user_agent, "Accept": "*/*"})
         try:
-            with self._opener.open(request, timeout=self.timeout) as response:
+            with self._opener.open(request, timeout=timeout) as response:
                 return response.status, response.headers.get("Location")
         except urllib.error.HTTPError as answer:  # 3xx (not followed), 4xx, 5xx
             with answer:
@@ -140,14 +154,19 @@ class LinkChecker:
         except urllib.error.URLError as error:
             reason = error.reason
             if isinstance(reason, TimeoutError):
-                raise _Failure(f"Timed out after {self.timeout:g}s", retry=True) from None
+                raise self._timed_out(timeout) from None
             if isinstance(reason, socket.gaierror):
                 raise _Failure(f"DNS lookup failed: {reason.strerror or reason}") from None
             raise _Failure(f"Connection failed: {getattr(reason, 'strerror', None) or reason}") from None
         except TimeoutError:
-            raise _Failure(f"Timed out after {self.timeout:g}s", retry=True) from None
+            raise self._timed_out(timeout) from None
         except (OSError, ValueError, http.client.HTTPException) as error:
             raise _Failure(f"Connection failed: {error.__class__.__name__}: {error}") from None
+
+    def _timed_out(self, timeout):
+        if timeout < self.timeout:  # the URL's budget, not the server, ran out
+            return _Failure(f"Gave up after {self.budget:g}s")
+        return _Failure(f"Timed out after {self.timeout:g}s", retry=True)
 
     def _refuse_unsafe(self, url):
         parts = urlsplit(url)

@@ -87,17 +87,18 @@ def resources_set_kind(*, resources, kind: str) -> list[Resource]:
 
 
 def resources_add_topic(*, resources, topic: Topic) -> list[Resource]:
-    with transaction.atomic():
-        changed = list(_rows(resources).exclude(topics=topic))
-        topic.resources.add(*changed)
-        Resource.objects.filter(pk__in=[r.pk for r in changed]).update(updated_at=timezone.now())
-    return changed
+    return _resources_set_topic(resources, topic, present=True)
 
 
 def resources_remove_topic(*, resources, topic: Topic) -> list[Resource]:
+    return _resources_set_topic(resources, topic, present=False)
+
+
+def _resources_set_topic(resources, topic, *, present):
     with transaction.atomic():
-        changed = list(_rows(resources).filter(topics=topic))
-        topic.resources.remove(*changed)
+        rows = _rows(resources)
+        changed = list(rows.exclude(topics=topic) if present else rows.filter(topics=topic))
+        (topic.resources.add if present else topic.resources.remove)(*changed)
         Resource.objects.filter(pk__in=[r.pk for r in changed]).update(updated_at=timezone.now())
     return changed
 

@@ -165,7 +165,7 @@ def test_set_kind_asks_for_the_kind_first(curator_client, curator):
     assert done.status_code == 302
     assert Resource.objects.filter(kind="paper").count() == 2
     assert LogEntry.objects.filter(user=curator, change_message="Set kind to Paper (bulk action).").count() == 2
-    assert "Set the kind of 2 resources to Paper." in messages_of(done)
+    assert "Set kind to Paper: 2 resources changed." in messages_of(done)
 
 
 def test_set_kind_with_an_invalid_choice_shows_the_form_again(curator_client):
@@ -256,6 +256,38 @@ def test_typing_positions_in_the_section_inline_reorders_and_renumbers(curator_c
     assert list(section.entries.order_by("position").values_list("pk", "position")) == [(c.pk, 1), (a.pk, 2), (b.pk, 3)]
 
 
+def test_moving_a_row_down_in_the_inline_puts_it_at_that_place(curator_client):
+    section = SectionFactory()
+    a, b, c = (EntryFactory(section=section) for _ in range(3))
+    url = reverse("admin:catalog_section_change", args=[section.pk])
+    data = change_form_data(curator_client.get(url), **{"entries-0-position": "3"})
+    assert curator_client.post(url, data).status_code == 302
+    assert list(section.entries.order_by("position").values_list("pk", flat=True)) == [b.pk, c.pk, a.pk]
+
+
+def test_deleting_and_adding_rows_in_the_inline_renumbers_without_gaps(curator_client):
+    section = SectionFactory()
+    a, b, c = (EntryFactory(section=section) for _ in range(3))
+    new_resource = ResourceFactory()
+    url = reverse("admin:catalog_section_change", args=[section.pk])
+    data = change_form_data(curator_client.get(url), **{"entries-0-DELETE": "on"})
+    data.update(
+        {
+            "entries-TOTAL_FORMS": "4",
+            "entries-3-section": section.pk,
+            "entries-3-resource": new_resource.pk,
+            "entries-3-is_published": "on",
+        }
+    )
+    assert curator_client.post(url, data).status_code == 302
+    assert list(section.entries.order_by("position").values_list("resource", "position")) == [
+        (b.resource_id, 1),
+        (c.resource_id, 2),
+        (new_resource.pk, 3),
+    ]
+    assert not Entry.objects.filter(pk=a.pk).exists()
+
+
 def test_swapping_two_positions_in_the_inline_works(curator_client):
     section = SectionFactory()
     a, b = EntryFactory(section=section), EntryFactory(section=section)
@@ -291,6 +323,22 @@ def test_an_entry_typed_onto_a_taken_position_inserts_there(curator_client):
     response = curator_client.post(url, change_form_data(curator_client.get(url), position="1"))
     assert response.status_code == 302
     assert list(section.entries.order_by("position").values_list("pk", flat=True)) == [c.pk, a.pk, b.pk]
+
+
+def test_an_entry_typed_onto_a_later_position_goes_after_the_one_there(curator_client):
+    section = SectionFactory()
+    a, b, c = (EntryFactory(section=section) for _ in range(3))
+    url = reverse("admin:catalog_entry_change", args=[a.pk])
+    assert curator_client.post(url, change_form_data(curator_client.get(url), position="2")).status_code == 302
+    assert list(section.entries.order_by("position").values_list("pk", flat=True)) == [b.pk, a.pk, c.pk]
+
+
+def test_an_entry_saved_in_place_keeps_its_place_even_with_gaps(curator_client):
+    section = SectionFactory()
+    a, b, c = (EntryFactory(section=section, position=p) for p in (2, 5, 9))
+    url = reverse("admin:catalog_entry_change", args=[b.pk])
+    assert curator_client.post(url, change_form_data(curator_client.get(url), note="Changed")).status_code == 302
+    assert list(section.entries.order_by("position").values_list("pk", "position")) == [(a.pk, 1), (b.pk, 2), (c.pk, 3)]
 
 
 def test_an_entry_moved_to_another_section_leaves_no_gap(curator_client):

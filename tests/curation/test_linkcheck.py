@@ -137,6 +137,14 @@ def test_timeout_is_an_error_after_retrying(server, checker):
     assert elapsed < SLOW_SECONDS * 2  # it did not wait for the server
 
 
+def test_a_budget_caps_the_time_spent_on_one_url(server):
+    checker = LinkChecker(timeout=SLOW_SECONDS * 2, retries=3, backoff=0.01, budget=0.5, allow_private=True)
+    started = time.monotonic()
+    result = checker.check(f"{server}/slow")
+    assert time.monotonic() - started < SLOW_SECONDS
+    assert (result.status, result.error) == (LinkStatus.ERROR, "Gave up after 0.5s")
+
+
 def test_5xx_is_retried_with_backoff(server):
     sleeps = []
     checker = LinkChecker(timeout=TIMEOUT, retries=2, backoff=0.5, allow_private=True, sleep=sleeps.append)

@@ -37,6 +37,14 @@ def test_sync_picks_up_an_app_added_to_the_list(monkeypatch):
     assert labels == {"catalog", "paths"}
 
 
+def test_the_group_comes_back_after_a_flush():
+    from django.core.management.sql import emit_post_migrate_signal
+
+    Group.objects.filter(name=CURATORS_GROUP).delete()
+    emit_post_migrate_signal(verbosity=0, interactive=False, db="default")  # what flush does after emptying
+    assert Group.objects.get(name=CURATORS_GROUP).permissions.count() == len(CATALOG_MODELS) * 4
+
+
 def test_sync_recreates_a_deleted_group():
     Group.objects.filter(name=CURATORS_GROUP).delete()
     assert sync_curator_permissions().permissions.count() == len(CATALOG_MODELS) * 4
