@@ -38,6 +38,7 @@ from apps.curation.services import (
     resources_add_topic,
     resources_remove_topic,
     resources_set_kind,
+    section_depths_refresh,
     section_entries_renumber,
 )
 
@@ -319,7 +320,13 @@ class SectionAdmin(PositionedAdminMixin, CatalogModelAdmin):
 
     def get_readonly_fields(self, request, obj=None):
         # A section does not change guides: its subsections and the guide's order would not follow.
-        return [*super().get_readonly_fields(request, obj), *(["guide"] if obj else [])]
+        # Depth follows from the parent.
+        return [*super().get_readonly_fields(request, obj), "depth", *(["guide"] if obj else [])]
+
+    def save_model(self, request, obj, form, change):
+        super().save_model(request, obj, form, change)
+        if not change or "parent" in form.changed_data:
+            section_depths_refresh(section=obj)
 
     def position_group(self, obj):
         return Section.objects.filter(guide_id=obj.guide_id)
@@ -560,7 +567,12 @@ class ResourceAdmin(CatalogModelAdmin):
     def has_merge_permission(self, request):
         return self.has_change_permission(request) and self.has_delete_permission(request)
 
-    @admin.action(description="Check links of selected resources", permissions=["change"])
+    @admin.action(
+        description="Check link",
+        description_plural="Check links of selected resources",
+        permissions=["change"],
+        location=[admin.ActionLocation.CHANGE_LIST, admin.ActionLocation.CHANGE_FORM],
+    )
     def check_links(self, request, queryset):
         resources = list(queryset.exclude(url__isnull=True).order_by("pk")[: LINK_CHECK_ACTION_LIMIT + 1])
         if len(resources) > LINK_CHECK_ACTION_LIMIT:

@@ -57,6 +57,22 @@ def guide_sections_renumber(*, guide: Guide) -> int:
     return positions_renumber(rows=list(guide.sections.order_by("position", "pk")))
 
 
+def section_depths_refresh(*, section: Section) -> None:
+    """Set ``depth`` of ``section`` and its subsections from their parents (after a move)."""
+    with transaction.atomic():
+        section.depth = section.parent.depth + 1 if section.parent_id else 0
+        Section.objects.filter(pk=section.pk).update(depth=section.depth)
+        level, seen = [section], {section.pk}
+        while level:
+            children = [child for child in Section.objects.filter(parent__in=level) if child.pk not in seen]
+            parents = {parent.pk: parent.depth for parent in level}
+            for child in children:
+                child.depth = parents[child.parent_id] + 1
+                seen.add(child.pk)
+            Section.objects.bulk_update(children, ["depth"])
+            level = children
+
+
 def next_position(queryset, field_name: str = "position") -> int:
     """The position after the last one in ``queryset`` (1 when empty)."""
     return (queryset.aggregate(last=Max(field_name))["last"] or 0) + 1

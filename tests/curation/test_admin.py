@@ -376,6 +376,17 @@ def test_an_entry_added_from_the_resource_page_goes_last_in_its_section(curator_
     assert section.entries.get(resource=resource).position == 3
 
 
+def test_moving_a_section_under_another_updates_the_depths_of_its_subtree(curator_client):
+    guide = GuideFactory()
+    first, second = SectionFactory(guide=guide), SectionFactory(guide=guide)
+    child = SectionFactory(guide=guide, parent=second, depth=1)
+    url = reverse("admin:catalog_section_change", args=[second.pk])
+    response = curator_client.post(url, change_form_data(curator_client.get(url), parent=first.pk))
+    assert response.status_code == 302
+    second.refresh_from_db(), child.refresh_from_db()
+    assert (second.parent, second.depth, child.depth) == (first, 1, 2)
+
+
 def test_a_section_cannot_sit_under_a_section_of_another_guide(curator_client):
     section, foreign = SectionFactory(), SectionFactory()
     url = reverse("admin:catalog_section_change", args=[section.pk])

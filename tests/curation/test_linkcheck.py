@@ -238,3 +238,14 @@ def test_admin_action_checks_selected_links_and_logs_them(server, allow_loopback
     assert LogEntry.objects.get(object_id=str(missing.pk)).change_message == "Checked link: Broken (HTTP 404)."
     broken = curator_client.get(reverse("admin:catalog_resource_changelist"), {"link": "attention"})
     assert list(broken.context["cl"].result_list) == [Resource.objects.get(pk=missing.pk)]
+
+
+@pytest.mark.django_db
+def test_check_link_from_the_resource_change_page(server, allow_loopback, curator_client):
+    resource = ResourceFactory(url=f"{server}/moved")
+    url = reverse("admin:catalog_resource_change", args=[resource.pk])
+    assert "Check link" in curator_client.get(url).content.decode()
+    response = curator_client.post(url, {"CHANGE_FORM-action": "check_links", "_selected_action": resource.pk})
+    assert response.status_code == 302 and response["Location"] == url
+    resource.refresh_from_db()
+    assert (resource.link_status, resource.link_final_url) == (LinkStatus.REDIRECTED, f"{server}/ok")
