@@ -16,7 +16,9 @@ from django.contrib.auth.management import create_permissions
 from django.db import DEFAULT_DB_ALIAS
 
 CURATORS_GROUP = "Curators"
-CURATOR_APP_LABELS = ["catalog"]
+CURATOR_APP_LABELS = ["catalog", "paths"]
+# Learner data inside those apps: who follows which path is not a curator's business.
+LEARNER_MODELS = {"pathfollow"}
 
 
 def sync_curator_permissions(*, apps=global_apps, using=DEFAULT_DB_ALIAS):
@@ -26,7 +28,11 @@ def sync_curator_permissions(*, apps=global_apps, using=DEFAULT_DB_ALIAS):
     Permission = apps.get_model("auth", "Permission")
     labels = [label for label in CURATOR_APP_LABELS if _ensure_permissions(label, apps=apps, using=using)]
     group, _ = Group.objects.using(using).get_or_create(name=CURATORS_GROUP)
-    group.permissions.set(Permission.objects.using(using).filter(content_type__app_label__in=labels))
+    group.permissions.set(
+        Permission.objects.using(using)
+        .filter(content_type__app_label__in=labels)
+        .exclude(content_type__model__in=LEARNER_MODELS)
+    )
     return group
 
 

@@ -1,0 +1,58 @@
+"""Admin for learning paths: curators build a path from ordered steps, each with ordered
+resources (autocomplete), and reorder by typing positions. Follows are learner data: not here."""
+
+from django.contrib import admin
+from django.db.models import Count
+
+from apps.curation.admin_base import CatalogModelAdmin, PositionedForm, PositionedInlineFormSet
+from apps.paths.models import LearningPath, PathStep, StepResource
+
+
+class PathStepInline(admin.TabularInline):
+    model = PathStep
+    form = PositionedForm
+    formset = PositionedInlineFormSet
+    fields = ["position", "title", "phase", "effort", "effort_hours", "section"]
+    autocomplete_fields = ["section"]
+    extra = 0
+    show_change_link = True
+    verbose_name_plural = "steps (type positions to reorder; open a step to edit its resources)"
+
+
+class StepResourceInline(admin.TabularInline):
+    model = StepResource
+    form = PositionedForm
+    formset = PositionedInlineFormSet
+    fields = ["position", "resource"]
+    autocomplete_fields = ["resource"]
+    extra = 1
+    verbose_name_plural = "resources (type positions to reorder)"
+
+
+@admin.register(LearningPath)
+class LearningPathAdmin(CatalogModelAdmin):
+    list_display = ["title", "slug", "guide", "step_count", "position", "is_published", "updated_at"]
+    list_filter = ["is_published", "guide"]
+    list_select_related = ["guide"]
+    search_fields = ["title", "slug", "description"]
+    prepopulated_fields = {"slug": ["title"]}
+    autocomplete_fields = ["guide"]
+    inlines = [PathStepInline]
+    readonly_fields = ["recent_changes"]
+
+    def get_queryset(self, request):
+        return super().get_queryset(request).annotate(n_steps=Count("steps"))
+
+    @admin.display(description="steps", ordering="n_steps")
+    def step_count(self, obj):
+        return obj.n_steps
+
+
+@admin.register(PathStep)
+class PathStepAdmin(admin.ModelAdmin):
+    list_display = ["title", "path", "position", "phase", "effort"]
+    list_filter = ["path"]
+    list_select_related = ["path"]
+    search_fields = ["title", "path__title", "description"]
+    autocomplete_fields = ["path", "section"]
+    inlines = [StepResourceInline]
