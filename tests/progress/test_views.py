@@ -229,3 +229,27 @@ def test_bad_imports_get_a_clear_message_and_write_nothing(client, user, catalog
     html = client.post(reverse("progress:import"), {"text": text, "confirm": "1"}).content.decode()
     assert message in html
     assert not Progress.objects.exists()
+
+
+def test_guide_page_with_progress_keeps_a_constant_query_count(client, user, catalog):
+    from django.db import connection
+    from django.test.utils import CaptureQueriesContext
+
+    from apps.catalog.models import Entry, Resource
+
+    client.force_login(user)
+    guide = catalog["guide"]
+    progress_set_status(user=user, resource=catalog["resources"][0], status=Status.DONE)
+    client.get(guide.get_absolute_url())
+    with CaptureQueriesContext(connection) as small:
+        html = client.get(guide.get_absolute_url()).content.decode()
+    assert f'id="bar-guide-{guide.uuid}"' in html and 'aria-checked="true"' in html
+
+    section = guide.sections.filter(parent__isnull=False).first()
+    for i in range(30):
+        resource = Resource.objects.create(title=f"More {i}", url=f"https://example.com/more/{i}")
+        Entry.objects.create(section=section, resource=resource, position=100 + i)
+        progress_set_status(user=user, resource=resource, status=Status.DONE if i % 2 else Status.SKIPPED)
+    with CaptureQueriesContext(connection) as large:
+        client.get(guide.get_absolute_url())
+    assert len(large) == len(small)
