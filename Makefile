@@ -36,6 +36,11 @@ run: setup
 test: setup
 	.venv/bin/pytest $(PYTEST_ARGS)
 
+## Production gunicorn on PostgreSQL at 10,000 users, page by page (DROPS syllabus_bench; see docs/BENCHMARKS.md)
+benchmark: export DEBUG ?= true
+benchmark: setup
+	$(MANAGE) benchmark $(BENCHMARK_ARGS)
+
 ## Re-resolve dependencies into uv.lock after editing pyproject.toml
 lock: $(UV)
 	$(UV) lock --python "$(PYTHON)"

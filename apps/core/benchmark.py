@@ -1,0 +1,527 @@
+"""The pieces of `manage.py benchmark`: a PostgreSQL database at a realistic volume, a production
+gunicorn on 127.0.0.1, a bounded keep-alive load generator and the pages' compressed weight.
+
+Everything here talks to PostgreSQL with psycopg directly (not the ORM): the command runs with
+the developer's own settings (often SQLite), while the benchmark database belongs to the
+gunicorn it starts. Django is only run, as the production server would run it, in subprocesses.
+"""
+
+from __future__ import annotations
+
+import gzip
+import http.client
+import os
+import re
+import secrets
+import signal
+import socket
+import statistics
+import subprocess
+import sys
+import threading
+import time
+from dataclasses import dataclass, field
+from pathlib import Path
+from urllib.parse import urlencode, urlsplit, urlunsplit
+
+import psycopg
+from psycopg import sql
+
+DEFAULT_DATABASE_URL = "postgres://postgres@127.0.0.1:5432/syllabus_bench"
+POSTGRES_SCHEMES = {"postgres", "postgresql", "pgsql", "postgis"}
+BENCH_EMAIL_DOMAIN = "bench.example.com"
+HOST = "127.0.0.1"
+
+
+class BenchmarkError(Exception):
+    """Anything that stops the benchmark; the command turns it into a CommandError."""
+
+
+def benchmark_database_url(url: str | None) -> str:
+    """The PostgreSQL URL to benchmark against; anything else (SQLite above all) is refused."""
+    url = url or DEFAULT_DATABASE_URL
+    scheme = urlsplit(url).scheme.lower()
+    if scheme not in POSTGRES_SCHEMES:
+        raise BenchmarkError(
+            f"The benchmark needs PostgreSQL, the production database; got a {scheme or 'non-URL'!r} database "
+            f"({url!r}). SQLite's single writer would measure SQLite, not Syllabus. Pass --database-url "
+            f"postgres://… or leave DATABASE_URL unset to use {DEFAULT_DATABASE_URL}."
+        )
+    name = urlsplit(url).path.lstrip("/")
+    if not name or name == "postgres":
+        raise BenchmarkError(f"Name the benchmark's own database in the URL (it is dropped and recreated): {url!r}")
+    return url
+
+
+def _libpq_url(url: str) -> str:
+    parts = urlsplit(url)
+    return urlunsplit(parts._replace(scheme="postgresql"))
+
+
+def database_recreate(*, url: str) -> None:
+    """Drop and create the benchmark database, from the server's maintenance database."""
+    parts = urlsplit(_libpq_url(url))
+    name = parts.path.lstrip("/")
+    maintenance = urlunsplit(parts._replace(path="/postgres"))
+    with psycopg.connect(maintenance, autocommit=True) as conn:
+        conn.execute(sql.SQL("DROP DATABASE IF EXISTS {} WITH (FORCE)").format(sql.Identifier(name)))
+        conn.execute(sql.SQL("CREATE DATABASE {}").format(sql.Identifier(name)))
+
+
+def connect(url: str) -> psycopg.Connection:
+    return psycopg.connect(_libpq_url(url), autocommit=True)
+
+
+# --- Volume ---------------------------------------------------------------------------------
+
+# Weighted towards done: most rows of an active learner are finished things. NOT_STARTED rows
+# exist only to hold a note (see progress.models), so they get one.
+_PROGRESS_SQL = """
+INSERT INTO progress_progress (user_id, resource_id, status, note, started_at, completed_at, created_at, updated_at)
+SELECT user_id, resource_id, status,
+       CASE WHEN status = 'not_started' THEN 'Come back to this after the basics.' ELSE '' END,
+       CASE WHEN status <> 'not_started' THEN at - interval '3 days' END,
+       CASE WHEN status = 'done' THEN at END,
+       at - interval '3 days', at
+FROM (
+    SELECT user_id, resource_id, at,
+           CASE WHEN s < 0.65 THEN 'done' WHEN s < 0.85 THEN 'in_progress'
+                WHEN s < 0.95 THEN 'skipped' ELSE 'not_started' END AS status
+    FROM (
+        SELECT u.id AS user_id, r.id AS resource_id, random() AS pick, random() AS s,
+               now() - random() * interval '365 days' AS at
+        FROM auth_user u CROSS JOIN catalog_resource r
+        WHERE u.email LIKE %(pattern)s AND r.is_published
+        OFFSET 0  -- keeps each random() evaluated once per row
+    ) drawn
+    WHERE pick < %(share)s
+) picked
+"""
+
+# One status change per row that has one, plus the start of every finished one: the heatmap,
+# streaks and history read these.
+_ACTIVITY_SQL = """
+INSERT INTO progress_activity (user_id, resource_id, status, occurred_at)
+SELECT p.user_id, p.resource_id, p.status, p.updated_at
+FROM progress_progress p JOIN auth_user u ON u.id = p.user_id
+WHERE u.email LIKE %(pattern)s AND p.status <> 'not_started'
+UNION ALL
+SELECT p.user_id, p.resource_id, 'in_progress', p.started_at
+FROM progress_progress p JOIN auth_user u ON u.id = p.user_id
+WHERE u.email LIKE %(pattern)s AND p.status = 'done'
+"""
+
+
+@dataclass
+class Volume:
+    users: int
+    progress: int
+    activities: int
+    seconds: float
+
+
+def volume_load(*, url: str, users: int, resources_per_user: int, password_hash: str) -> Volume:
+    """Benchmark users, their Progress and Activity rows, inserted set-wise by PostgreSQL itself."""
+    started = time.monotonic()
+    pattern = f"%@{BENCH_EMAIL_DOMAIN}"
+    with connect(url) as conn:
+        # Rows are consistent by construction; skipping the per-row FK triggers makes the load
+        # several times faster (needs a superuser, as the local `postgres` role is).
+        conn.execute("SET session_replication_role = replica")
+        conn.execute("SET synchronous_commit = off")
+        published = conn.execute("SELECT count(*) FROM catalog_resource WHERE is_published").fetchone()[0]
+        if not published:
+            raise BenchmarkError("The catalog is empty: `manage.py seed` loaded nothing.")
+        share = min(1.0, resources_per_user / published)
+        conn.execute(
+            """
+            INSERT INTO auth_user (password, is_superuser, username, first_name, last_name, email,
+                                   is_staff, is_active, date_joined)
+            SELECT %(hash)s, false, 'bench' || g, '', '', 'bench' || g || %(domain)s, false, true,
+                   now() - random() * interval '400 days'
+            FROM generate_series(1, %(users)s) g
+            """,
+            {"hash": password_hash, "domain": f"@{BENCH_EMAIL_DOMAIN}", "users": users},
+        )
+        conn.execute(
+            """INSERT INTO account_emailaddress (user_id, email, verified, "primary")
+               SELECT id, email, true, true FROM auth_user WHERE email LIKE %(pattern)s""",
+            {"pattern": pattern},
+        )
+        progress = conn.execute(_PROGRESS_SQL, {"pattern": pattern, "share": share}).rowcount
+        activities = conn.execute(_ACTIVITY_SQL, {"pattern": pattern}).rowcount
+        conn.execute("SET session_replication_role = DEFAULT")
+        # Fresh statistics, as autovacuum would have by the time real traffic arrives.
+        conn.execute("VACUUM ANALYZE")
+    return Volume(users=users, progress=progress, activities=activities, seconds=time.monotonic() - started)
+
+
+@dataclass
+class Catalog:
+    """The URLs the benchmark requests, chosen from the seeded catalog."""
+
+    guide_path: str
+    guide_uuid: str
+    guide_entries: int
+    path_path: str
+    resource_path: str
+    topic_path: str
+    search_path: str
+    tick_resources: list[str]
+
+
+def catalog_pick(*, url: str) -> Catalog:
+    with connect(url) as conn:
+        guide_id, slug, guide_uuid, entries = conn.execute(
+            """SELECT g.id, g.slug, g.uuid::text, count(e.id) FROM catalog_guide g
+               JOIN catalog_section s ON s.guide_id = g.id JOIN catalog_entry e ON e.section_id = s.id
+               WHERE g.is_published GROUP BY g.id ORDER BY count(e.id) DESC LIMIT 1"""
+        ).fetchone()
+        path_slug = conn.execute(
+            """SELECT p.slug FROM paths_learningpath p JOIN paths_pathstep st ON st.path_id = p.id
+               JOIN paths_stepresource sr ON sr.step_id = st.id
+               WHERE p.is_published GROUP BY p.id ORDER BY count(sr.id) DESC LIMIT 1"""
+        ).fetchone()[0]
+        tick_resources = [
+            row[0]
+            for row in conn.execute(
+                """SELECT r.uuid::text FROM catalog_entry e JOIN catalog_section s ON s.id = e.section_id
+                   JOIN catalog_resource r ON r.id = e.resource_id
+                   WHERE s.guide_id = %s AND r.is_published ORDER BY s.position, e.position""",
+                [guide_id],
+            )
+        ]
+        topic_slug = conn.execute(
+            """SELECT t.slug FROM catalog_topic t JOIN catalog_resource_topics rt ON rt.topic_id = t.id
+               GROUP BY t.id ORDER BY count(*) DESC LIMIT 1"""
+        ).fetchone()[0]
+    return Catalog(
+        guide_path=f"/guides/{slug}/",
+        guide_uuid=guide_uuid,
+        guide_entries=entries,
+        path_path=f"/paths/{path_slug}/",
+        resource_path=f"/resources/{tick_resources[0]}/",
+        topic_path=f"/topics/{topic_slug}/",
+        search_path="/search/?" + urlencode({"q": "attention"}),
+        tick_resources=tick_resources,
+    )
+
+
+# --- The server -----------------------------------------------------------------------------
+
+
+def free_port() -> int:
+    with socket.socket() as sock:
+        sock.bind((HOST, 0))
+        return sock.getsockname()[1]
+
+
+def production_env(*, url: str, port: int, workers: int) -> dict[str, str]:
+    """The production configuration .ci/prod-check serves, on the benchmark database."""
+    env = {k: v for k, v in os.environ.items() if k not in {"SECRET_KEY_FILE", "DJANGO_SETTINGS_MODULE"}}
+    env |= {
+        "DEBUG": "false",
+        "SECRET_KEY": secrets.token_urlsafe(50),
+        "ALLOWED_HOSTS": HOST,
+        "SITE_URL": f"https://{HOST}",
+        # SECURE_SSL_REDIRECT stays on; every request says it came through a TLS proxy.
+        "SECURE_PROXY_SSL_HEADER": "true",
+        "DATABASE_URL": url,
+        "PORT": str(port),
+        "WEB_CONCURRENCY": str(workers),
+        "LOG_LEVEL": "WARNING",
+        "PYTHONUNBUFFERED": "1",
+    }
+    return env
+
+
+def manage(base_dir: Path, env: dict, *args: str) -> str:
+    done = subprocess.run(
+        [sys.executable, "manage.py", *args], cwd=base_dir, env=env, capture_output=True, text=True
+    )
+    if done.returncode:
+        raise BenchmarkError(f"manage.py {' '.join(args)} failed:\n{done.stdout[-2000:]}\n{done.stderr[-4000:]}")
+    return done.stdout
+
+
+# Runs inside Django (manage.py shell) so the sessions are made by Django's own code with the
+# server's SECRET_KEY: the benchmark signs users in without the login form's password hashing.
+_SESSIONS_SCRIPT = """
+from django.contrib.auth import BACKEND_SESSION_KEY, HASH_SESSION_KEY, SESSION_KEY, get_user_model
+from django.contrib.sessions.backends.db import SessionStore
+users = get_user_model().objects.filter(email__endswith="@{domain}").order_by("?")[:{count}]
+for user in users:
+    session = SessionStore()
+    session[SESSION_KEY] = str(user.pk)
+    session[BACKEND_SESSION_KEY] = "django.contrib.auth.backends.ModelBackend"
+    session[HASH_SESSION_KEY] = user.get_session_auth_hash()
+    session.create()
+    print("SESSION", session.session_key)
+"""
+
+
+def sessions_create(base_dir: Path, env: dict, count: int) -> list[str]:
+    out = manage(base_dir, env, "shell", "-c", _SESSIONS_SCRIPT.format(domain=BENCH_EMAIL_DOMAIN, count=count))
+    return [line.split()[1] for line in out.splitlines() if line.startswith("SESSION ")]
+
+
+class Server:
+    """gunicorn -c config/gunicorn.py on 127.0.0.1, logging to a file, stopped with SIGTERM."""
+
+    def __init__(self, base_dir: Path, env: dict, log_path: Path):
+        self.port = int(env["PORT"])
+        self.log = open(log_path, "wb")  # noqa: SIM115 - closed in stop()
+        self.process = subprocess.Popen(
+            [sys.executable, "-m", "gunicorn", "--config", "config/gunicorn.py", "--bind", f"{HOST}:{self.port}"],
+            cwd=base_dir, env=env, stdout=self.log, stderr=subprocess.STDOUT,
+        )
+
+    def wait_healthy(self, timeout: float = 30) -> None:
+        deadline = time.monotonic() + timeout
+        while time.monotonic() < deadline:
+            if self.process.poll() is not None:
+                raise BenchmarkError(f"gunicorn exited with {self.process.returncode}; see {self.log.name}")
+            try:
+                status, _, _ = request_once(self.port, "GET", "/healthz")
+                if status == 200:
+                    return
+            except OSError:
+                pass
+            time.sleep(0.3)
+        raise BenchmarkError(f"gunicorn did not answer /healthz within {timeout:.0f} s; see {self.log.name}")
+
+    def stop(self) -> None:
+        if self.process.poll() is None:
+            self.process.send_signal(signal.SIGTERM)
+            try:
+                self.process.wait(timeout=30)
+            except subprocess.TimeoutExpired:
+                self.process.kill()
+                self.process.wait()
+        self.log.close()
+
+
+# --- HTTP -----------------------------------------------------------------------------------
+
+
+def base_headers(port: int) -> dict[str, str]:
+    # As a TLS-terminating proxy would forward it; Origin satisfies CSRF's HTTPS origin check.
+    return {"Host": f"{HOST}:{port}", "X-Forwarded-Proto": "https", "Origin": f"https://{HOST}:{port}"}
+
+
+def request_once(port: int, method: str, path: str, headers: dict | None = None, body: str | None = None):
+    conn = http.client.HTTPConnection(HOST, port, timeout=30)
+    try:
+        conn.request(method, path, body=body, headers={**base_headers(port), **(headers or {})})
+        response = conn.getresponse()
+        return response.status, dict(response.getheaders()), response.read()
+    finally:
+        conn.close()
+
+
+def _cookie(headers: dict, name: str) -> str | None:
+    for key, value in headers.items():
+        if key.lower() == "set-cookie" and value.startswith(f"{name}="):
+            return value.split(";", 1)[0].split("=", 1)[1]
+    return None
+
+
+@dataclass
+class Endpoint:
+    name: str
+    path: str
+    method: str = "GET"
+    signed_in: bool = False
+    # A POST body per request: (thread index, request number) -> urlencoded body.
+    body: callable = None
+    weigh: bool = False
+
+
+@dataclass
+class Measurement:
+    name: str
+    requests: int
+    errors: int
+    seconds: float
+    latencies: list[float] = field(repr=False)
+
+    @property
+    def rps(self) -> float:
+        return self.requests / self.seconds if self.seconds else 0.0
+
+    def percentile(self, q: float) -> float:
+        if not self.latencies:
+            return float("nan")
+        if len(self.latencies) == 1:
+            return self.latencies[0] * 1000
+        return statistics.quantiles(self.latencies, n=100, method="inclusive")[int(q) - 1] * 1000
+
+
+@dataclass
+class Visitor:
+    """One load thread's identity: a session cookie and, for writes, a CSRF cookie + token."""
+
+    cookies: dict[str, str] = field(default_factory=dict)
+    csrf_token: str | None = None
+
+    def headers(self) -> dict[str, str]:
+        if not self.cookies:
+            return {}
+        return {"Cookie": "; ".join(f"{k}={v}" for k, v in self.cookies.items())}
+
+
+def visitor_for(port: int, session_key: str, csrf_page: str) -> Visitor:
+    """A signed-in visitor with the CSRF cookie and token a page gives it, as a browser has them."""
+    visitor = Visitor(cookies={"sessionid": session_key})
+    status, headers, body = request_once(port, "GET", csrf_page, visitor.headers())
+    if status != 200:
+        raise BenchmarkError(f"GET {csrf_page} as a signed-in benchmark user answered {status}")
+    token = _cookie(headers, "csrftoken")
+    match = re.search(rb'"X-CSRFToken": "([^"]+)"', body)
+    if not token or not match:
+        raise BenchmarkError(f"{csrf_page} set no CSRF cookie or token; cannot benchmark writes")
+    visitor.cookies["csrftoken"] = token
+    visitor.csrf_token = match.group(1).decode()
+    return visitor
+
+
+def load_run(
+    *, port: int, endpoint: Endpoint, visitors: list[Visitor], duration: float, max_requests: int, warmup: float
+) -> Measurement:
+    """Each visitor is one thread with one keep-alive connection, requesting as fast as answered
+    until `duration` seconds or `max_requests` in all. Non-2xx answers count as errors."""
+    latencies: list[float] = []
+    errors = 0
+    count = 0
+    lock = threading.Lock()
+    start_gate = threading.Barrier(len(visitors) + 1)
+    timing = {}
+
+    def worker(index: int, visitor: Visitor):
+        nonlocal errors, count
+        headers = {**base_headers(port), **visitor.headers()}
+        if endpoint.method == "POST":
+            headers |= {
+                "HX-Request": "true",
+                "X-CSRFToken": visitor.csrf_token,
+                "Content-Type": "application/x-www-form-urlencoded",
+            }
+        conn = http.client.HTTPConnection(HOST, port, timeout=30)
+        number = 0
+        start_gate.wait()
+        warm_until = timing["start"] + warmup
+        while True:
+            now = time.perf_counter()
+            if now >= timing["end"]:
+                break
+            with lock:
+                if count >= max_requests:
+                    break
+            body = endpoint.body(index, number) if endpoint.body else None
+            number += 1
+            began = time.perf_counter()
+            try:
+                conn.request(endpoint.method, endpoint.path, body=body, headers=headers)
+                response = conn.getresponse()
+                response.read()
+                status = response.status
+            except (http.client.HTTPException, OSError):
+                # A recycled worker (max_requests) closes keep-alive connections: reconnect.
+                conn.close()
+                conn = http.client.HTTPConnection(HOST, port, timeout=30)
+                continue
+            elapsed = time.perf_counter() - began
+            if began < warm_until:
+                continue
+            with lock:
+                count += 1
+                if 200 <= status < 300:
+                    latencies.append(elapsed)
+                else:
+                    errors += 1
+        conn.close()
+
+    threads = [threading.Thread(target=worker, args=(i, v), daemon=True) for i, v in enumerate(visitors)]
+    for thread in threads:
+        thread.start()
+    timing["start"] = time.perf_counter()
+    timing["end"] = timing["start"] + warmup + duration
+    start_gate.wait()
+    for thread in threads:
+        thread.join()
+    measured = min(time.perf_counter(), timing["end"]) - (timing["start"] + warmup)
+    return Measurement(endpoint.name, count, errors, max(measured, 1e-9), latencies)
+
+
+# --- Weight ---------------------------------------------------------------------------------
+
+_ASSET_RE = re.compile(rb'<(?:link[^>]+rel="stylesheet"[^>]*href|script[^>]*src)="(/static/[^"]+\.(?:css|js))"')
+
+
+@dataclass
+class Weight:
+    html_kb: float
+    assets_kb: float
+    assets: list[str]
+
+    @property
+    def total_kb(self) -> float:
+        return self.html_kb + self.assets_kb
+
+
+def page_weight(port: int, path: str, visitor: Visitor | None) -> Weight:
+    """gzip (level 6, a proxy's usual) of the HTML, plus each linked CSS/JS file as whitenoise
+    serves it with Accept-Encoding: gzip (or gzipped here, if it serves it uncompressed)."""
+    status, _, html = request_once(port, "GET", path, visitor.headers() if visitor else None)
+    if status != 200:
+        raise BenchmarkError(f"GET {path} answered {status}")
+    html_bytes = len(gzip.compress(html, compresslevel=6))
+    assets = sorted({m.decode() for m in _ASSET_RE.findall(html)})
+    asset_bytes = 0
+    for asset in assets:
+        status, headers, body = request_once(port, "GET", asset, {"Accept-Encoding": "gzip"})
+        if status != 200:
+            raise BenchmarkError(f"GET {asset} answered {status}")
+        encoded = any(k.lower() == "content-encoding" and "gzip" in v for k, v in headers.items())
+        asset_bytes += len(body) if encoded else len(gzip.compress(body, compresslevel=9))
+    return Weight(html_bytes / 1024, asset_bytes / 1024, assets)
+
+
+def markdown_table(rows: list[list[str]], header: list[str]) -> str:
+    lines = ["| " + " | ".join(header) + " |", "|" + "|".join(" --- " if i == 0 else " ---: " for i in range(len(header))) + "|"]
+    lines += ["| " + " | ".join(row) + " |" for row in rows]
+    return "\n".join(lines)
+
+
+# Counts each page's SQL queries the way the server makes them (one request, as a bench user),
+# so a slow page in the table comes with its likely reason.
+_QUERIES_SCRIPT = """
+import json
+from django.contrib.auth import get_user_model
+from django.db import connection
+from django.test import Client
+from django.test.utils import CaptureQueriesContext
+paths = json.loads({paths!r})
+user = get_user_model().objects.filter(email__endswith="@{domain}").first()
+for name, path, signed_in in paths:
+    client = Client(HTTP_HOST="127.0.0.1", headers={{"X-Forwarded-Proto": "https"}})
+    if signed_in:
+        client.force_login(user)
+    client.get(path)  # warm: the first request pays for template loading
+    with CaptureQueriesContext(connection) as queries:
+        status = client.get(path).status_code
+    print("QUERIES", json.dumps([name, status, len(queries)]))
+"""
+
+
+def query_counts(base_dir: Path, env: dict, pages: list[tuple[str, str, bool]]) -> dict[str, int]:
+    import json
+
+    script = _QUERIES_SCRIPT.format(paths=json.dumps(pages), domain=BENCH_EMAIL_DOMAIN)
+    out = manage(base_dir, env, "shell", "-c", script)
+    counts = {}
+    for line in out.splitlines():
+        if line.startswith("QUERIES "):
+            name, _, count = json.loads(line.removeprefix("QUERIES "))
+            counts[name] = count
+    return counts

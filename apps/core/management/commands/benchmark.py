@@ -1,0 +1,154 @@
+"""`manage.py benchmark` (or `make benchmark`): production gunicorn on PostgreSQL at a realistic
+volume, measured page by page against the /healthz floor. How to read it: docs/BENCHMARKS.md.
+
+The database named by --database-url (else DATABASE_URL, else syllabus_bench on the local
+server) is DROPPED and recreated. Only 127.0.0.1 is ever contacted.
+"""
+
+import os
+import secrets
+import tempfile
+import time
+from pathlib import Path
+
+from django.conf import settings
+from django.core.management.base import BaseCommand, CommandError
+
+from apps.core import benchmark as bench
+
+# Targets (docs/BENCHMARKS.md): a page's p50 within this many floor p50s, and this many KB
+# compressed at most.
+TARGET_RATIO = 3.0
+TARGET_KB = 100.0
+
+
+class Command(BaseCommand):
+    help = "Load a realistic volume into a PostgreSQL benchmark database and measure the main pages."
+
+    def add_arguments(self, parser):
+        parser.add_argument("--database-url", help=f"PostgreSQL URL, dropped and recreated (default: DATABASE_URL, else {bench.DEFAULT_DATABASE_URL})")
+        parser.add_argument("--users", type=int, default=10_000)
+        parser.add_argument("--resources-per-user", type=int, default=450)
+        parser.add_argument("--duration", type=float, default=8.0, help="Seconds measured per endpoint.")
+        parser.add_argument("--warmup", type=float, default=1.0, help="Unmeasured seconds before each endpoint.")
+        parser.add_argument("--concurrency", type=int, default=4, help="Load threads (keep-alive connections).")
+        parser.add_argument("--max-requests", type=int, default=5_000, help="Cap per endpoint.")
+        parser.add_argument("--workers", type=int, default=2, help="gunicorn worker processes (WEB_CONCURRENCY).")
+        parser.add_argument(
+            "--reuse", action="store_true", help="Keep an already loaded benchmark database (skip recreate, migrate, seed, load)."
+        )
+
+    def handle(self, *args, **options):
+        try:
+            self._run(options)
+        except bench.BenchmarkError as exc:
+            raise CommandError(str(exc)) from None
+
+    def say(self, message):
+        self.stdout.write(message)
+        self.stdout.flush()
+
+    def _run(self, options):
+        url = bench.benchmark_database_url(options["database_url"] or os.environ.get("DATABASE_URL"))
+        if options["concurrency"] < 1 or options["users"] < options["concurrency"]:
+            raise CommandError("--concurrency must be at least 1 and at most --users.")
+        base_dir = Path(settings.BASE_DIR)
+        started = time.monotonic()
+        port = bench.free_port()
+        env = bench.production_env(url=url, port=port, workers=options["workers"])
+        password = secrets.token_urlsafe(12)
+
+        if not options["reuse"]:
+            self.say(f"Recreating {url} …")
+            bench.database_recreate(url=url)
+            bench.manage(base_dir, env, "migrate", "--no-input")
+            bench.manage(base_dir, env, "createcachetable")
+            bench.manage(base_dir, env, "seed")
+            # One real account made by the app's own code; its hash is copied to every benchmark
+            # user, so any of them can sign in through the form with this password.
+            donor = "hash-donor@example.org"
+            bench.manage(base_dir, env | {"DJANGO_ADMIN_EMAIL": donor, "DJANGO_ADMIN_PASSWORD": password}, "ensure_admin")
+            with bench.connect(url) as conn:
+                password_hash = conn.execute("SELECT password FROM auth_user WHERE email = %s", [donor]).fetchone()[0]
+            self.say(f"Loading {options['users']:,} users × ~{options['resources_per_user']} progress rows …")
+            volume = bench.volume_load(
+                url=url, users=options["users"], resources_per_user=options["resources_per_user"], password_hash=password_hash
+            )
+            self.say(
+                f"  {volume.users:,} users, {volume.progress:,} Progress rows, {volume.activities:,} Activity rows "
+                f"in {volume.seconds:.0f} s (benchmark users' password: {password})"
+            )
+        bench.manage(base_dir, {**env, "SECRET_KEY": "collectstatic-only-not-a-secret"}, "collectstatic", "--no-input", "-v", "0")
+        catalog = bench.catalog_pick(url=url)
+        sessions = bench.sessions_create(base_dir, env, options["concurrency"])
+
+        with tempfile.TemporaryDirectory(prefix="syllabus-bench-") as tmp:
+            server = bench.Server(base_dir, env, Path(tmp) / "gunicorn.log")
+            try:
+                server.wait_healthy()
+                table = self._measure(server, catalog, sessions, options, base_dir, env)
+            finally:
+                server.stop()
+        self.say("")
+        self.say(table)
+        self.say(f"\nTotal {time.monotonic() - started:.0f} s.")
+
+    def _measure(self, server, catalog, sessions, options, base_dir, env):
+        port = server.port
+        visitors = [bench.visitor_for(port, key, catalog.guide_path) for key in sessions]
+        anonymous = [bench.Visitor() for _ in sessions]
+        guide_scope = f"guide:{catalog.guide_uuid}"
+
+        def tick_body(index, number):
+            # Each thread's user toggles the guide's first resource: done, not started, done …
+            resource = catalog.tick_resources[0]
+            status = "done" if number % 2 == 0 else "not_started"
+            return bench.urlencode({"status": status, "scope": guide_scope, "slot": resource})
+
+        endpoints = [
+            bench.Endpoint("floor: /healthz", "/healthz"),
+            bench.Endpoint("home (anonymous)", "/", weigh=True),
+            bench.Endpoint("dashboard", "/dashboard/", signed_in=True, weigh=True),
+            bench.Endpoint(f"guide ({catalog.guide_entries} entries)", catalog.guide_path, signed_in=True, weigh=True),
+            bench.Endpoint("path", catalog.path_path, signed_in=True, weigh=True),
+            bench.Endpoint("search", catalog.search_path, signed_in=True, weigh=True),
+            bench.Endpoint("resource", catalog.resource_path, signed_in=True, weigh=True),
+            bench.Endpoint("topic", catalog.topic_path, signed_in=True, weigh=True),
+        ]
+        # Every thread is a different user, so the writes hit different rows and never contend.
+        endpoints.append(bench.Endpoint(
+            "tick (POST, htmx)", f"/progress/{catalog.tick_resources[0]}/", method="POST", signed_in=True, body=tick_body
+        ))
+        queries = bench.query_counts(
+            base_dir, env, [(e.name, e.path, e.signed_in) for e in endpoints if e.method == "GET"]
+        )
+        rows, floor = [], None
+        for endpoint in endpoints:
+            measurement = bench.load_run(
+                port=port, endpoint=endpoint, visitors=visitors if endpoint.signed_in else anonymous,
+                duration=options["duration"], max_requests=options["max_requests"], warmup=options["warmup"],
+            )
+            p50, p95 = measurement.percentile(50), measurement.percentile(95)
+            floor = floor or p50
+            ratio = p50 / floor
+            weight = bench.page_weight(port, endpoint.path, visitors[0] if endpoint.signed_in else None) if endpoint.weigh else None
+            misses = []
+            if ratio > TARGET_RATIO:
+                misses.append(f"> {TARGET_RATIO:g}× floor")
+            if weight and weight.total_kb > TARGET_KB:
+                misses.append(f"> {TARGET_KB:g} KB")
+            if measurement.errors:
+                misses.append(f"{measurement.errors} errors")
+            rows.append([
+                endpoint.name,
+                f"{measurement.rps:.0f}",
+                f"{p50:.1f}",
+                f"{p95:.1f}",
+                f"{ratio:.1f}×",
+                str(queries.get(endpoint.name, "–")),
+                f"{weight.html_kb:.1f} + {weight.assets_kb:.1f} = {weight.total_kb:.1f}" if weight else "–",
+                ", ".join(misses) or "ok",
+            ])
+            self.say(f"  {endpoint.name}: {measurement.requests} requests, p50 {p50:.1f} ms, p95 {p95:.1f} ms")
+        header = ["endpoint", "req/s", "p50 ms", "p95 ms", "p50 / floor", "SQL queries", "gzip KB (HTML + CSS/JS)", "target"]
+        return bench.markdown_table(rows, header)
