@@ -163,11 +163,19 @@ def _plan_json(user, content):
                 current=row.status if row else Status.NOT_STARTED,
                 new=item["status"],
                 note=note,
-                started_at=parse_datetime(item.get("started_at") or ""),
-                completed_at=parse_datetime(item.get("completed_at") or ""),
+                started_at=_datetime(item.get("started_at")),
+                completed_at=_datetime(item.get("completed_at")),
             )
         )
     return plan
+
+
+def _datetime(value):
+    """An ISO date-time, or None when missing or not a real date (e.g. month 13)."""
+    try:
+        return parse_datetime(value) if isinstance(value, str) else None
+    except ValueError:
+        return None
 
 
 def _json_item_problem(item):
@@ -183,6 +191,6 @@ def _json_item_problem(item):
         return "note must be text of at most 10,000 characters"
     for key in ("started_at", "completed_at"):
         value = item.get(key)
-        if value is not None and (not isinstance(value, str) or parse_datetime(value) is None):
+        if value is not None and _datetime(value) is None:
             return f"{key} is not an ISO date-time"
     return None

@@ -218,13 +218,3 @@ def activity_year(*, user, today=None) -> ActivityYear:
         longest_streak=longest,
         busiest=busiest,
     )
-
-
-def resource_statuses(*, user, resources):
-    """Annotate each resource in `resources` with `.my_status` (one query)."""
-    resources = list(resources)
-    statuses = statuses_for(user=user, resource_ids=[resource.id for resource in resources])
-    for resource in resources:
-        resource.my_status = statuses.get(resource.id, "")
-    return resources
-

@@ -19,7 +19,7 @@ from apps.progress import exports, selectors
 from apps.progress.bars import bars_for_scope, guide_bar, overall_bar, section_bar
 from apps.progress.forms import ImportForm, NoteForm, StatusForm
 from apps.progress.imports import ProgressImportError, import_apply, import_plan
-from apps.progress.models import Progress, Status
+from apps.progress.models import Status
 from apps.progress.services import progress_set_note, progress_set_status
 
 PENDING_SESSION_KEY = "pending_progress"
@@ -78,16 +78,6 @@ def progress_note(request, resource_uuid):
     else:
         messages.error(request, "Notes can be at most 10,000 characters; nothing was saved.")
     return redirect(_safe_next(request, resource.get_absolute_url()))
-
-
-def resource_progress_context(*, user, resource):
-    """What the resource page shows of my progress on it (the full status controls and note)."""
-    row = Progress.objects.filter(user=user, resource=resource).first() if user.is_authenticated else None
-    return {
-        "my_progress": row,
-        "status_choices": Status.choices,
-        "note_form": NoteForm(initial={"note": row.note if row else ""}),
-    }
 
 
 @login_required
@@ -171,7 +161,7 @@ def progress_import(request):
         except ProgressImportError as exc:
             form.add_error(None, str(exc))
         else:
-            if request.POST.get("confirm") == "1":
+            if request.POST.get("confirm") == "1" and plan.changes:
                 import_apply(user=request.user, plan=plan)
                 messages.success(request, f"Imported: {len(plan.changes)} resources updated.")
                 return redirect("progress:dashboard")

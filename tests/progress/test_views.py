@@ -231,6 +231,22 @@ def test_bad_imports_get_a_clear_message_and_write_nothing(client, user, catalog
     assert not Progress.objects.exists()
 
 
+def test_json_items_with_bad_fields_are_reported_not_imported(client, user, catalog):
+    client.force_login(user)
+    good = str(catalog["resources"][0].uuid)
+    items = [
+        {"resource": good, "status": "done", "completed_at": "2026-13-45T00:00:00"},
+        {"resource": "not-a-uuid", "status": "done"},
+        {"resource": good, "status": "finished"},
+        {"resource": "00000000-0000-0000-0000-000000000000", "status": "done"},
+    ]
+    text = json.dumps({"format": "syllabus-progress", "version": 1, "progress": items})
+    html = client.post(reverse("progress:import"), {"text": text, "confirm": "1"}).content.decode()
+    assert "completed_at is not an ISO date-time" in html and "malformed resource uuid" in html
+    assert "unknown status" in html and "no published resource has this uuid" in html
+    assert not Progress.objects.exists()
+
+
 def test_guide_page_with_progress_keeps_a_constant_query_count(client, user, catalog):
     from django.db import connection
     from django.test.utils import CaptureQueriesContext
