@@ -157,15 +157,17 @@ class PositionedForm(forms.ModelForm):
 class PositionedInlineFormSet(BaseInlineFormSet):
     """An inline whose positions are renumbered 1..n on save in the order typed.
 
-    A row typed onto a taken place goes before the row that held it; a new row left blank
-    goes last; rows the inline does not show keep their place among the others.
+    A row typed onto a taken place takes it: moved up (or new), it goes before the row that
+    held it; moved down, after it. A new row left blank goes last; rows the inline does not
+    show keep their place among the others.
     """
 
     position_field = "position"
 
     def save(self, commit=True):
-        if not commit:
-            return super().save(commit=False)
+        touched = any(form.has_changed() for form in self.forms) or bool(self.deleted_forms)
+        if not commit or not touched:
+            return super().save(commit=commit)
         with transaction.atomic():
             group = self.model._default_manager.filter(**{self.fk.name: self.instance})
             before = dict(group.values_list("pk", self.position_field))
