@@ -1,7 +1,6 @@
 """``manage.py seed``: additive, idempotent, fast, and it never overwrites or deletes."""
 
 import json
-import time
 from io import StringIO
 
 import pytest
@@ -33,10 +32,9 @@ def fixture_size():
 
 
 @pytest.mark.django_db
-def test_seed_loads_the_whole_catalog_quickly(fixture_size):
-    started = time.monotonic()
+def test_seed_loads_the_whole_catalog(fixture_size):
+    # Speed is measured by the benchmark, not asserted here (a loaded CI machine is no clock).
     assert seed() == f"Seeded: {fixture_size} created, 0 already present"
-    assert time.monotonic() - started < 5
     assert sum(counts().values()) == fixture_size
     assert Guide.objects.count() == 5
     resource = Resource.objects.get(url="https://hao-ai-lab.github.io/cse234-w25")
