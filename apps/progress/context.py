@@ -1,7 +1,7 @@
 """What a catalog page needs to show the learner's progress: statuses for the ticks, the
 bars, and the scope a tick sends back so its response refreshes exactly those bars."""
 
-from apps.progress.bars import guide_bar, section_bar, topic_bar, topic_tally
+from apps.progress.bars import guide_bar, topic_bar, topic_tally
 from apps.progress.models import Progress, Status
 from apps.progress.selectors import guide_tallies, statuses_for
 

@@ -66,7 +66,6 @@ def _url_kind(url: str) -> str | None:
 
 def _fallback_kind(url: str) -> str:
     parts = urlsplit(url)
-    host = (parts.hostname or "").removeprefix("www.")
     segments = [s for s in parts.path.split("/") if s]
     if parts.path.lower().endswith(".pdf"):
         return Kind.PAPER
