@@ -55,13 +55,10 @@ class UUIDManager(models.Manager.from_queryset(UUIDQuerySet)):
         return self.get(uuid=uuid_value)
 
 
-class CatalogModel(models.Model):
+class UUIDModel(models.Model):
+    """A row with a stable uuid as its natural key (fixtures, progress and exports use it)."""
+
     uuid = models.UUIDField(default=uuid.uuid4, unique=True, editable=False)
-    is_published = models.BooleanField(
-        "published", default=True, db_index=True, help_text="Unpublished objects are invisible to learners."
-    )
-    created_at = models.DateTimeField(auto_now_add=True)
-    updated_at = models.DateTimeField(auto_now=True)
 
     objects = UUIDManager()
 
@@ -70,6 +67,17 @@ class CatalogModel(models.Model):
 
     def natural_key(self):
         return (str(self.uuid),)
+
+
+class CatalogModel(UUIDModel):
+    is_published = models.BooleanField(
+        "published", default=True, db_index=True, help_text="Unpublished objects are invisible to learners."
+    )
+    created_at = models.DateTimeField(auto_now_add=True)
+    updated_at = models.DateTimeField(auto_now=True)
+
+    class Meta:
+        abstract = True
 
 
 class Topic(CatalogModel):
@@ -182,16 +190,13 @@ class Resource(CatalogModel):
         super().save(*args, **kwargs)
 
 
-class ResourceLink(models.Model):
+class ResourceLink(UUIDModel):
     """A further link of a resource (an item in a guide may hold several links)."""
 
-    uuid = models.UUIDField(default=uuid.uuid4, unique=True, editable=False)
     resource = models.ForeignKey(Resource, on_delete=models.CASCADE, related_name="links")
     url = models.URLField(max_length=2000)
     label = models.CharField(max_length=300, blank=True)
     position = models.PositiveIntegerField(default=0)
-
-    objects = UUIDManager()
 
     class Meta:
         ordering = ["resource", "position"]
@@ -199,9 +204,6 @@ class ResourceLink(models.Model):
 
     def __str__(self):
         return self.label or self.url
-
-    def natural_key(self):
-        return (str(self.uuid),)
 
 
 class Entry(CatalogModel):

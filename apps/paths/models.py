@@ -5,14 +5,12 @@ the guide section it was drawn from. Progress along a path is computed from the 
 Progress rows on those resources, never stored here.
 """
 
-import uuid
-
 from django.conf import settings
 from django.db import models
 from django.db.models import Q
 from django.urls import reverse
 
-from apps.catalog.models import CatalogModel, Guide, Resource, Section, UUIDManager
+from apps.catalog.models import CatalogModel, Guide, Resource, Section, UUIDModel
 
 
 class LearningPath(CatalogModel):
@@ -34,8 +32,7 @@ class LearningPath(CatalogModel):
         return reverse("paths:path-detail", args=[self.slug])
 
 
-class PathStep(models.Model):
-    uuid = models.UUIDField(default=uuid.uuid4, unique=True, editable=False)
+class PathStep(UUIDModel):
     path = models.ForeignKey(LearningPath, on_delete=models.CASCADE, related_name="steps")
     position = models.PositiveIntegerField()
     title = models.CharField(max_length=300)
@@ -48,8 +45,6 @@ class PathStep(models.Model):
     )
     resources = models.ManyToManyField(Resource, through="StepResource", related_name="path_steps")
 
-    objects = UUIDManager()
-
     class Meta:
         ordering = ["path", "position"]
         constraints = [models.UniqueConstraint(fields=["path", "position"], name="pathstep_unique_position")]
@@ -57,21 +52,15 @@ class PathStep(models.Model):
     def __str__(self):
         return self.title
 
-    def natural_key(self):
-        return (str(self.uuid),)
-
     @property
     def anchor(self):
         return f"step-{self.uuid}"
 
 
-class StepResource(models.Model):
-    uuid = models.UUIDField(default=uuid.uuid4, unique=True, editable=False)
+class StepResource(UUIDModel):
     step = models.ForeignKey(PathStep, on_delete=models.CASCADE, related_name="step_resources")
     resource = models.ForeignKey(Resource, on_delete=models.CASCADE, related_name="step_links")
     position = models.PositiveIntegerField()
-
-    objects = UUIDManager()
 
     class Meta:
         ordering = ["step", "position"]
@@ -82,9 +71,6 @@ class StepResource(models.Model):
 
     def __str__(self):
         return f"{self.step} · {self.resource}"
-
-    def natural_key(self):
-        return (str(self.uuid),)
 
 
 class PathFollow(models.Model):
