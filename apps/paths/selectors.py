@@ -7,7 +7,7 @@ import math
 from dataclasses import dataclass, field
 from datetime import timedelta
 
-from django.db.models import Prefetch
+from django.db.models import Prefetch, prefetch_related_objects
 from django.utils import timezone
 
 from apps.catalog.models import Kind
@@ -82,16 +82,15 @@ class PathView:
         return math.ceil(self.minutes / 60)
 
 
-def _paths_with_steps(queryset):
+def _steps_prefetch():
+    """Steps in order, each with its published resources (`.ordered_steps[].published_items`)."""
     published_items = StepResource.objects.filter(resource__is_published=True).select_related("resource").order_by("position")
-    return queryset.prefetch_related(
-        Prefetch(
-            "steps",
-            queryset=PathStep.objects.order_by("position").prefetch_related(
-                Prefetch("step_resources", queryset=published_items, to_attr="published_items")
-            ),
-            to_attr="ordered_steps",
-        )
+    return Prefetch(
+        "steps",
+        queryset=PathStep.objects.order_by("position").prefetch_related(
+            Prefetch("step_resources", queryset=published_items, to_attr="published_items")
+        ),
+        to_attr="ordered_steps",
     )
 
 
@@ -134,21 +133,25 @@ def _follows(user, paths):
     return {follow.path_id: follow for follow in PathFollow.objects.filter(user=user, path__in=[p.id for p in paths])}
 
 
-def path_list(*, user):
-    paths = list(_paths_with_steps(LearningPath.objects.published()))
+def _views(*, user, paths):
+    """PathViews of `paths` (steps prefetched) for `user`: two queries whatever their number."""
+    paths = list(paths)
     statuses, follows, today = _statuses(user, paths), _follows(user, paths), timezone.localdate()
     return [_build(path, statuses, follows.get(path.id), today) for path in paths]
+
+
+def path_list(*, user):
+    return _views(user=user, paths=LearningPath.objects.published().prefetch_related(_steps_prefetch()))
 
 
 def path_detail(*, path, user):
-    path = _paths_with_steps(LearningPath.objects.filter(pk=path.pk)).get()
-    return _build(path, _statuses(user, [path]), _follows(user, [path]).get(path.id), timezone.localdate())
+    prefetch_related_objects([path], _steps_prefetch())
+    return _views(user=user, paths=[path])[0]
 
 
 def followed_paths(*, user):
-    paths = list(_paths_with_steps(LearningPath.objects.published().filter(follows__user=user).order_by("follows__followed_at")))
-    statuses, follows, today = _statuses(user, paths), _follows(user, paths), timezone.localdate()
-    return [_build(path, statuses, follows.get(path.id), today) for path in paths]
+    followed = LearningPath.objects.published().filter(follows__user=user).order_by("follows__followed_at")
+    return _views(user=user, paths=followed.prefetch_related(_steps_prefetch()))
 
 
 def path_scope(*, user, path_uuid, resource):

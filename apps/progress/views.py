@@ -4,7 +4,8 @@ from urllib.parse import quote
 
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
-from django.http import HttpResponse
+from django.db.models import Prefetch
+from django.http import HttpResponse, JsonResponse
 from django.shortcuts import get_object_or_404, redirect, render
 from django.template.loader import render_to_string
 from django.urls import reverse
@@ -13,7 +14,7 @@ from django.utils.http import url_has_allowed_host_and_scheme
 from django.views.decorators.http import require_GET, require_http_methods, require_POST
 from django_htmx.http import HttpResponseClientRedirect
 
-from apps.catalog.models import Resource
+from apps.catalog.models import Guide, Resource, Section
 from apps.paths.selectors import followed_paths
 from apps.progress import exports, selectors
 from apps.progress.bars import bars_for_scope, guide_bar, overall_bar, section_bar
@@ -83,7 +84,10 @@ def progress_note(request, resource_uuid):
 @login_required
 def dashboard(request):
     user = request.user
-    tallies = selectors.guide_tallies(user=user)
+    guides = Guide.objects.published().prefetch_related(
+        Prefetch("sections", queryset=Section.objects.filter(parent=None, is_published=True), to_attr="top_sections")
+    )
+    tallies = selectors.guide_tallies(user=user, guides=guides)
     guide = selectors.last_guide(user=user)
     context = {
         "overall": overall_bar(selectors.overall_tally(user=user)),
@@ -97,7 +101,7 @@ def dashboard(request):
                     if section.id in item.sections
                 ],
             }
-            for item in _with_top_sections(tallies)
+            for item in tallies.values()
         ],
         "continue_guide": guide,
         "continue_entries": selectors.continue_in_guide(user=user, guide=guide) if guide else [],
@@ -113,20 +117,6 @@ def dashboard(request):
     return render(request, "progress/dashboard.html", context)
 
 
-def _with_top_sections(tallies):
-    from django.db.models import Prefetch
-
-    from apps.catalog.models import Guide, Section
-
-    guides = Guide.objects.filter(id__in=list(tallies)).prefetch_related(
-        Prefetch("sections", queryset=Section.objects.filter(parent=None, is_published=True), to_attr="top_sections")
-    )
-    by_id = {guide.id: guide for guide in guides}
-    for guide_id, item in tallies.items():
-        item.guide = by_id[guide_id]
-        yield item
-
-
 EXPORTS = {
     "md": ("text/markdown; charset=utf-8", exports.progress_markdown),
     "csv": ("text/csv; charset=utf-8", exports.progress_csv),
@@ -138,8 +128,6 @@ EXPORTS = {
 def progress_export(request, fmt):
     stamp = timezone.localdate().isoformat()
     if fmt == "json":
-        from django.http import JsonResponse
-
         response = JsonResponse(exports.progress_json(request.user), json_dumps_params={"indent": 2})
     else:
         content_type, build = EXPORTS[fmt]
