@@ -97,15 +97,21 @@ def progress_markdown(user, guides=None) -> str:
     for entry in entries:
         by_guide.setdefault(entry.section.guide_id, []).append(entry)
     lines = []
+
+    def block(*new_lines):
+        """`new_lines` as their own paragraph: exactly one blank line before and after."""
+        if lines and lines[-1] != "":
+            lines.append("")
+        lines.extend([*new_lines, ""])
+
     for guide in guides:
-        lines += [f"# {guide.title}", ""]
+        block(f"# {guide.title}")
         current_section = None
         for entry in by_guide.get(guide.id, []):
             if entry.section_id != current_section:
                 current_section = entry.section_id
-                lines += ["", f"{'#' * min(entry.section.depth + 2, 6)} {entry.section}", ""]
+                block(f"{'#' * min(entry.section.depth + 2, 6)} {entry.section}")
             lines.append(_entry_line(entry, entry.resource_id in done))
-        lines.append("")
     return "\n".join(lines).strip() + "\n"
 
 

@@ -30,6 +30,14 @@ class PlannedChange:
     started_at: object = None
     completed_at: object = None
 
+    @property
+    def current_label(self):
+        return Status(self.current).label
+
+    @property
+    def new_label(self):
+        return Status(self.new).label
+
 
 @dataclass
 class ImportPlan:
@@ -144,10 +152,10 @@ def _plan_json(user, content):
         if problem:
             plan.unmatched.append((index, str(item)[:200], problem))
             continue
-        items[UUID(item["resource"])] = item
+        items[UUID(item["resource"])] = (index, item)
     resources = {resource.uuid: resource for resource in Resource.objects.published().filter(uuid__in=list(items))}
     current = _current(user, [resource.id for resource in resources.values()])
-    for index, (resource_uuid, item) in enumerate(items.items(), start=1):
+    for resource_uuid, (index, item) in items.items():
         resource = resources.get(resource_uuid)
         if resource is None:
             plan.unmatched.append((index, item.get("title") or str(resource_uuid), "no published resource has this uuid"))
@@ -167,6 +175,9 @@ def _plan_json(user, content):
                 completed_at=_datetime(item.get("completed_at")),
             )
         )
+    # By title, as exports are written; a hand-assembled file previews in the same order.
+    plan.changes.sort(key=lambda change: (change.resource.title.casefold(), change.resource.id))
+    plan.unmatched.sort(key=lambda unmatched: unmatched[0])
     return plan
 
 

@@ -64,6 +64,16 @@ def test_account_page_lists_my_email_and_links(my_client, me, someone_else):
     assert 'name="password"' in html, "a user with a password must type it to delete the account"
 
 
+def test_account_page_links_progress_export_and_import_next_to_the_data_download(my_client):
+    html = my_client.get(reverse("accounts:account")).content.decode()
+    data = html.split('id="account-data"', 1)[1].split("</section>", 1)[0]
+    assert f'"{reverse("accounts:data-export")}"' in data
+    for fmt, label in (("md", "Markdown checklist"), ("csv", "CSV"), ("json", "JSON")):
+        assert f'<a href="{reverse("progress:export", args=[fmt])}" download>{label}</a>' in data, fmt
+    assert f'<a class="button" href="{reverse("progress:import")}">Import progress</a>' in data
+    assert "JSON keeps everything — statuses, notes and dates; a Markdown checklist carries only done or not done." in data
+
+
 def test_account_page_offers_set_password_to_github_only_users(my_client, me):
     me.set_unusable_password()
     me.save()
