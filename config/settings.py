@@ -69,6 +69,7 @@ MIDDLEWARE = [
     "django.middleware.csp.ContentSecurityPolicyMiddleware",
     "django_htmx.middleware.HtmxMiddleware",
     "allauth.account.middleware.AccountMiddleware",
+    "apps.core.content.ContentVersionMiddleware",
 ]
 
 ROOT_URLCONF = "config.urls"

@@ -58,3 +58,20 @@ def sign_in(page, live_server, user):
     client.force_login(user)
     cookie = client.cookies[settings.SESSION_COOKIE_NAME]
     page.context.add_cookies([{"name": cookie.key, "value": cookie.value, "url": live_server.url}])
+
+
+def page_queries(client, url, data=None) -> tuple[int, int]:
+    """(cold, warm): SQL queries of a page's first request after a content change — it builds
+    this worker's memo (apps.core.content) — and of the next, which every later request pays."""
+    from django.db import connection
+    from django.test.utils import CaptureQueriesContext
+
+    from apps.core.content import memo
+
+    memo.clear()
+    counts = []
+    for _ in range(2):
+        with CaptureQueriesContext(connection) as queries:
+            assert client.get(url, data).status_code == 200
+        counts.append(len(queries))
+    return counts[0], counts[1]

@@ -5,16 +5,16 @@ swaps (a ``{% partialdef %}`` inside the page template), so every filter and pag
 works as a plain link too.
 """
 
-from urllib.parse import urlencode
-
 from django.shortcuts import get_object_or_404, render
 from django.views.decorators.http import require_safe
 from django.views.decorators.vary import vary_on_headers
 
-from apps.catalog import selectors
+from apps.catalog import pages, selectors
 from apps.catalog.forms import GuideFilterForm, SearchForm, TopicFilterForm
 from apps.catalog.models import Guide, Resource, Topic
+from apps.core.content import memoized
 from apps.progress.context import progress_context
+from apps.progress.overlay import overlay_fill
 from apps.progress.views import dashboard
 
 
@@ -29,9 +29,7 @@ def _filters_from(request, form_class) -> tuple[dict, dict]:
     """The valid filters of the query string, and the context that shows them and any rejected."""
     form = form_class(request.GET)
     filters = form.cleaned_filters()
-    # Where a no-JavaScript tick returns to: this page with only the valid filters.
-    tick_next = f"{request.path}?{urlencode(filters)}" if filters else request.path
-    return filters, {"filters": filters, "filter_errors": form.ignored_messages(), "tick_next": tick_next}
+    return filters, {"filters": filters, "filter_errors": form.ignored_messages()}
 
 
 @require_safe
@@ -39,7 +37,7 @@ def home(request):
     """The catalog for visitors; a signed-in learner's home is their dashboard."""
     if request.user.is_authenticated:
         return dashboard(request)
-    return render(request, "catalog/home.html", {"overview": selectors.catalog_overview()})
+    return render(request, "catalog/home.html", {"overview": memoized("catalog-overview", selectors.catalog_overview)})
 
 
 @require_safe
@@ -47,8 +45,11 @@ def home(request):
 def guide_detail(request, slug):
     guide = get_object_or_404(Guide.objects.published(), slug=slug)
     filters, context = _filters_from(request, GuideFilterForm)
-    context |= {"guide": guide, "contents": selectors.guide_contents(guide=guide, filters=filters)}
-    context |= progress_context(request.user, guide=guide)
+    parts = pages.guide_parts(guide=guide, filters=filters, path=request.path)
+    context |= {"guide": guide, "parts": parts, **progress_context(request.user, guide=guide)}
+    section_tallies = context.get("section_tallies", {})
+    bar_tallies = {dom_id: section_tallies[pk] for pk, dom_id in parts.section_bars.items() if pk in section_tallies}
+    context["entries"] = overlay_fill(request, parts.entries, statuses=context["statuses"], tallies=bar_tallies)
     return _page_or_fragment(request, "catalog/guide_detail.html", "guide-entries", context)
 
 
@@ -69,8 +70,9 @@ def topic_list(request):
 def topic_detail(request, slug):
     topic = get_object_or_404(Topic.objects.published(), slug=slug)
     filters, context = _filters_from(request, TopicFilterForm)
-    context |= {"topic": topic, "contents": selectors.topic_contents(topic=topic, filters=filters)}
-    context |= progress_context(request.user, topic=topic)
+    parts = pages.topic_parts(topic=topic, filters=filters, path=request.path)
+    context |= {"topic": topic, "parts": parts, **progress_context(request.user, topic=topic)}
+    context["resources"] = overlay_fill(request, parts.resources, statuses=context["statuses"])
     return _page_or_fragment(request, "catalog/topic_detail.html", "topic-resources", context)
 
 

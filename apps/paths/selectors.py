@@ -11,6 +11,7 @@ from django.db.models import Prefetch, prefetch_related_objects
 from django.utils import timezone
 
 from apps.catalog.models import Kind
+from apps.core.content import memoized
 from apps.paths.models import LearningPath, PathFollow, PathStep, StepResource
 from apps.progress.models import Status
 from apps.progress.selectors import Tally, statuses_for
@@ -87,7 +88,7 @@ def _steps_prefetch():
     published_items = StepResource.objects.filter(resource__is_published=True).select_related("resource").order_by("position")
     return Prefetch(
         "steps",
-        queryset=PathStep.objects.order_by("position").prefetch_related(
+        queryset=PathStep.objects.select_related("section__guide").order_by("position").prefetch_related(
             Prefetch("step_resources", queryset=published_items, to_attr="published_items")
         ),
         to_attr="ordered_steps",
@@ -133,25 +134,47 @@ def _follows(user, paths):
     return {follow.path_id: follow for follow in PathFollow.objects.filter(user=user, path__in=[p.id for p in paths])}
 
 
-def _views(*, user, paths):
-    """PathViews of `paths` (steps prefetched) for `user`: two queries whatever their number."""
+def _views(*, user, paths, statuses=None, follows=None):
+    """PathViews of `paths` (steps prefetched) for `user`: at most two queries, whatever their number."""
     paths = list(paths)
-    statuses, follows, today = _statuses(user, paths), _follows(user, paths), timezone.localdate()
+    statuses = _statuses(user, paths) if statuses is None else statuses
+    follows = _follows(user, paths) if follows is None else follows
+    today = timezone.localdate()
     return [_build(path, statuses, follows.get(path.id), today) for path in paths]
 
 
+def published_paths() -> list[LearningPath]:
+    """Every published path with its steps and their resources, built once per content version
+    (apps.core.content): shared by all requests of a worker, so read-only."""
+    return memoized(
+        "paths", lambda: list(LearningPath.objects.published().select_related("guide").prefetch_related(_steps_prefetch()))
+    )
+
+
 def path_list(*, user):
-    return _views(user=user, paths=LearningPath.objects.published().prefetch_related(_steps_prefetch()))
+    return _views(user=user, paths=published_paths())
 
 
 def path_detail(*, path, user):
-    prefetch_related_objects([path], _steps_prefetch())
-    return _views(user=user, paths=[path])[0]
+    """The path's view for `user`; `path` (looked up by the caller) names which."""
+    prefetched = next((candidate for candidate in published_paths() if candidate.id == path.id), None)
+    if prefetched is None:  # not published (a curator's preview) or changed since the lookup
+        prefetch_related_objects([path], _steps_prefetch())
+        prefetched = path
+    return _views(user=user, paths=[prefetched])[0]
 
 
-def followed_paths(*, user):
-    followed = LearningPath.objects.published().filter(follows__user=user).order_by("follows__followed_at")
-    return _views(user=user, paths=followed.prefetch_related(_steps_prefetch()))
+def path_outline(path) -> PathView:
+    """`path` (prefetched) as nobody has started it: steps, resources and effort."""
+    return _build(path, {}, None, timezone.localdate())
+
+
+def followed_paths(*, user, statuses=None):
+    if not user.is_authenticated:
+        return []
+    follows = {follow.path_id: follow for follow in PathFollow.objects.filter(user=user)}
+    followed = sorted((path for path in published_paths() if path.id in follows), key=lambda path: follows[path.id].followed_at)
+    return _views(user=user, paths=followed, statuses=statuses, follows=follows)
 
 
 def path_scope(*, user, path_uuid, resource):

@@ -7,10 +7,12 @@ from django.shortcuts import get_object_or_404, redirect, render
 from django.urls import reverse
 from django.views.decorators.http import require_POST
 
-from apps.paths import selectors
+from apps.paths import pages, selectors
 from apps.paths.forms import FollowForm
 from apps.paths.models import LearningPath
 from apps.paths.services import path_follow, path_unfollow
+from apps.progress.bars import step_bar
+from apps.progress.overlay import overlay_fill
 
 
 def path_list(request):
@@ -20,8 +22,16 @@ def path_list(request):
 def path_detail(request, slug):
     path = get_object_or_404(LearningPath.objects.published(), slug=slug)
     view = selectors.path_detail(path=path, user=request.user)
+    statuses = {item.resource_id: status for step in view.steps for item, status in step.items if status}
+    steps = overlay_fill(
+        request,
+        pages.path_steps(path=view.path),
+        statuses=statuses,
+        tallies={step_bar(step).dom_id: step.tally for step in view.steps},
+    )
     context = {
         "view": view,
+        "steps": steps,
         "scope": f"path:{path.uuid}",
         "follow_form": FollowForm(initial={"hours_per_week": view.follow.hours_per_week if view.follow else None}),
     }

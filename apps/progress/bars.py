@@ -7,6 +7,7 @@ A tick's form names its page's *scope* (``guide:<uuid>``, ``topic:<slug>``, ``da
 from dataclasses import dataclass
 
 from apps.catalog.models import Guide, Section, Topic
+from apps.core.content import memoized
 from apps.progress.selectors import Tally, guide_tallies, overall_tally, published_entries, statuses_for
 
 
@@ -33,11 +34,14 @@ def overall_bar(tally):
     return Bar("bar-overall", "All guides", tally)
 
 
-def topic_tally(*, user, topic):
-    resource_ids = set(
-        published_entries().filter(resource__topics=topic).values_list("resource_id", flat=True).distinct()
+def topic_tally(*, user, topic, statuses=None):
+    resource_ids = memoized(
+        ("topic-resources", topic.id),
+        lambda: frozenset(published_entries().filter(resource__topics=topic).values_list("resource_id", flat=True)),
     )
-    return Tally.of(resource_ids, statuses_for(user=user, resource_ids=resource_ids))
+    if statuses is None:
+        statuses = statuses_for(user=user, resource_ids=resource_ids)
+    return Tally.of(resource_ids, statuses)
 
 
 def step_bar(step_view):
@@ -65,19 +69,11 @@ def bars_for_scope(*, user, scope, resource):
         if guide is None:
             return [], [], None
         tallies = guide_tallies(user=user, guides=[guide])[guide.id]
-        entries = list(published_entries().filter(section__guide=guide, resource=resource).values_list("uuid", "section_id"))
-        sections = {section.id: section for section in Section.objects.filter(guide=guide, is_published=True)}
-        chain = set()
-        for _, section_id in entries:
-            while section_id in sections and section_id not in chain:
-                chain.add(section_id)
-                section_id = sections[section_id].parent_id
+        entry_uuids, sections = _guide_placements(guide).get(resource.id, ((), ()))
         bars = [guide_bar(guide, tallies.tally)] + [
-            section_bar(sections[section_id], tallies.sections[section_id])
-            for section_id in sorted(chain, key=lambda pk: sections[pk].position)
-            if section_id in tallies.sections
+            section_bar(section, tallies.sections[section.id]) for section in sections if section.id in tallies.sections
         ]
-        return bars, [str(entry_uuid) for entry_uuid, _ in entries], None
+        return bars, list(entry_uuids), None
     if kind == "topic":
         topic = Topic.objects.published().filter(slug=key).first()
         return ([topic_bar(topic, topic_tally(user=user, topic=topic))] if topic else []), [], None
@@ -87,6 +83,28 @@ def bars_for_scope(*, user, scope, resource):
             guide_bar(item.guide, item.tally) for item in tallies.values()
         ], [], None
     return [], [], None
+
+
+def _guide_placements(guide):
+    """{resource_id: (its entries' uuids, the sections above them in page order)} of one guide."""
+
+    def build():
+        sections = {section.id: section for section in Section.objects.filter(guide=guide, is_published=True)}
+        placements = {}
+        for resource_id, entry_uuid, section_id in published_entries().filter(section__guide=guide).values_list(
+            "resource_id", "uuid", "section_id"
+        ):
+            entry_uuids, chain = placements.setdefault(resource_id, ([], set()))
+            entry_uuids.append(str(entry_uuid))
+            while section_id in sections and section_id not in chain:
+                chain.add(section_id)
+                section_id = sections[section_id].parent_id
+        return {
+            resource_id: (tuple(entry_uuids), tuple(sorted((sections[pk] for pk in chain), key=lambda s: s.position)))
+            for resource_id, (entry_uuids, chain) in placements.items()
+        }
+
+    return memoized(("guide-placements", guide.id), build)
 
 
 def _uuid_or_none(value):

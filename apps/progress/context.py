@@ -16,13 +16,13 @@ def progress_context(user, *, guide=None, topic=None, resource=None):
     context = {"progress_scope": scope, "statuses": {}}
     if not user.is_authenticated:
         return context
-    context["statuses"] = statuses_for(user=user)
+    context["statuses"] = statuses = statuses_for(user=user)
     if guide is not None:
-        tallies = guide_tallies(user=user, guides=[guide])[guide.id]
+        tallies = guide_tallies(user=user, guides=[guide], statuses=statuses)[guide.id]
         context["guide_progress_bar"] = guide_bar(guide, tallies.tally)
         context["section_tallies"] = tallies.sections
     if topic is not None:
-        context["topic_progress_bar"] = topic_bar(topic, topic_tally(user=user, topic=topic))
+        context["topic_progress_bar"] = topic_bar(topic, topic_tally(user=user, topic=topic, statuses=statuses))
     if resource is not None:
         context["my_progress"] = Progress.objects.filter(user=user, resource=resource).first()
         context["status_choices"] = Status.choices

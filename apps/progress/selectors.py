@@ -5,11 +5,12 @@ from collections import Counter, defaultdict
 from dataclasses import dataclass, field
 from datetime import timedelta
 
-from django.db.models import Count
+from django.db.models import Count, Prefetch
 from django.db.models.functions import TruncDate
 from django.utils import timezone
 
-from apps.catalog.models import Entry, Guide
+from apps.catalog.models import Entry, Guide, Section
+from apps.core.content import memoized
 from apps.progress.models import Activity, Progress, Status
 
 
@@ -25,6 +26,11 @@ class Tally:
     @property
     def countable(self):
         return self.total - self.skipped
+
+    @property
+    def progress_max(self):
+        """A <progress> needs a positive max; nothing countable reads as 0 of 1."""
+        return self.countable or 1
 
     @property
     def percent(self):
@@ -75,46 +81,73 @@ class GuideTally:
     sections: dict = field(default_factory=dict)  # section_id -> Tally (subtree)
 
 
-def guide_tallies(*, user, guides=None) -> dict[int, GuideTally]:
-    """Per-guide and per-section (subtree) tallies for every published guide, in 3 queries."""
-    from apps.catalog.models import Section
+@dataclass(frozen=True)
+class GuideStructure:
+    """Which resources each guide and each section (with its subsections) holds, learner-free."""
 
-    guides = list(guides if guides is not None else Guide.objects.published())
-    guide_ids = [guide.id for guide in guides]
-    parent_of = dict(
-        Section.objects.filter(guide_id__in=guide_ids, is_published=True).values_list("id", "parent_id")
-    )
-    pairs = list(
-        published_entries().filter(section__guide_id__in=guide_ids).values_list("section__guide_id", "section_id", "resource_id")
-    )
-    resource_ids = {resource_id for _, _, resource_id in pairs}
-    statuses = statuses_for(user=user, resource_ids=resource_ids)
+    guide_resources: dict  # guide_id -> frozenset of resource ids
+    guide_sections: dict  # guide_id -> ids of its sections holding any resource
+    section_resources: dict  # section_id -> frozenset of resource ids (its whole subtree)
+    all_resources: frozenset
 
-    per_guide = defaultdict(set)
-    per_section = defaultdict(set)
-    for guide_id, section_id, resource_id in pairs:
+
+def guide_structure() -> GuideStructure:
+    """Built from the published catalog once per content version (apps.core.content)."""
+    return memoized("guide-structure", _guide_structure_build)
+
+
+def _guide_structure_build() -> GuideStructure:
+    sections = {
+        section_id: (parent_id, guide_id)
+        for section_id, parent_id, guide_id in Section.objects.filter(
+            guide__is_published=True, is_published=True
+        ).values_list("id", "parent_id", "guide_id")
+    }
+    per_guide, per_section = defaultdict(set), defaultdict(set)
+    for guide_id, section_id, resource_id in published_entries().values_list(
+        "section__guide_id", "section_id", "resource_id"
+    ):
         per_guide[guide_id].add(resource_id)
-        node = section_id
-        while node is not None and node in parent_of:
+        node, seen = section_id, set()
+        while node in sections and node not in seen:
+            seen.add(node)
             per_section[node].add(resource_id)
-            node = parent_of[node]
-    result = {}
-    for guide in guides:
-        result[guide.id] = GuideTally(
+            node = sections[node][0]
+    guide_sections = defaultdict(list)
+    for section_id in per_section:
+        guide_sections[sections[section_id][1]].append(section_id)
+    return GuideStructure(
+        guide_resources={guide_id: frozenset(ids) for guide_id, ids in per_guide.items()},
+        guide_sections={guide_id: tuple(ids) for guide_id, ids in guide_sections.items()},
+        section_resources={section_id: frozenset(ids) for section_id, ids in per_section.items()},
+        all_resources=frozenset().union(*per_guide.values()),
+    )
+
+
+def guide_tallies(*, user, guides=None, statuses=None) -> dict[int, GuideTally]:
+    """Per-guide and per-section (subtree) tallies of every published guide (or of `guides`):
+    one query, for the learner's statuses (none when the caller has them)."""
+    structure = guide_structure()
+    guides = list(guides if guides is not None else Guide.objects.published())
+    if statuses is None:
+        statuses = statuses_for(user=user)
+    return {
+        guide.id: GuideTally(
             guide=guide,
-            tally=Tally.of(per_guide[guide.id], statuses),
+            tally=Tally.of(structure.guide_resources.get(guide.id, ()), statuses),
             sections={
-                section_id: Tally.of(ids, statuses)
-                for section_id, ids in per_section.items()
-                if section_id in parent_of
+                section_id: Tally.of(structure.section_resources[section_id], statuses)
+                for section_id in structure.guide_sections.get(guide.id, ())
             },
         )
-    return result
+        for guide in guides
+    }
 
 
-def overall_tally(*, user) -> Tally:
-    resource_ids = set(published_entries().values_list("resource_id", flat=True).distinct())
-    return Tally.of(resource_ids, statuses_for(user=user, resource_ids=resource_ids))
+def overall_tally(*, user, statuses=None) -> Tally:
+    if statuses is None:
+        statuses = statuses_for(user=user)
+    return Tally.of(guide_structure().all_resources, statuses)
 
 
 def recently_completed(*, user, limit=5):
@@ -133,34 +166,51 @@ def in_progress(*, user, limit=5):
     )
 
 
-def last_guide(*, user):
-    """The published guide holding the resource the user most recently changed."""
-    latest = (
-        Activity.objects.filter(user=user, resource__entries__section__guide__is_published=True)
-        .order_by("-occurred_at")
-        .values_list("resource__entries__section__guide_id", flat=True)
-        .first()
+def dashboard_guides():
+    """Published guides with their top-level sections; shared per content version, read-only."""
+    return memoized(
+        "dashboard-guides",
+        lambda: list(
+            Guide.objects.published().prefetch_related(
+                Prefetch("sections", queryset=Section.objects.filter(parent=None, is_published=True), to_attr="top_sections")
+            )
+        ),
     )
-    return Guide.objects.published().filter(id=latest).first() if latest else None
 
 
-def continue_in_guide(*, user, guide, limit=5):
+def last_guide(*, user, guides):
+    """Of `guides`, the one holding the resource the user most recently changed (None if none)."""
+    structure = guide_structure()
+    recent = Activity.objects.filter(user=user).order_by("-occurred_at").values_list("resource_id", flat=True)
+    for resource_id in recent[:50]:
+        for guide in guides:
+            if resource_id in structure.guide_resources.get(guide.id, ()):
+                return guide
+    return None
+
+
+def guide_entries(*, guide) -> list:
+    """The guide's published entries in reading order, with resource and section; shared, read-only."""
+    return memoized(
+        ("guide-entries", guide.id),
+        lambda: list(
+            published_entries()
+            .filter(section__guide=guide)
+            .select_related("resource", "section")
+            .order_by("section__position", "position")
+        ),
+    )
+
+
+def continue_in_guide(*, guide, statuses, limit=5):
     """The next unfinished entries of `guide`, in the guide's own order (skips done and skipped)."""
-    finished = Progress.objects.filter(user=user, status__in=[Status.DONE, Status.SKIPPED]).values("resource_id")
-    entries = (
-        published_entries()
-        .filter(section__guide=guide)
-        .exclude(resource_id__in=finished)
-        .select_related("resource", "section")
-        .order_by("section__position", "position")
-    )
     seen, result = set(), []
-    for entry in entries[: limit * 4]:
-        if entry.resource_id not in seen:
+    for entry in guide_entries(guide=guide):
+        if entry.resource_id not in seen and statuses.get(entry.resource_id) not in (Status.DONE, Status.SKIPPED):
             seen.add(entry.resource_id)
             result.append(entry)
-        if len(result) == limit:
-            break
+            if len(result) == limit:
+                break
     return result
 
 
@@ -192,6 +242,7 @@ def activity_year(*, user, today=None) -> ActivityYear:
         set(
             Activity.objects.filter(user=user)
             .annotate(day=TruncDate("occurred_at"))
+            .order_by("day")
             .values_list("day", flat=True)
             .distinct()
         )

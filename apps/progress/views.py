@@ -4,7 +4,6 @@ from urllib.parse import quote
 
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
-from django.db.models import Prefetch
 from django.http import HttpResponse, JsonResponse
 from django.shortcuts import get_object_or_404, redirect, render
 from django.template.loader import render_to_string
@@ -14,7 +13,7 @@ from django.utils.http import url_has_allowed_host_and_scheme
 from django.views.decorators.http import require_GET, require_http_methods, require_POST
 from django_htmx.http import HttpResponseClientRedirect
 
-from apps.catalog.models import Guide, Resource, Section
+from apps.catalog.models import Resource
 from apps.paths.selectors import followed_paths
 from apps.progress import exports, selectors
 from apps.progress.bars import bars_for_scope, guide_bar, overall_bar, section_bar
@@ -84,13 +83,12 @@ def progress_note(request, resource_uuid):
 @login_required
 def dashboard(request):
     user = request.user
-    guides = Guide.objects.published().prefetch_related(
-        Prefetch("sections", queryset=Section.objects.filter(parent=None, is_published=True), to_attr="top_sections")
-    )
-    tallies = selectors.guide_tallies(user=user, guides=guides)
-    guide = selectors.last_guide(user=user)
+    statuses = selectors.statuses_for(user=user)
+    guides = selectors.dashboard_guides()
+    tallies = selectors.guide_tallies(user=user, guides=guides, statuses=statuses)
+    guide = selectors.last_guide(user=user, guides=guides)
     context = {
-        "overall": overall_bar(selectors.overall_tally(user=user)),
+        "overall": overall_bar(selectors.overall_tally(user=user, statuses=statuses)),
         "guide_rows": [
             {
                 "guide": item.guide,
@@ -104,16 +102,14 @@ def dashboard(request):
             for item in tallies.values()
         ],
         "continue_guide": guide,
-        "continue_entries": selectors.continue_in_guide(user=user, guide=guide) if guide else [],
+        "continue_entries": selectors.continue_in_guide(guide=guide, statuses=statuses) if guide else [],
         "in_progress": selectors.in_progress(user=user),
         "recent": selectors.recently_completed(user=user),
         "year": selectors.activity_year(user=user),
-        "followed_paths": followed_paths(user=user),
+        "followed_paths": followed_paths(user=user, statuses=statuses),
         "scope": "dashboard",
+        "statuses": statuses,
     }
-    context["statuses"] = selectors.statuses_for(
-        user=user, resource_ids=[entry.resource_id for entry in context["continue_entries"]]
-    )
     return render(request, "progress/dashboard.html", context)
 
 

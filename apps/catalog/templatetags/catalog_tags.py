@@ -17,7 +17,7 @@ def filter_url(context, filters, name, value=None):
     params = {key: val for key, val in filters.items() if key != name}
     if value is not None:
         params[name] = value
-    path = context["request"].path
+    path = context["page_path"]
     return f"{path}?{urlencode(sorted(params.items()))}" if params else path
 
 

@@ -1,35 +1,48 @@
 """`{% tick %}` and `{% progress_bar %}`: the checkbox and the bar, the same markup everywhere."""
 
 from django import template
+from django.utils.safestring import mark_safe
 
-from apps.progress.models import Status
+from apps.progress.overlay import HOLES, bar_hole, tick_hole
+from apps.progress.widgets import bar_html, tick_html
 
 register = template.Library()
 
 
-@register.inclusion_tag("progress/includes/tick.html", takes_context=True)
+@register.simple_tag(takes_context=True)
 def tick(context, resource, slot, scope="", status=None):
-    """A done/not-done checkbox for `resource`. `status` defaults to the page's `statuses` dict."""
+    """A done/not-done checkbox for `resource`. `status` defaults to the page's `statuses` dict.
+    In an overlay (apps.progress.overlay) it is a hole, filled with the learner's status."""
+    request = context.get("request")
+    fields = {
+        "slot": str(slot),
+        "scope": scope,
+        "next_url": context.get("tick_next") or (request.get_full_path() if request else ""),
+        "oob": context.get("oob", False),
+    }
+    holes = context.get(HOLES)
+    if holes is not None:
+        return tick_hole(holes, resource=resource, **fields)
     if status is None:
         status = (context.get("statuses") or {}).get(resource.id, "")
-    return {
-        "request": context.get("request"),
-        "user": context.get("user"),
-        "csrf_token": context.get("csrf_token"),
-        "resource": resource,
-        "status": status,
-        "status_label": Status(status).label if status else "",
-        "slot": slot,
-        "scope": scope,
-        "oob": context.get("oob", False),
-        "next": context.get("tick_next") or (context["request"].get_full_path() if context.get("request") else ""),
-    }
+    user = context.get("user")
+    return tick_html(
+        resource=resource,
+        status=status,
+        signed_in=user is not None and user.is_authenticated,
+        csrf_token=str(context.get("csrf_token") or ""),
+        **fields,
+    )
 
 
-@register.inclusion_tag("progress/includes/bar.html")
-def progress_bar(bar, oob=False, compact=False):
-    """Renders nothing when `bar` is None (anonymous visitors, sections with no entries)."""
-    return {"bar": bar, "oob": oob, "compact": compact}
+@register.simple_tag(takes_context=True)
+def progress_bar(context, bar, oob=False, compact=False):
+    """Renders nothing when `bar` is None (anonymous visitors, sections with no entries).
+    In an overlay it is a hole, filled with the learner's tally."""
+    if not bar:  # None, or "" from a variable that did not resolve
+        return ""
+    holes = context.get(HOLES)
+    return bar_hole(holes, bar, compact=compact) if holes is not None else bar_html(bar, compact=compact, oob=oob)
 
 
 @register.filter
@@ -41,15 +54,23 @@ def section_progress_bar(section, section_tallies):
     return section_bar(section, tally) if tally and tally.total else None
 
 
-@register.filter
+_WEEKDAYS = ("Mon", "Tue", "Wed", "Thu", "Fri", "Sat", "Sun")
+_MONTHS = ("Jan", "Feb", "Mar", "Apr", "May", "Jun", "Jul", "Aug", "Sep", "Oct", "Nov", "Dec")
+
+
+@register.simple_tag
 def heatmap_cells(days):
-    """Cells of a GitHub-style heatmap: one column per week (Sunday on top), level 0–4."""
+    """The cells of a GitHub-style heatmap, one column per week (Sunday on top), level 0–4.
+    Built as one string: 371 cells through the template engine cost more than the page's queries."""
     peak = max((count for _, count in days), default=0)
     cells = []
     for index, (day, count) in enumerate(days):
         level = 0 if count == 0 else min(4, 1 + (3 * count) // max(peak, 1))
-        cells.append({"day": day, "count": count, "level": level, "x": (index // 7) * 14, "y": (index % 7) * 14})
-    return cells
+        cells.append(
+            f'<rect x="{(index // 7) * 14}" y="{(index % 7) * 14}" width="11" height="11" rx="2" class="hm hm-{level}">'
+            f"<title>{count} on {_WEEKDAYS[day.weekday()]} {day.day} {_MONTHS[day.month - 1]} {day.year}</title></rect>"
+        )
+    return mark_safe("".join(cells))
 
 
 @register.filter

@@ -1,0 +1,93 @@
+"""The learner-free part of catalog pages, rendered once per content version and worker.
+
+A guide or topic page is the same for every learner but for ticks and bars: its rows are
+rendered as an Overlay (apps.progress.overlay) under apps.core.content's memo, and each
+request only fills in the learner's statuses. Keys hold everything the rendered HTML depends on
+(the object, the validated filters, the page's path); the content token holds the rest.
+"""
+
+from dataclasses import dataclass
+from urllib.parse import urlencode
+
+from django.template.loader import render_to_string
+from django.utils.safestring import SafeString
+
+from apps.catalog import selectors
+from apps.catalog.models import Guide, Topic
+from apps.core.content import memoized
+from apps.progress.bars import section_bar
+from apps.progress.overlay import Overlay, overlay_render
+from apps.progress.selectors import Tally
+
+
+def tick_next(path: str, filters: dict) -> str:
+    """Where a no-JavaScript tick returns to: this page with only the valid filters."""
+    return f"{path}?{urlencode(filters)}" if filters else path
+
+
+@dataclass(frozen=True)
+class GuideParts:
+    total_count: int
+    toc: SafeString  # "" when the guide is too small to need one
+    entries: Overlay  # filters, result count and the section tree with its rows
+    section_bars: dict  # section_id -> the dom id of its bar in `entries`
+
+
+def guide_parts(*, guide: Guide, filters: dict, path: str) -> GuideParts:
+    key = ("guide", guide.id, path, tuple(sorted(filters.items())))
+    return memoized(key, lambda: _guide_parts_build(guide=guide, filters=filters, path=path))
+
+
+def _guide_parts_build(*, guide, filters, path):
+    contents = selectors.guide_contents(guide=guide, filters=filters)
+    sections = list(_walk(contents.sections))
+    context = {
+        "contents": contents,
+        "filters": filters,
+        "page_path": path,
+        "tick_next": tick_next(path, filters),
+        "progress_scope": f"guide:{guide.uuid}",
+        # Every section bar becomes a hole; the learner's tallies fill it.
+        "section_tallies": {section.id: Tally(total=1) for section in sections},
+    }
+    return GuideParts(
+        total_count=contents.total_count,
+        toc=render_to_string("catalog/includes/guide_toc.html", {"contents": contents}) if len(contents.contents) > 2 else "",
+        entries=overlay_render("catalog/includes/guide_entries.html", context),
+        section_bars={section.id: section_bar(section, None).dom_id for section in sections},
+    )
+
+
+def _walk(sections):
+    for section in sections:
+        yield section
+        yield from _walk(section.shown_subsections)
+
+
+@dataclass(frozen=True)
+class TopicParts:
+    total_count: int
+    shown_count: int
+    resources: Overlay
+
+
+def topic_parts(*, topic: Topic, filters: dict, path: str) -> TopicParts:
+    key = ("topic", topic.id, path, tuple(sorted(filters.items())))
+    return memoized(key, lambda: _topic_parts_build(topic=topic, filters=filters, path=path))
+
+
+def _topic_parts_build(*, topic, filters, path):
+    contents = selectors.topic_contents(topic=topic, filters=filters)
+    context = {
+        "topic": topic,
+        "contents": contents,
+        "filters": filters,
+        "page_path": path,
+        "tick_next": tick_next(path, filters),
+        "progress_scope": f"topic:{topic.slug}",
+    }
+    return TopicParts(
+        total_count=contents.total_count,
+        shown_count=len(contents.resources),
+        resources=overlay_render("catalog/includes/topic_resources.html", context),
+    )

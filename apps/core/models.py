@@ -1,0 +1,16 @@
+from django.db import models
+
+
+class ContentVersion(models.Model):
+    """One row whose token changes, inside the writing transaction, whenever any table a learner's
+    catalog pages are built from changes. Database triggers keep it (see apps.core.content), so
+    bulk updates, raw SQL and imports move it as surely as the admin does."""
+
+    id = models.PositiveSmallIntegerField(primary_key=True, default=1, editable=False)
+    token = models.CharField(max_length=64)
+
+    class Meta:
+        constraints = [models.CheckConstraint(condition=models.Q(id=1), name="content_version_single_row")]
+
+    def __str__(self):
+        return self.token

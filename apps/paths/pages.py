@@ -1,0 +1,17 @@
+"""A path's steps, rendered once per content version and worker (see apps.catalog.pages)."""
+
+from apps.core.content import memoized
+from apps.progress.overlay import Overlay, overlay_render
+
+
+def path_steps(*, path) -> Overlay:
+    """`path` as apps.paths.selectors prefetches it."""
+    return memoized(("path-steps", path.id), lambda: _path_steps_build(path))
+
+
+def _path_steps_build(path):
+    from apps.paths.selectors import path_outline
+
+    view = path_outline(path)
+    scope = f"path:{path.uuid}"
+    return overlay_render("paths/includes/path_steps.html", {"view": view, "scope": scope, "tick_next": path.get_absolute_url()})

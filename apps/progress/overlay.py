@@ -1,0 +1,96 @@
+"""Shared HTML with per-learner holes.
+
+The catalog part of a page (a guide's sections and rows, a topic's or a path's resources) is
+the same for every learner but for the ticks and the bars. `overlay_render` renders it once with
+a *hole* where each tick and bar goes; `Overlay.fill` then serves a learner by filling the holes
+— string joins instead of rendering hundreds of rows. The `{% tick %}` and `{% progress_bar %}`
+tags make the holes, so a page's markup has one source whether it is rendered whole or overlaid.
+"""
+
+import re
+from dataclasses import dataclass
+
+from django.middleware.csrf import get_token
+from django.template.loader import render_to_string
+from django.utils.safestring import SafeString, mark_safe
+
+from apps.progress.models import Status
+from apps.progress.widgets import bar_html, tick_html
+
+HOLES = "overlay_holes"  # the context key under which a template being overlaid collects holes
+_MARK = re.compile("\x00(\\d+)\x00")  # NUL never occurs in rendered content (see widgets)
+_CSRF = "\x00csrf-token\x00"
+TICK_STATUSES = ("", Status.IN_PROGRESS, Status.DONE, Status.SKIPPED)  # "" is not started
+
+
+@dataclass(frozen=True)
+class TickHole:
+    resource_id: int
+    signed_in: dict  # status -> html
+    anonymous: str
+
+    def fill(self, statuses, tallies, signed_in):
+        if not signed_in:
+            return self.anonymous
+        return self.signed_in.get(statuses.get(self.resource_id, ""), self.signed_in[""])
+
+
+@dataclass(frozen=True)
+class BarHole:
+    bar: object  # apps.progress.bars.Bar; its tally is the learner's
+    compact: bool
+
+    def fill(self, statuses, tallies, signed_in):
+        tally = tallies.get(self.bar.dom_id) if signed_in else None
+        if tally is None:
+            return ""
+        return bar_html(type(self.bar)(self.bar.dom_id, self.bar.label, tally), compact=self.compact)
+
+
+@dataclass(frozen=True)
+class Overlay:
+    parts: tuple  # str | TickHole | BarHole
+
+    def fill(self, *, statuses: dict, tallies: dict, csrf_token: str, signed_in: bool) -> SafeString:
+        """The HTML for one learner: `statuses` {resource_id: status}, `tallies` {bar dom id: Tally}."""
+        html = "".join(part if type(part) is str else part.fill(statuses, tallies, signed_in) for part in self.parts)
+        return mark_safe(html.replace(_CSRF, csrf_token))
+
+
+def overlay_fill(request, overlay: Overlay, *, statuses: dict, tallies: dict | None = None) -> SafeString:
+    """`overlay` as the learner making `request` sees it."""
+    return overlay.fill(
+        statuses=statuses, tallies=tallies or {}, csrf_token=get_token(request), signed_in=request.user.is_authenticated
+    )
+
+
+def overlay_render(template_name: str, context: dict) -> Overlay:
+    """Render `template_name` with holes for its ticks and bars. No request and no context
+    processors: nothing of the learner who happens to trigger the render can leak into it."""
+    holes = []
+    html = render_to_string(template_name, {**context, HOLES: holes})
+    pieces = _MARK.split(html)
+    parts = [holes[int(piece)] if index % 2 else piece for index, piece in enumerate(pieces)]
+    return Overlay(tuple(part for part in parts if part != ""))
+
+
+def tick_hole(holes: list, *, resource, **fields) -> SafeString:
+    """Register a tick with a checkbox per status; returns its marker."""
+
+    def render(status, signed_in):
+        return tick_html(resource=resource, status=status, signed_in=signed_in, csrf_token=_CSRF, **fields)
+
+    holes.append(
+        TickHole(
+            resource_id=resource.id,
+            signed_in={status: render(status, True) for status in TICK_STATUSES},
+            anonymous=render("", False),
+        )
+    )
+    return mark_safe(f"\x00{len(holes) - 1}\x00")
+
+
+def bar_hole(holes: list, bar, *, compact: bool) -> SafeString:
+    """Register a bar, filled with the learner's tally for its dom id; returns its marker."""
+    holes.append(BarHole(bar=bar, compact=compact))
+    return mark_safe(f"\x00{len(holes) - 1}\x00")

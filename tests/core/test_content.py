@@ -1,0 +1,76 @@
+"""The content version and the per-worker memo (apps.core.content): the database moves the
+token on every write to what learner pages are built from, however the write is made, and
+nothing built under an old token is served after it."""
+
+import pytest
+from django.db import connection
+
+from apps.catalog.models import Entry, Resource, Section, Topic
+from apps.core.content import ContentMemo, content_tables, content_token, memoized
+from apps.paths.models import LearningPath, PathFollow, PathStep, StepResource
+from apps.progress.models import Status
+from apps.progress.services import progress_set_status
+from tests.factories import EntryFactory, ResourceFactory, TopicFactory, UserFactory
+
+pytestmark = pytest.mark.django_db
+
+
+def moves_token(write) -> bool:
+    before = content_token()
+    write()
+    return content_token() != before
+
+
+def test_every_catalog_and_path_table_is_watched_and_learner_tables_are_not():
+    tables = set(content_tables())
+    for model in (Entry, Resource, Section, Topic, LearningPath, PathStep, StepResource, Resource.topics.through):
+        assert model._meta.db_table in tables
+    assert PathFollow._meta.db_table not in tables
+    assert not any(table.startswith(("progress_", "auth_", "django_session")) for table in tables)
+
+
+def test_inserts_updates_deletes_and_bulk_writes_all_move_the_token():
+    entry = EntryFactory()
+    resource, topic = entry.resource, TopicFactory()
+    assert moves_token(lambda: ResourceFactory())
+    assert moves_token(lambda: Resource.objects.filter(pk=resource.pk).update(title="Renamed in bulk"))
+    assert moves_token(lambda: resource.topics.add(topic))  # the many-to-many table
+    assert moves_token(lambda: Section.objects.filter(pk=entry.section_id).update(is_published=False))
+    assert moves_token(lambda: Entry.objects.filter(pk=entry.pk).delete())
+    with connection.cursor() as cursor:  # not even the ORM
+        assert moves_token(lambda: cursor.execute("UPDATE catalog_topic SET title = 'Raw' WHERE id = %s", [topic.pk]))
+
+
+def test_a_learners_progress_does_not_move_the_token():
+    resource, user = ResourceFactory(), UserFactory()
+    assert not moves_token(lambda: progress_set_status(user=user, resource=resource, status=Status.DONE))
+
+
+def test_memo_builds_once_per_token_and_again_after_a_write():
+    builds = []
+    memo = ContentMemo()
+
+    def build():
+        builds.append(1)
+        return len(builds)
+
+    assert memo.get(content_token(), "key", build) == 1
+    assert memo.get(content_token(), "key", build) == 1
+    ResourceFactory()
+    assert memo.get(content_token(), "key", build) == 2
+    assert memo.get(None, "key", build) == 3  # no version known: never served from the memo
+    assert memo.get(None, "key", build) == 4
+
+
+def test_memo_keeps_at_most_its_size_dropping_the_least_recently_used():
+    memo, token = ContentMemo(size=2), content_token()
+    memo.get(token, "a", lambda: "a1")
+    memo.get(token, "b", lambda: "b1")
+    memo.get(token, "a", lambda: "a2")  # a is now the most recent
+    memo.get(token, "c", lambda: "c1")
+    assert memo.get(token, "a", lambda: "a3") == "a1"
+    assert memo.get(token, "b", lambda: "b2") == "b2"  # b was dropped
+
+
+def test_memoized_uses_the_shared_memo():
+    assert memoized("test-key", lambda: ["built"]) is memoized("test-key", lambda: ["other"])
