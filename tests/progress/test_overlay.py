@@ -1,0 +1,343 @@
+"""The per-worker memo of learner pages (apps.core.content) with per-learner holes
+(apps.progress.overlay): whoever warms the memo, every learner sees only their own ticks, bars
+and CSRF token, and no page is ever served from content older than the database's.
+
+Every test requests a page with one person first (which builds the shared overlay) and then
+with others (which are served from it); `builds` proves the later requests really were warm.
+"""
+
+import re
+
+import pytest
+from django.test import Client
+from django.urls import reverse
+
+from apps.catalog import pages as catalog_pages
+from apps.catalog.models import Kind, Resource, Section
+from apps.core.content import memo
+from apps.paths import pages as path_pages
+from apps.paths.models import StepResource
+from apps.progress.models import Progress, Status
+from apps.progress.services import progress_set_status
+from tests.factories import UserFactory
+from tests.paths.conftest import learning_path  # noqa: F401 - the two-step path over `catalog`
+
+pytestmark = pytest.mark.django_db
+
+SIGN_IN = "Sign in to track your progress"
+
+
+# --- Reading pages -----------------------------------------------------------------------------
+
+
+def get(client, url, data=None) -> str:
+    response = client.get(url, data)
+    assert response.status_code == 200
+    html = response.content.decode()
+    assert "\x00" not in html, "an overlay placeholder (NUL) reached the page"
+    return html
+
+
+def ticks(html) -> dict[str, str]:
+    """{slot: the tick's <form> HTML} of a page."""
+    found = {m.group(1): m.group(0) for m in re.finditer(r'<form id="tick-([^"]+)".*?</form>', html, re.DOTALL)}
+    assert found, "no ticks on the page"
+    return found
+
+
+def tick(html, slot) -> str:
+    return ticks(html)[str(slot)]
+
+
+def is_checked(form) -> bool:
+    assert ('aria-checked="true"' in form) != ('aria-checked="false"' in form)
+    return 'aria-checked="true"' in form
+
+
+def bar(html, dom_id) -> str | None:
+    """The "done/countable" text of the bar `dom_id`, or None when the page has no such bar."""
+    match = re.search(rf'<div id="{re.escape(dom_id)}".*?</div>', html, re.DOTALL)
+    if match is None:
+        return None
+    return re.search(r'<span class="bar-text">(\d+/\d+)', match.group(0)).group(1)
+
+
+def csrf_of(form) -> str:
+    return re.search(r'name="csrfmiddlewaretoken" value="([^"]*)"', form).group(1)
+
+
+def signed_in(user, **kwargs) -> Client:
+    client = Client(**kwargs)
+    client.force_login(user)
+    return client
+
+
+@pytest.fixture
+def builds(monkeypatch):
+    """How many times each shared part was built (a warm request builds nothing)."""
+    memo.clear()
+    counts = {"guide": 0, "topic": 0, "path": 0}
+
+    def spy(module, name, kind):
+        original = getattr(module, name)
+
+        def counted(*args, **kwargs):
+            counts[kind] += 1
+            return original(*args, **kwargs)
+
+        monkeypatch.setattr(module, name, counted)
+
+    spy(catalog_pages, "_guide_parts_build", "guide")
+    spy(catalog_pages, "_topic_parts_build", "topic")
+    spy(path_pages, "_path_steps_build", "path")
+    yield counts
+    memo.clear()
+
+
+def entry_of(resource, guide):
+    return resource.entries.get(section__guide=guide)
+
+
+# --- 1. Guide page -----------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize("order", [("a", "b", "anon"), ("anon", "b", "a")], ids=["a-warms", "anonymous-warms"])
+def test_guide_page_shows_each_learner_only_their_own_ticks_and_bars(order, builds, user, other_user, catalog):
+    guide, r = catalog["guide"], catalog["resources"]
+    x, y, z = r[0], r[1], r[3]  # x, y in the first section; z in the second
+    progress_set_status(user=user, resource=x, status=Status.DONE)
+    progress_set_status(user=user, resource=y, status=Status.IN_PROGRESS)
+    progress_set_status(user=other_user, resource=z, status=Status.DONE)
+    first, second = entry_of(x, guide).section, entry_of(z, guide).section  # the tier-1 children
+    clients = {"a": signed_in(user), "b": signed_in(other_user), "anon": Client()}
+    url = guide.get_absolute_url()
+
+    pages = {who: get(clients[who], url) for who in order}
+    assert builds["guide"] == 1  # the later two were served from the memo
+
+    a, b, anon = pages["a"], pages["b"], pages["anon"]
+    x_slot, y_slot, z_slot = (entry_of(resource, guide).uuid for resource in (x, y, z))
+    # A: x done, y in progress (labelled), z (B's) not done.
+    assert is_checked(tick(a, x_slot)) and f'aria-label="Done: {x.title}"' in tick(a, x_slot)
+    assert not is_checked(tick(a, y_slot)) and '<span class="tick-status">In progress</span>' in tick(a, y_slot)
+    assert not is_checked(tick(a, z_slot))
+    assert [slot for slot, form in ticks(a).items() if is_checked(form)] == [str(x_slot)]
+    # B: only z.
+    assert not is_checked(tick(b, x_slot)) and "In progress" not in b
+    assert [slot for slot, form in ticks(b).items() if is_checked(form)] == [str(z_slot)]
+    # Anonymous: every tick asks to sign in, nothing is checked or labelled.
+    assert all(f'title="{SIGN_IN}"' in form and not is_checked(form) for form in ticks(anon).values())
+    assert len(ticks(anon)) == len(ticks(a)) == len(ticks(b)) == 8
+    assert SIGN_IN not in a and SIGN_IN not in b and "In progress" not in anon
+    # Bars: each learner's own counts (7 distinct resources, 4 under each section).
+    for section, a_count, b_count in ((first, "1/4", "0/4"), (first.parent, "1/4", "0/4"), (second, "0/4", "1/4")):
+        assert bar(a, f"bar-section-{section.uuid}") == a_count
+        assert bar(b, f"bar-section-{section.uuid}") == b_count
+    assert bar(a, f"bar-guide-{guide.uuid}") == "1/7" and bar(b, f"bar-guide-{guide.uuid}") == "1/7"
+    assert "bar-section-" not in anon and "bar-guide-" not in anon and 'class="bar' not in anon
+
+
+# --- 2. Topic and path pages -------------------------------------------------------------------
+
+
+@pytest.mark.parametrize("order", [("a", "b", "anon"), ("anon", "b", "a")], ids=["a-warms", "anonymous-warms"])
+def test_topic_page_shows_each_learner_only_their_own_ticks(order, builds, user, other_user, catalog):
+    topic, x, y = catalog["topic"], catalog["resources"][0], catalog["shared"]
+    extra = catalog["other_resources"][0]  # from the other guide
+    extra.topics.add(topic)
+    progress_set_status(user=user, resource=x, status=Status.DONE)
+    progress_set_status(user=user, resource=y, status=Status.IN_PROGRESS)
+    progress_set_status(user=other_user, resource=extra, status=Status.SKIPPED)
+    clients = {"a": signed_in(user), "b": signed_in(other_user), "anon": Client()}
+    url = reverse("catalog:topic-detail", args=[topic.slug])
+
+    pages = {who: get(clients[who], url) for who in order}
+    assert builds["topic"] == 1
+
+    a, b, anon = pages["a"], pages["b"], pages["anon"]
+    assert len(ticks(a)) == len(ticks(b)) == len(ticks(anon)) == 3
+    assert is_checked(tick(a, x.uuid)) and "In progress" in tick(a, y.uuid)
+    assert "Skipped" not in tick(a, extra.uuid) and "Skipped" not in a
+    assert not any(is_checked(form) for form in ticks(b).values()) and "In progress" not in b
+    assert '<span class="tick-status">Skipped</span>' in tick(b, extra.uuid)
+    assert all(f'title="{SIGN_IN}"' in form and not is_checked(form) for form in ticks(anon).values())
+    assert "In progress" not in anon and "Skipped" not in anon and SIGN_IN not in a + b
+    # Skipped leaves the countable total: 1 of 3 for A, 0 of 2 for B, no bar for a visitor.
+    assert bar(a, f"bar-topic-{topic.slug}") == "1/3" and bar(b, f"bar-topic-{topic.slug}") == "0/2"
+    assert "bar-topic-" not in anon and 'class="bar' not in anon
+
+
+@pytest.mark.parametrize("order", [("a", "b", "anon"), ("anon", "b", "a")], ids=["a-warms", "anonymous-warms"])
+def test_path_page_shows_each_learner_only_their_own_ticks_and_step_bars(
+    order, builds, user, other_user, catalog, learning_path  # noqa: F811
+):
+    r, shared = catalog["resources"], catalog["shared"]
+    progress_set_status(user=user, resource=r[0], status=Status.DONE)
+    progress_set_status(user=user, resource=r[1], status=Status.IN_PROGRESS)
+    progress_set_status(user=other_user, resource=shared, status=Status.DONE)  # in both steps
+    first, second = learning_path.steps.order_by("position")
+    slot = {(item.step_id, item.resource_id): str(item.uuid) for item in StepResource.objects.all()}
+    clients = {"a": signed_in(user), "b": signed_in(other_user), "anon": Client()}
+    url = learning_path.get_absolute_url()
+
+    pages = {who: get(clients[who], url) for who in order}
+    assert builds["path"] == 1
+
+    a, b, anon = pages["a"], pages["b"], pages["anon"]
+    assert len(ticks(a)) == len(ticks(b)) == len(ticks(anon)) == 5
+    assert [s for s, form in ticks(a).items() if is_checked(form)] == [slot[first.id, r[0].id]]
+    assert "In progress" in tick(a, slot[first.id, r[1].id]) and a.count('class="tick-status"') == 1
+    assert sorted(s for s, form in ticks(b).items() if is_checked(form)) == sorted(
+        [slot[first.id, shared.id], slot[second.id, shared.id]]
+    )
+    assert 'class="tick-status"' not in b
+    assert all(f'title="{SIGN_IN}"' in form and not is_checked(form) for form in ticks(anon).values())
+    assert 'class="tick-status"' not in anon and SIGN_IN not in a + b
+    assert (bar(a, f"bar-step-{first.uuid}"), bar(a, f"bar-step-{second.uuid}")) == ("1/3", "0/2")
+    assert (bar(b, f"bar-step-{first.uuid}"), bar(b, f"bar-step-{second.uuid}")) == ("1/3", "1/2")
+    assert bar(a, f"bar-path-{learning_path.uuid}") == "1/4" and bar(b, f"bar-path-{learning_path.uuid}") == "1/4"
+    assert "bar-step-" not in anon and "bar-path-" not in anon and 'class="bar' not in anon
+
+
+# --- 3. CSRF -----------------------------------------------------------------------------------
+
+
+def test_each_learner_gets_a_csrf_token_of_their_own_in_a_warm_page(builds, user, other_user, catalog):
+    guide, resource = catalog["guide"], catalog["resources"][2]
+    url = guide.get_absolute_url()
+    b = signed_in(other_user, enforce_csrf_checks=True)
+    b_html = get(b, url)  # B warms the memo
+    a = signed_in(user, enforce_csrf_checks=True)
+    a_html = get(a, url)
+    assert builds["guide"] == 1
+
+    slot = entry_of(resource, guide).uuid
+    a_token, b_token = csrf_of(tick(a_html, slot)), csrf_of(tick(b_html, slot))
+    assert a_token and b_token and "csrf" not in a_token
+    # Every tick of a page carries a token of the page's own learner.
+    assert all(csrf_of(form) for form in ticks(a_html).values())
+    # B's token is worth nothing to A (so A's page must not carry it) …
+    data = {"status": "done", "scope": f"guide:{guide.uuid}", "slot": str(slot), "next": url}
+    assert a.post(reverse("progress:set", args=[resource.uuid]), {**data, "csrfmiddlewaretoken": b_token}).status_code == 403
+    assert not Progress.objects.exists()
+    # … and the one in A's page works for A, and only writes A's progress.
+    response = a.post(reverse("progress:set", args=[resource.uuid]), {**data, "csrfmiddlewaretoken": a_token})
+    assert response.status_code == 302 and response["Location"] == url
+    assert Progress.objects.get(resource=resource).user == user
+    assert not Progress.objects.filter(user=other_user).exists()
+    # The write is A's alone on the warm page, too.
+    assert is_checked(tick(get(a, url), slot)) and not is_checked(tick(get(b, url), slot))
+    assert builds["guide"] == 1  # a learner's progress is not content: the memo stays warm
+
+
+# --- 4. Freshness ------------------------------------------------------------------------------
+
+
+def guide_card(html, guide) -> str:
+    match = re.search(rf'<li class="card">(?:(?!</li>).)*href="{guide.get_absolute_url()}".*?</li>', html, re.DOTALL)
+    return match.group(0)
+
+
+def test_bulk_writes_show_on_the_very_next_request(builds, user, catalog, learning_path):  # noqa: F811
+    guide, other_guide, topic = catalog["guide"], catalog["other_guide"], catalog["topic"]
+    renamed, shared = catalog["resources"][0], catalog["shared"]  # both on the guide, topic and path
+    old_title = renamed.title
+    progress_set_status(user=user, resource=catalog["resources"][1], status=Status.DONE)
+    a, anon = signed_in(user), Client()
+    urls = [guide.get_absolute_url(), reverse("catalog:topic-detail", args=[topic.slug]), learning_path.get_absolute_url()]
+    home = reverse("catalog:home")
+
+    for client in (a, anon):  # warm every page, for a learner and for a visitor
+        for url in urls:
+            html = get(client, url)
+            assert old_title in html and shared.title in html
+    home_html = get(anon, home)
+    assert "10 papers" in home_html
+    assert "7 resources" in guide_card(home_html, guide) and "4 resources" in guide_card(home_html, other_guide)
+    assert "8 entries" in get(a, urls[0]) and bar(get(a, urls[0]), f"bar-guide-{guide.uuid}") == "1/7"
+    dashboard = get(a, home)  # a learner's home is their dashboard
+    assert bar(dashboard, f"bar-guide-{guide.uuid}") == "1/7" and bar(dashboard, "bar-overall") == "1/10"
+    assert builds == {"guide": 1, "topic": 1, "path": 1}
+
+    # A curator's bulk rename: no save(), no signals.
+    Resource.objects.filter(pk=renamed.pk).update(title="New title")
+    Section.objects.filter(pk=renamed.entries.get().section.parent_id).update(title="Renamed part")
+    for client in (a, anon):
+        for url in urls:
+            html = get(client, url)
+            assert "New title" in html and old_title not in html
+            assert 'aria-label="Done: New title"' in html
+        assert "Renamed part" in get(client, urls[0])
+
+    # Unpublishing in bulk removes the resource from every page and from every count.
+    Resource.objects.filter(pk=shared.pk).update(is_published=False)
+    for client in (a, anon):
+        for url in urls:
+            assert shared.title not in get(client, url)
+    guide_html = get(a, urls[0])
+    assert "6 entries" in guide_html and len(ticks(guide_html)) == 6
+    assert bar(guide_html, f"bar-guide-{guide.uuid}") == "1/6"
+    assert bar(get(a, urls[1]), f"bar-topic-{topic.slug}") == "0/1"
+    assert bar(get(a, urls[2]), f"bar-path-{learning_path.uuid}") == "1/3"
+    home_html = get(anon, home)
+    assert "9 papers" in home_html
+    assert "6 resources" in guide_card(home_html, guide) and "3 resources" in guide_card(home_html, other_guide)
+    dashboard = get(a, home)
+    assert bar(dashboard, f"bar-guide-{guide.uuid}") == "1/6" and bar(dashboard, "bar-overall") == "1/9"
+    assert bar(dashboard, f"bar-guide-{other_guide.uuid}") == "0/3"
+    assert builds == {"guide": 3, "topic": 3, "path": 3}  # rebuilt once per write, not per request
+
+
+def test_a_resource_filed_under_a_topic_shows_there_at_once(builds, user, catalog):
+    topic, added = catalog["topic"], catalog["resources"][5]
+    url = reverse("catalog:topic-detail", args=[topic.slug])
+    progress_set_status(user=user, resource=added, status=Status.DONE)
+    a = signed_in(user)
+    html = get(a, url)
+    assert len(ticks(html)) == 2 and added.title not in html and bar(html, f"bar-topic-{topic.slug}") == "0/2"
+    added.topics.add(topic)  # only the many-to-many table changes
+    html = get(a, url)
+    assert added.title in html and len(ticks(html)) == 3 and is_checked(tick(html, added.uuid))
+    assert bar(html, f"bar-topic-{topic.slug}") == "1/3"
+    assert builds["topic"] == 2
+
+
+# --- 5. Filters --------------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize("unfiltered_first", [True, False], ids=["unfiltered-first", "filtered-first"])
+def test_filtered_and_unfiltered_guide_pages_are_cached_apart(unfiltered_first, builds, user, catalog):
+    guide, paper, other = catalog["guide"], catalog["resources"][0], catalog["resources"][4]
+    Resource.objects.filter(pk=paper.pk).update(kind=Kind.PAPER)
+    progress_set_status(user=user, resource=paper, status=Status.DONE)
+    progress_set_status(user=user, resource=other, status=Status.DONE)
+    url = guide.get_absolute_url()
+    a, b = signed_in(user), signed_in(UserFactory())
+
+    def unfiltered(client):
+        html = get(client, url)
+        assert len(ticks(html)) == 8 and other.title in html and 'class="result-count"' not in html
+        assert all(f'name="next" value="{url}"' in form for form in ticks(html).values())
+        return html
+
+    def filtered(client):
+        html = get(client, url, {"kind": Kind.PAPER})
+        assert list(ticks(html)) == [str(entry_of(paper, guide).uuid)] and other.title not in html
+        assert "Showing 1 of 8 entries." in html
+        assert f'name="next" value="{url}?kind=paper"' in tick(html, entry_of(paper, guide).uuid)
+        return html
+
+    first, second = (unfiltered, filtered) if unfiltered_first else (filtered, unfiltered)
+    first(a)
+    second(a)
+    first(b)
+    second(b)
+    assert builds["guide"] == 2  # one per filter set, however many learners
+    a_filtered, a_plain, b_plain = filtered(a), unfiltered(a), unfiltered(b)
+    assert is_checked(tick(a_filtered, entry_of(paper, guide).uuid))
+    assert [is_checked(tick(a_plain, entry_of(r, guide).uuid)) for r in (paper, other)] == [True, True]
+    assert not any(is_checked(form) for form in ticks(b_plain).values())
+    # The section bars follow the learner, not the filter the memo was warmed with.
+    first_section = entry_of(paper, guide).section
+    assert bar(a_filtered, f"bar-section-{first_section.uuid}") == bar(a_plain, f"bar-section-{first_section.uuid}") == "1/4"
+    assert bar(b_plain, f"bar-section-{first_section.uuid}") == "0/4"
