@@ -14,7 +14,7 @@ from django.utils.safestring import SafeString
 
 from apps.catalog import selectors
 from apps.catalog.models import Guide, Topic
-from apps.core.content import memoized
+from apps.core.content import ContentMemo, content_token, memoized
 from apps.progress.bars import section_bar
 from apps.progress.overlay import Overlay, overlay_render
 from apps.progress.selectors import Tally
@@ -91,3 +91,30 @@ def _topic_parts_build(*, topic, filters, path):
         shown_count=len(contents.resources),
         resources=overlay_render("catalog/includes/topic_resources.html", context),
     )
+
+
+# Searches get their own memo: live search makes a key per keystroke, which must not push the
+# guides out of the shared one.
+_search_memo = ContentMemo(size=256)
+
+
+def search_results(*, query: str, page_number, path: str) -> Overlay:
+    """One page of results for `query` (non-empty), rows with ticks as holes."""
+    key = (query, str(page_number))
+    return _search_memo.get(content_token(), key, lambda: _search_results_build(query=query, page_number=page_number, path=path))
+
+
+def _search_results_build(*, query, page_number, path):
+    page = selectors.search_page(query=query, page_number=page_number)
+
+    def url(number):
+        return f"{path}?{urlencode({'q': query, 'page': number})}"
+
+    context = {
+        "query": query,
+        "page": page,
+        "tick_next": url(page.number),
+        "previous_url": url(page.previous_page_number()) if page.has_previous() else "",
+        "next_url": url(page.next_page_number()) if page.has_next() else "",
+    }
+    return overlay_render("catalog/includes/search_results.html", context)

@@ -15,9 +15,11 @@ from django.contrib.postgres.search import SearchQuery, SearchRank, SearchVector
 from django.core.paginator import Page, Paginator
 from django.db import connection
 from django.db.models import Case, Count, IntegerField, Prefetch, Q, QuerySet, Value, When, prefetch_related_objects
+from django.shortcuts import get_object_or_404
 
 from apps.catalog.forms import TIER_CHOICES
 from apps.catalog.models import Entry, Guide, Kind, Priority, Resource, Section, Topic
+from apps.core.content import memoized
 
 SEARCH_PAGE_SIZE = 20
 SEARCH_MAX_WORDS = 12  # more words than this add nothing but SQL
@@ -161,21 +163,30 @@ def _section_badges(section: Section) -> list[Badge]:
 def _attach_guides(resources: list[Resource]) -> None:
     """Give each resource ``.placements`` (its visible entries, in guide order) and
     ``.guide_entries`` (its first entry in each guide, for "appears in" badges)."""
-    if not resources:
-        return
-    tree = _SectionTree()
-    placements: dict[int, list[Entry]] = {resource.id: [] for resource in resources}
-    entries = tree.entries(Entry.objects.filter(resource__in=resources)).order_by(
-        "section__guide__position", "section__guide_id", "section__position", "position"
-    )
-    for entry in entries:
-        placements[entry.resource_id].append(tree.place(entry))
+    placements = published_placements()
     for resource in resources:
-        resource.placements = placements[resource.id]
+        resource.placements = placements.get(resource.id, [])
         first_in_guide = {}
         for entry in resource.placements:
             first_in_guide.setdefault(entry.section.guide_id, entry)
         resource.guide_entries = list(first_in_guide.values())
+
+
+def published_placements() -> dict[int, list[Entry]]:
+    """{resource_id: its visible entries in guide order}, for the whole catalog: two queries
+    once per content version and worker (apps.core.content); shared, so read-only."""
+    return memoized("placements", _placements_build)
+
+
+def _placements_build():
+    tree = _SectionTree()
+    placements: dict[int, list[Entry]] = {}
+    entries = tree.entries(Entry.objects.all()).order_by(
+        "section__guide__position", "section__guide_id", "section__position", "position"
+    )
+    for entry in entries:
+        placements.setdefault(entry.resource_id, []).append(tree.place(entry))
+    return placements
 
 
 def _facet(name: str, label: str, choices, counts: Counter, active: str | None) -> Facet:
@@ -279,13 +290,19 @@ def _prune(section: Section, *, keep_empty: bool) -> None:
 
 
 # --- Resource --------------------------------------------------------------------------------
-def resource_details(*, resource: Resource) -> Resource:
-    """The resource with ``.links``, ``.published_topics`` and ``.placements`` (every guide and section)."""
-    prefetch_related_objects(
-        [resource], "links", Prefetch("topics", queryset=Topic.objects.published(), to_attr="published_topics")
-    )
-    _attach_guides([resource])
-    return resource
+def resource_details(*, uuid) -> Resource:
+    """The published resource with ``.links``, ``.published_topics`` and ``.placements`` (every
+    guide and section); shared per content version and worker, so read-only. Http404 if none."""
+
+    def build():
+        resource = get_object_or_404(Resource.objects.published(), uuid=uuid)
+        prefetch_related_objects(
+            [resource], "links", Prefetch("topics", queryset=Topic.objects.published(), to_attr="published_topics")
+        )
+        _attach_guides([resource])
+        return resource
+
+    return memoized(("resource", uuid), build)
 
 
 # --- Topics ----------------------------------------------------------------------------------

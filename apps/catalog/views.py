@@ -11,7 +11,7 @@ from django.views.decorators.vary import vary_on_headers
 
 from apps.catalog import pages, selectors
 from apps.catalog.forms import GuideFilterForm, SearchForm, TopicFilterForm
-from apps.catalog.models import Guide, Resource, Topic
+from apps.catalog.models import Guide, Topic
 from apps.core.content import memoized
 from apps.progress.context import progress_context
 from apps.progress.overlay import overlay_fill
@@ -55,8 +55,8 @@ def guide_detail(request, slug):
 
 @require_safe
 def resource_detail(request, uuid):
-    resource = get_object_or_404(Resource.objects.published(), uuid=uuid)
-    context = {"resource": selectors.resource_details(resource=resource), **progress_context(request.user, resource=resource)}
+    resource = selectors.resource_details(uuid=uuid)
+    context = {"resource": resource, **progress_context(request.user, resource=resource)}
     return render(request, "catalog/resource_detail.html", context)
 
 
@@ -81,11 +81,8 @@ def topic_detail(request, slug):
 def search(request):
     form = SearchForm(request.GET)
     query = form.query()
-    context = {
-        "form": form,
-        "query": query,
-        "truncated": form.truncated,
-        "page": selectors.search_page(query=query, page_number=request.GET.get("page")) if query else None,
-        **progress_context(request.user),
-    }
+    context = {"form": form, "query": query, "truncated": form.truncated}
+    if query:
+        results = pages.search_results(query=query, page_number=request.GET.get("page"), path=request.path)
+        context["results"] = overlay_fill(request, results, statuses=progress_context(request.user)["statuses"])
     return _page_or_fragment(request, "catalog/search.html", "search-results", context)

@@ -35,9 +35,9 @@ def overall_bar(tally):
 
 
 def topic_tally(*, user, topic, statuses=None):
+    """Over what the topic page lists: the topic's published resources."""
     resource_ids = memoized(
-        ("topic-resources", topic.id),
-        lambda: frozenset(published_entries().filter(resource__topics=topic).values_list("resource_id", flat=True)),
+        ("topic-resources", topic.id), lambda: frozenset(topic.resources.published().values_list("id", flat=True))
     )
     if statuses is None:
         statuses = statuses_for(user=user, resource_ids=resource_ids)

@@ -16,6 +16,14 @@ def progress_context(user, *, guide=None, topic=None, resource=None):
     context = {"progress_scope": scope, "statuses": {}}
     if not user.is_authenticated:
         return context
+    if resource is not None:  # one resource: its row is all the page needs
+        progress = Progress.objects.filter(user=user, resource=resource).first()
+        shown = progress and progress.status != Status.NOT_STARTED
+        return context | {
+            "my_progress": progress,
+            "status_choices": Status.choices,
+            "statuses": {resource.id: progress.status} if shown else {},
+        }
     context["statuses"] = statuses = statuses_for(user=user)
     if guide is not None:
         tallies = guide_tallies(user=user, guides=[guide], statuses=statuses)[guide.id]
@@ -23,7 +31,4 @@ def progress_context(user, *, guide=None, topic=None, resource=None):
         context["section_tallies"] = tallies.sections
     if topic is not None:
         context["topic_progress_bar"] = topic_bar(topic, topic_tally(user=user, topic=topic, statuses=statuses))
-    if resource is not None:
-        context["my_progress"] = Progress.objects.filter(user=user, resource=resource).first()
-        context["status_choices"] = Status.choices
     return context

@@ -83,7 +83,8 @@ def progress_note(request, resource_uuid):
 @login_required
 def dashboard(request):
     user = request.user
-    statuses = selectors.statuses_for(user=user)
+    rows = selectors.progress_rows(user=user)
+    statuses = {row.resource.id: row.status for row in rows}
     guides = selectors.dashboard_guides()
     tallies = selectors.guide_tallies(user=user, guides=guides, statuses=statuses)
     guide = selectors.last_guide(user=user, guides=guides)
@@ -103,8 +104,8 @@ def dashboard(request):
         ],
         "continue_guide": guide,
         "continue_entries": selectors.continue_in_guide(guide=guide, statuses=statuses) if guide else [],
-        "in_progress": selectors.in_progress(user=user),
-        "recent": selectors.recently_completed(user=user),
+        "in_progress": selectors.in_progress(rows),
+        "recent": selectors.recently_completed(rows),
         "year": selectors.activity_year(user=user),
         "followed_paths": followed_paths(user=user, statuses=statuses),
         "scope": "dashboard",

@@ -53,6 +53,7 @@ def _tick_shape(template, status: str, signed_in: bool, oob: bool) -> str:
 def tick_html(*, resource, slot, scope, status, signed_in, next_url, csrf_token, oob=False) -> SafeString:
     """The checkbox of `resource` in `status` ("" or a Status value); see progress/includes/tick.html."""
     html = _tick_shape(_template(TICK_TEMPLATE), status or "", bool(signed_in), bool(oob))
+    html = html.replace(_OPEN_UUID, str(resource.uuid))  # first: a title may hold anything
     for name, value in (
         ("title", resource.title),
         ("slot", slot),
@@ -61,7 +62,7 @@ def tick_html(*, resource, slot, scope, status, signed_in, next_url, csrf_token,
         ("csrf", csrf_token),
     ):
         html = html.replace(_open(name), escape(value))
-    return mark_safe(html.replace(_OPEN_UUID, str(resource.uuid)))
+    return mark_safe(html)
 
 
 class _OpenTally:

@@ -163,9 +163,8 @@ def test_dashboard_query_count_does_not_grow_with_rows(client, user, catalog):
     build_guide("gamma", n_sections=4, per_section=10)
     for resource in catalog["resources"][2:] + catalog["other_resources"]:
         progress_set_status(user=user, resource=resource, status=Status.DONE)
-    # Warm: session, user, token, statuses, last activity, in progress, recent, 2 for the
-    # heatmap and streaks, followed paths.
-    assert page_queries(client, reverse("progress:dashboard")) == small == (small[0], 10)
+    # Warm: session, user, token, progress rows, last activity, activity days, followed paths.
+    assert page_queries(client, reverse("progress:dashboard")) == small == (small[0], 7)
 
 
 def test_json_export_import_round_trip_reproduces_progress(client, user, other_user, catalog):
