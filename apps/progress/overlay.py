@@ -15,7 +15,7 @@ from django.template.loader import render_to_string
 from django.utils.safestring import SafeString, mark_safe
 
 from apps.progress.models import Status
-from apps.progress.widgets import bar_html, tick_html
+from apps.progress.widgets import bar_html, squeeze, tick_html
 
 HOLES = "overlay_holes"  # the context key under which a template being overlaid collects holes
 _MARK = re.compile("\x00(\\d+)\x00")  # NUL never occurs in rendered content (see widgets)
@@ -68,7 +68,7 @@ def overlay_render(template_name: str, context: dict) -> Overlay:
     """Render `template_name` with holes for its ticks and bars. No request and no context
     processors: nothing of the learner who happens to trigger the render can leak into it."""
     holes = []
-    html = render_to_string(template_name, {**context, HOLES: holes})
+    html = squeeze(render_to_string(template_name, {**context, HOLES: holes}))
     pieces = _MARK.split(html)
     parts = [holes[int(piece)] if index % 2 else piece for index, piece in enumerate(pieces)]
     return Overlay(tuple(part for part in parts if part != ""))
