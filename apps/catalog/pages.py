@@ -6,6 +6,7 @@ request only fills in the learner's statuses. Keys hold everything the rendered 
 (the object, the validated filters, the page's path); the content token holds the rest.
 """
 
+from collections.abc import Callable
 from dataclasses import dataclass
 from urllib.parse import urlencode
 
@@ -23,6 +24,11 @@ from apps.progress.selectors import Tally
 def tick_next(path: str, filters: dict) -> str:
     """Where a no-JavaScript tick returns to: this page with only the valid filters."""
     return f"{path}?{urlencode(filters)}" if filters else path
+
+
+def shared_html(key, template_name: str, context: Callable[[], dict]) -> SafeString:
+    """A template that shows no learner and no request, rendered once per content version."""
+    return memoized(("html", key), lambda: render_to_string(template_name, context()))
 
 
 @dataclass(frozen=True)

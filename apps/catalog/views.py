@@ -37,7 +37,9 @@ def home(request):
     """The catalog for visitors; a signed-in learner's home is their dashboard."""
     if request.user.is_authenticated:
         return dashboard(request)
-    return render(request, "catalog/home.html", {"overview": memoized("catalog-overview", selectors.catalog_overview)})
+    overview = memoized("catalog-overview", selectors.catalog_overview)
+    overview_html = pages.shared_html("home", "catalog/includes/catalog_overview.html", lambda: {"overview": overview})
+    return render(request, "catalog/home.html", {"overview": overview, "overview_html": overview_html})
 
 
 @require_safe
@@ -62,7 +64,8 @@ def resource_detail(request, uuid):
 
 @require_safe
 def topic_list(request):
-    return render(request, "catalog/topic_list.html", {"topics": selectors.topic_list()})
+    cards = pages.shared_html("topics", "catalog/includes/topic_cards.html", lambda: {"topics": selectors.topic_list()})
+    return render(request, "catalog/topic_list.html", {"topic_cards": cards})
 
 
 @require_safe
