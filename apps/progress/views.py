@@ -15,11 +15,12 @@ from django_htmx.http import HttpResponseClientRedirect
 
 from apps.catalog.models import Resource
 from apps.paths.selectors import followed_paths
-from apps.progress import exports, selectors
+from apps.progress import exports, pages, selectors
 from apps.progress.bars import bars_for_scope, guide_bar, overall_bar, section_bar
 from apps.progress.forms import ImportForm, NoteForm, StatusForm
 from apps.progress.imports import ProgressImportError, import_apply, import_plan
 from apps.progress.models import Status
+from apps.progress.overlay import overlay_fill
 from apps.progress.services import progress_set_note, progress_set_status
 
 PENDING_SESSION_KEY = "pending_progress"
@@ -90,18 +91,7 @@ def dashboard(request):
     guide = selectors.last_guide(user=user, guides=guides)
     context = {
         "overall": overall_bar(selectors.overall_tally(user=user, statuses=statuses)),
-        "guide_rows": [
-            {
-                "guide": item.guide,
-                "bar": guide_bar(item.guide, item.tally),
-                "sections": [
-                    section_bar(section, item.sections[section.id])
-                    for section in item.guide.top_sections
-                    if section.id in item.sections
-                ],
-            }
-            for item in tallies.values()
-        ],
+        "guide_bars": overlay_fill(request, pages.guide_bars(), statuses=statuses, tallies=_bar_tallies(tallies)),
         "continue_guide": guide,
         "continue_entries": selectors.continue_in_guide(guide=guide, statuses=statuses) if guide else [],
         "in_progress": selectors.in_progress(rows),
@@ -112,6 +102,17 @@ def dashboard(request):
         "statuses": statuses,
     }
     return render(request, "progress/dashboard.html", context)
+
+
+def _bar_tallies(tallies) -> dict:
+    """{bar dom id: Tally} for every guide and section bar of the learner's `guide_tallies`."""
+    result = {}
+    for item in tallies.values():
+        result[guide_bar(item.guide, item.tally).dom_id] = item.tally
+        for section in item.guide.top_sections:
+            if section.id in item.sections:
+                result[section_bar(section, None).dom_id] = item.sections[section.id]
+    return result
 
 
 EXPORTS = {
