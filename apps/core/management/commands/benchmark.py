@@ -150,5 +150,5 @@ class Command(BaseCommand):
                 ", ".join(misses) or "ok",
             ])
             self.say(f"  {endpoint.name}: {measurement.requests} requests, p50 {p50:.1f} ms, p95 {p95:.1f} ms")
-        header = ["endpoint", "req/s", "p50 ms", "p95 ms", "p50 / floor", "SQL queries", "gzip KB (HTML + CSS/JS)", "target"]
+        header = ["endpoint", "req/s", "p50 ms", "p95 ms", "p50 / floor", "SQL queries (first / later)", "gzip KB (HTML + CSS/JS)", "target"]
         return bench.markdown_table(rows, header)
