@@ -99,7 +99,12 @@ def content_token() -> str | None:
 
 
 class ContentVersionMiddleware:
-    """Lets a request read the content token once, however many memoized parts it shows."""
+    """Lets a request read the content token once, however many memoized parts it shows.
+
+    So a request that writes content must not read the memo afterwards (none does: curators
+    write in the admin, learners' pages only read); its writes would be cached under the token
+    it read before them.
+    """
 
     def __init__(self, get_response):
         self.get_response = get_response
