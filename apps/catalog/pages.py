@@ -38,6 +38,10 @@ class GuideParts:
     entries: Overlay  # filters, result count and the section tree with its rows
     section_bars: dict  # section_id -> the dom id of its bar in `entries`
 
+    def bar_tallies(self, section_tallies: dict) -> dict:
+        """{bar dom id: Tally} for `entries` from the learner's {section_id: Tally}."""
+        return {dom_id: section_tallies[pk] for pk, dom_id in self.section_bars.items() if pk in section_tallies}
+
 
 def guide_parts(*, guide: Guide, filters: dict, path: str) -> GuideParts:
     key = ("guide", guide.id, path, tuple(sorted(filters.items())))

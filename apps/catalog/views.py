@@ -49,9 +49,8 @@ def guide_detail(request, slug):
     filters, context = _filters_from(request, GuideFilterForm)
     parts = pages.guide_parts(guide=guide, filters=filters, path=request.path)
     context |= {"guide": guide, "parts": parts, **progress_context(request.user, guide=guide)}
-    section_tallies = context.get("section_tallies", {})
-    bar_tallies = {dom_id: section_tallies[pk] for pk, dom_id in parts.section_bars.items() if pk in section_tallies}
-    context["entries"] = overlay_fill(request, parts.entries, statuses=context["statuses"], tallies=bar_tallies)
+    tallies = parts.bar_tallies(context.get("section_tallies", {}))
+    context["entries"] = overlay_fill(request, parts.entries, statuses=context["statuses"], tallies=tallies)
     return _page_or_fragment(request, "catalog/guide_detail.html", "guide-entries", context)
 
 

@@ -1,7 +1,7 @@
 """Reads of learner progress. Counts are computed from Progress rows with a fixed number of
 queries, however many guides, sections, entries or rows there are."""
 
-from collections import Counter, defaultdict
+from collections import defaultdict
 from dataclasses import dataclass, field
 from datetime import timedelta
 
