@@ -18,7 +18,7 @@ pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
 def guide():
     guide = GuideFactory(slug="inference", title="Inference Engineering")
     section = SectionFactory(guide=guide, title="Serving")
-    for title in ("Paged attention", "Speculative decoding", "Continuous batching"):
+    for title in ("Paged attention", "Speculative decoding", "Continuous batching", "KV cache quantization", "Prefix caching"):
         EntryFactory(section=section, resource=ResourceFactory(title=title))
     return guide
 
@@ -34,18 +34,19 @@ def tick(page, title):
     return page.get_by_role("checkbox", name=f"Done: {title}")
 
 
-def test_tick_with_mouse_and_keyboard_survives_a_reload(page, live_server, guide, learner):
+def test_tick_three_by_mouse_and_one_by_keyboard_and_they_survive_a_reload(page, live_server, guide, learner):
     errors = []
     page.on("console", lambda message: errors.append(message.text) if message.type == "error" else None)
     page.goto(f"{live_server.url}/guides/inference/")
     bar = page.locator(f"#bar-guide-{guide.uuid}")
-    assert "0/3" in bar.inner_text()
+    assert "0/5" in bar.inner_text()
 
-    tick(page, "Paged attention").click()
-    expect(tick(page, "Paged attention")).to_have_attribute("aria-checked", "true")
-    expect(bar).to_contain_text("1/3")  # the bar updated in the same response, no reload
+    for done, title in enumerate(("Paged attention", "Continuous batching", "KV cache quantization"), start=1):
+        tick(page, title).click()
+        expect(tick(page, title)).to_have_attribute("aria-checked", "true")
+        expect(bar).to_contain_text(f"{done}/5")  # the bar updated in the same response, no reload
 
-    # Keyboard only: focus the next checkbox with j, tick it with Space.
+    # Keyboard only: from the first checkbox, j moves focus to the next, Space ticks it.
     tick(page, "Paged attention").focus()
     page.keyboard.press("j")
     assert page.evaluate("document.activeElement.getAttribute('aria-label')") == "Done: Speculative decoding"
@@ -53,19 +54,19 @@ def test_tick_with_mouse_and_keyboard_survives_a_reload(page, live_server, guide
     expect(tick(page, "Speculative decoding")).to_have_attribute("aria-checked", "true")
     # Focus stays on the ticked checkbox after the swap.
     assert page.evaluate("document.activeElement.getAttribute('aria-label')") == "Done: Speculative decoding"
-    expect(bar).to_contain_text("2/3")
+    expect(bar).to_contain_text("4/5")
 
     page.reload()
-    assert tick(page, "Paged attention").get_attribute("aria-checked") == "true"
-    assert tick(page, "Speculative decoding").get_attribute("aria-checked") == "true"
-    assert tick(page, "Continuous batching").get_attribute("aria-checked") == "false"
-    assert Progress.objects.filter(user=learner, status=Status.DONE).count() == 2
+    for title in ("Paged attention", "Speculative decoding", "Continuous batching", "KV cache quantization"):
+        assert tick(page, title).get_attribute("aria-checked") == "true"
+    assert tick(page, "Prefix caching").get_attribute("aria-checked") == "false"
+    assert Progress.objects.filter(user=learner, status=Status.DONE).count() == 4
     assert errors == []
 
     # The dashboard's numbers match.
     page.goto(f"{live_server.url}/")
-    assert "2 of 3 resources done" in page.locator("h1 + .lede").inner_text()
-    assert "2/3" in page.locator(f"#bar-guide-{guide.uuid}").inner_text()
+    assert "4 of 5 resources done" in page.locator("h1 + .lede").inner_text()
+    assert "4/5" in page.locator(f"#bar-guide-{guide.uuid}").inner_text()
 
 
 def test_following_a_path_next_up_advances_as_items_are_ticked(page, live_server, guide, learner):
@@ -85,7 +86,7 @@ def test_following_a_path_next_up_advances_as_items_are_ticked(page, live_server
     expect(next_up).to_contain_text("Speculative decoding")
     tick(page, "Speculative decoding").click()
     expect(next_up).to_contain_text("Continuous batching")
-    expect(page.locator(f"#bar-path-{path.uuid}")).to_contain_text("2/3")
+    expect(page.locator(f"#bar-path-{path.uuid}")).to_contain_text("2/5")
 
     page.goto(f"{live_server.url}/")
     assert "Continuous batching" in page.locator(f"#next-up-{path.uuid}").inner_text()
