@@ -123,11 +123,6 @@ def _build(path, statuses, follow, today):
     return view
 
 
-def _statuses(user, paths):
-    ids = {item.resource_id for path in paths for step in path.ordered_steps for item in step.published_items}
-    return statuses_for(user=user, resource_ids=ids)
-
-
 def _follows(user, paths):
     if not user.is_authenticated:
         return {}
@@ -137,7 +132,7 @@ def _follows(user, paths):
 def _views(*, user, paths, statuses=None, follows=None):
     """PathViews of `paths` (steps prefetched) for `user`: at most two queries, whatever their number."""
     paths = list(paths)
-    statuses = _statuses(user, paths) if statuses is None else statuses
+    statuses = statuses_for(user=user) if statuses is None else statuses
     follows = _follows(user, paths) if follows is None else follows
     today = timezone.localdate()
     return [_build(path, statuses, follows.get(path.id), today) for path in paths]
