@@ -1,21 +1,17 @@
 import pytest
-from django.contrib.auth import get_user_model
 
 from apps.catalog.models import Entry, Guide, Resource, Section, Topic
-
-
-def make_user(email):
-    return get_user_model().objects.create_user(username=email, email=email, password="correct horse battery")
+from tests.factories import UserFactory
 
 
 @pytest.fixture
 def user(db):
-    return make_user("ada@example.com")
+    return UserFactory(username="ada", email="ada@example.com")
 
 
 @pytest.fixture
 def other_user(db):
-    return make_user("eve@example.com")
+    return UserFactory(username="eve", email="eve@example.com")
 
 
 def build_guide(slug, n_sections=2, per_section=3, shared=()):

@@ -8,6 +8,7 @@ from django.urls import reverse
 from apps.progress.models import Progress, Status
 from apps.progress.services import progress_set_status
 from tests.conftest import page_queries
+from tests.factories import DEFAULT_PASSWORD
 from tests.progress.conftest import build_guide
 
 pytestmark = pytest.mark.django_db
@@ -111,7 +112,7 @@ def test_anonymous_tick_asks_to_sign_in_then_applies_it(client, user, catalog):
     from allauth.account.models import EmailAddress
 
     EmailAddress.objects.create(user=user, email=user.email, verified=True, primary=True)
-    login = client.post(reverse("account_login") + "?next=/guides/alpha/", {"login": user.email, "password": "correct horse battery"})
+    login = client.post(reverse("account_login") + "?next=/guides/alpha/", {"login": user.email, "password": DEFAULT_PASSWORD})
     assert login.status_code == 302 and login["Location"] == "/guides/alpha/"
     assert Progress.objects.get(user=user, resource=resource).status == Status.DONE
 
