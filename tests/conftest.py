@@ -66,9 +66,9 @@ def page_queries(client, url, data=None) -> tuple[int, int]:
     from django.db import connection
     from django.test.utils import CaptureQueriesContext
 
-    from apps.core.content import memo
+    from apps.core.content import memos_clear
 
-    memo.clear()
+    memos_clear()
     counts = []
     for _ in range(2):
         with CaptureQueriesContext(connection) as queries:

@@ -12,6 +12,7 @@ token is random, never a counter, so a rolled-back or flushed database cannot br
 
 import secrets
 import threading
+import weakref
 from collections import OrderedDict
 from contextvars import ContextVar
 
@@ -124,7 +125,10 @@ class ContentMemo:
     thread) of this worker.
     """
 
+    instances: "weakref.WeakSet[ContentMemo]" = weakref.WeakSet()
+
     def __init__(self, size: int = MEMO_SIZE):
+        ContentMemo.instances.add(self)
         self._size = size
         self._token = None
         self._values: OrderedDict = OrderedDict()
@@ -150,6 +154,12 @@ class ContentMemo:
     def clear(self) -> None:
         with self._lock:
             self._token, self._values = None, OrderedDict()
+
+
+def memos_clear() -> None:
+    """Forget every memo of this process (after migrate, or an edited template in development)."""
+    for instance in list(ContentMemo.instances):
+        instance.clear()
 
 
 memo = ContentMemo()

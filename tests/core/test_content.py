@@ -74,3 +74,31 @@ def test_memo_keeps_at_most_its_size_dropping_the_least_recently_used():
 
 def test_memoized_uses_the_shared_memo():
     assert memoized("test-key", lambda: ["built"]) is memoized("test-key", lambda: ["other"])
+
+
+def test_a_lost_trigger_comes_back_with_the_next_migrate():
+    """A table rebuild (SQLite's way to alter a column) drops its triggers; post_migrate
+    installs them again."""
+    from django.core.management import call_command
+
+    topic = TopicFactory()
+    with connection.cursor() as cursor:
+        if connection.vendor == "postgresql":
+            cursor.execute("DROP TRIGGER syllabus_content_version ON catalog_topic")
+        else:
+            cursor.execute('DROP TRIGGER "syllabus_content_version_catalog_topic_update"')
+    assert not moves_token(lambda: Topic.objects.filter(pk=topic.pk).update(title="Unseen"))
+    call_command("migrate", verbosity=0)
+    assert moves_token(lambda: Topic.objects.filter(pk=topic.pk).update(title="Seen"))
+
+
+def test_editing_a_template_in_development_forgets_the_rendered_pages():
+    from pathlib import Path
+
+    from django.utils.autoreload import file_changed
+
+    memoized("page", lambda: "old")
+    file_changed.send(sender=None, file_path=Path("templates/catalog/includes/entry_row.html"))
+    assert memoized("page", lambda: "new") == "new"
+    file_changed.send(sender=None, file_path=Path("apps/catalog/views.py"))  # code: the server restarts anyway
+    assert memoized("page", lambda: "newer") == "new"
