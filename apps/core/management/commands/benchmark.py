@@ -35,7 +35,7 @@ class Command(BaseCommand):
         parser.add_argument("--max-requests", type=int, default=5_000, help="Cap per endpoint.")
         parser.add_argument("--workers", type=int, default=2, help="gunicorn worker processes (WEB_CONCURRENCY).")
         parser.add_argument(
-            "--reuse", action="store_true", help="Keep an already loaded benchmark database (skip recreate, migrate, seed, load)."
+            "--reuse", action="store_true", help="Keep an already loaded benchmark database (skip recreate, seed, load; only migrate)."
         )
 
     def handle(self, *args, **options):
@@ -78,6 +78,8 @@ class Command(BaseCommand):
                 f"  {volume.users:,} users, {volume.progress:,} Progress rows, {volume.activities:,} Activity rows "
                 f"in {volume.seconds:.0f} s (benchmark users' password: {password})"
             )
+        else:  # a database loaded by an older version: bring its schema (and triggers) up to date
+            bench.manage(base_dir, env, "migrate", "--no-input")
         bench.manage(base_dir, {**env, "SECRET_KEY": "collectstatic-only-not-a-secret"}, "collectstatic", "--no-input", "-v", "0")
         catalog = bench.catalog_pick(url=url)
         sessions = bench.sessions_create(base_dir, env, options["concurrency"])
