@@ -8,7 +8,15 @@ from dataclasses import dataclass
 
 from apps.catalog.models import Guide, Section, Topic
 from apps.core.content import memoized
-from apps.progress.selectors import Tally, guide_tallies, overall_tally, published_entries, statuses_for
+from apps.progress.selectors import (
+    Tally,
+    dashboard_guides,
+    guide_entries,
+    guide_structure,
+    guide_tallies,
+    overall_tally,
+    statuses_for,
+)
 
 
 @dataclass
@@ -69,42 +77,31 @@ def bars_for_scope(*, user, scope, resource):
         if guide is None:
             return [], [], None
         tallies = guide_tallies(user=user, guides=[guide])[guide.id]
-        entry_uuids, sections = _guide_placements(guide).get(resource.id, ((), ()))
+        holding = guide_structure().section_resources  # section_id -> resources in its subtree
         bars = [guide_bar(guide, tallies.tally)] + [
-            section_bar(section, tallies.sections[section.id]) for section in sections if section.id in tallies.sections
+            section_bar(section, tallies.sections[section.id])
+            for section in _published_sections(guide)
+            if section.id in tallies.sections and resource.id in holding[section.id]
         ]
-        return bars, list(entry_uuids), None
+        entry_uuids = [str(entry.uuid) for entry in guide_entries(guide=guide) if entry.resource_id == resource.id]
+        return bars, entry_uuids, None
     if kind == "topic":
         topic = Topic.objects.published().filter(slug=key).first()
         return ([topic_bar(topic, topic_tally(user=user, topic=topic))] if topic else []), [], None
     if kind == "dashboard":
-        tallies = guide_tallies(user=user)
-        return [overall_bar(overall_tally(user=user))] + [
+        statuses = statuses_for(user=user)
+        tallies = guide_tallies(user=user, guides=dashboard_guides(), statuses=statuses)
+        return [overall_bar(overall_tally(user=user, statuses=statuses))] + [
             guide_bar(item.guide, item.tally) for item in tallies.values()
         ], [], None
     return [], [], None
 
 
-def _guide_placements(guide):
-    """{resource_id: (its entries' uuids, the sections above them in page order)} of one guide."""
-
-    def build():
-        sections = {section.id: section for section in Section.objects.filter(guide=guide, is_published=True)}
-        placements = {}
-        for resource_id, entry_uuid, section_id in published_entries().filter(section__guide=guide).values_list(
-            "resource_id", "uuid", "section_id"
-        ):
-            entry_uuids, chain = placements.setdefault(resource_id, ([], set()))
-            entry_uuids.append(str(entry_uuid))
-            while section_id in sections and section_id not in chain:
-                chain.add(section_id)
-                section_id = sections[section_id].parent_id
-        return {
-            resource_id: (tuple(entry_uuids), tuple(sorted((sections[pk] for pk in chain), key=lambda s: s.position)))
-            for resource_id, (entry_uuids, chain) in placements.items()
-        }
-
-    return memoized(("guide-placements", guide.id), build)
+def _published_sections(guide) -> list[Section]:
+    """The guide's published sections in page order; shared per content version, read-only."""
+    return memoized(
+        ("guide-sections", guide.id), lambda: list(Section.objects.filter(guide=guide, is_published=True).order_by("position"))
+    )
 
 
 def _uuid_or_none(value):
