@@ -193,7 +193,9 @@ SERVER_EMAIL = DEFAULT_FROM_EMAIL
 # --- I18N -----------------------------------------------------------------------------------
 LANGUAGE_CODE = "en-us"
 TIME_ZONE = env_str("TIME_ZONE", "UTC")
-USE_I18N = True
+# The interface is English only. Without translation machinery every {% translate %}, plural
+# and date filter is a plain string operation (a tenth of the dashboard's render time).
+USE_I18N = False
 USE_TZ = True
 
 # --- Static files (whitenoise: compressed, hashed, long-cached) -----------------------------

@@ -5,14 +5,14 @@ swaps (a ``{% partialdef %}`` inside the page template), so every filter and pag
 works as a plain link too.
 """
 
-from django.shortcuts import get_object_or_404, render
+from django.shortcuts import render
 from django.views.decorators.http import require_safe
 from django.views.decorators.vary import vary_on_headers
 
 from apps.catalog import pages, selectors
 from apps.catalog.forms import GuideFilterForm, SearchForm, TopicFilterForm
 from apps.catalog.models import Guide, Topic
-from apps.core.content import memoized
+from apps.core.content import memoized, memoized_get
 from apps.progress.context import progress_context
 from apps.progress.overlay import overlay_fill
 from apps.progress.views import dashboard
@@ -45,7 +45,7 @@ def home(request):
 @require_safe
 @vary_on_headers("HX-Request")
 def guide_detail(request, slug):
-    guide = get_object_or_404(Guide.objects.published(), slug=slug)
+    guide = memoized_get("published-guides", Guide.objects.published(), slug=slug)
     filters, context = _filters_from(request, GuideFilterForm)
     parts = pages.guide_parts(guide=guide, filters=filters, path=request.path)
     context |= {"guide": guide, "parts": parts, **progress_context(request.user, guide=guide)}
@@ -70,7 +70,7 @@ def topic_list(request):
 @require_safe
 @vary_on_headers("HX-Request")
 def topic_detail(request, slug):
-    topic = get_object_or_404(Topic.objects.published(), slug=slug)
+    topic = memoized_get("published-topics", Topic.objects.published(), slug=slug)
     filters, context = _filters_from(request, TopicFilterForm)
     parts = pages.topic_parts(topic=topic, filters=filters, path=request.path)
     context |= {"topic": topic, "parts": parts, **progress_context(request.user, topic=topic)}

@@ -17,7 +17,9 @@ from collections import OrderedDict
 from contextvars import ContextVar
 
 from django.apps import apps
+from django.core.exceptions import ValidationError
 from django.db import connection
+from django.http import Http404
 
 # Tables learner pages are built from: every model of these apps (and their many-to-many tables)
 # except per-learner ones. Anything added to these apps is covered without touching this list.
@@ -168,3 +170,15 @@ memo = ContentMemo()
 def memoized(key, build):
     """`build()` once per content version and worker (every time when there is no version)."""
     return memo.get(content_token(), key, build)
+
+
+def memoized_get(key, queryset, **lookup):
+    """The object of `queryset` (memoized under `key`) whose one `lookup` field matches, or
+    Http404: a page's slug or uuid lookup without a query. Shared, so read-only."""
+    [(field, value)] = lookup.items()
+    model = queryset.model
+    by_value = memoized((key, field), lambda: {getattr(obj, field): obj for obj in queryset})
+    try:
+        return by_value[model._meta.get_field(field).to_python(value)]
+    except (KeyError, ValidationError):
+        raise Http404(f"No {model._meta.object_name} matches the given query.") from None

@@ -7,7 +7,9 @@ import math
 from dataclasses import dataclass, field
 from datetime import timedelta
 
+from django.core.exceptions import ValidationError
 from django.db.models import Prefetch, prefetch_related_objects
+from django.http import Http404
 from django.utils import timezone
 
 from apps.catalog.models import Kind
@@ -146,6 +148,19 @@ def published_paths() -> list[LearningPath]:
     )
 
 
+def published_path(**lookup) -> LearningPath:
+    """The published path whose one `lookup` field (slug or uuid) matches, prefetched; or Http404."""
+    [(field, value)] = lookup.items()
+    try:
+        value = LearningPath._meta.get_field(field).to_python(value)
+    except ValidationError:
+        raise Http404("Not a valid path key.") from None
+    for path in published_paths():
+        if getattr(path, field) == value:
+            return path
+    raise Http404("No published learning path matches the given query.")
+
+
 def path_list(*, user):
     return _views(user=user, paths=published_paths())
 
@@ -174,8 +189,9 @@ def followed_paths(*, user, statuses=None):
 
 def path_scope(*, user, path_uuid, resource):
     """What a tick on a path page refreshes: the path bar, its steps holding `resource`, next up."""
-    path = LearningPath.objects.published().filter(uuid=path_uuid).first()
-    if path is None:
+    try:
+        path = published_path(uuid=path_uuid)
+    except Http404:
         return None
     view = path_detail(path=path, user=user)
     steps = [step for step in view.steps if resource.id in step.resource_ids]

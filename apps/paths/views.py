@@ -20,7 +20,7 @@ def path_list(request):
 
 
 def path_detail(request, slug):
-    path = get_object_or_404(LearningPath.objects.published(), slug=slug)
+    path = selectors.published_path(slug=slug)
     view = selectors.path_detail(path=path, user=request.user)
     statuses = {item.resource_id: status for step in view.steps for item, status in step.items if status}
     steps = overlay_fill(

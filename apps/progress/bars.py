@@ -6,8 +6,10 @@ A tick's form names its page's *scope* (``guide:<uuid>``, ``topic:<slug>``, ``da
 
 from dataclasses import dataclass
 
+from django.http import Http404
+
 from apps.catalog.models import Guide, Section, Topic
-from apps.core.content import memoized
+from apps.core.content import memoized, memoized_get
 from apps.progress.selectors import (
     Tally,
     dashboard_guides,
@@ -67,14 +69,15 @@ def bars_for_scope(*, user, scope, resource):
     if kind == "path":
         from apps.paths.selectors import path_scope
 
-        found = path_scope(user=user, path_uuid=_uuid_or_none(key), resource=resource)
+        found = path_scope(user=user, path_uuid=key, resource=resource)
         if found is None:
             return [], [], None
         view, steps, slots = found
         return [path_bar(view)] + [step_bar(step) for step in steps], slots, view
     if kind == "guide":
-        guide = Guide.objects.published().filter(uuid=_uuid_or_none(key)).first()
-        if guide is None:
+        try:
+            guide = memoized_get("published-guides", Guide.objects.published(), uuid=key)
+        except Http404:
             return [], [], None
         tallies = guide_tallies(user=user, guides=[guide])[guide.id]
         holding = guide_structure().section_resources  # section_id -> resources in its subtree
@@ -86,8 +89,11 @@ def bars_for_scope(*, user, scope, resource):
         entry_uuids = [str(entry.uuid) for entry in guide_entries(guide=guide) if entry.resource_id == resource.id]
         return bars, entry_uuids, None
     if kind == "topic":
-        topic = Topic.objects.published().filter(slug=key).first()
-        return ([topic_bar(topic, topic_tally(user=user, topic=topic))] if topic else []), [], None
+        try:
+            topic = memoized_get("published-topics", Topic.objects.published(), slug=key)
+        except Http404:
+            return [], [], None
+        return [topic_bar(topic, topic_tally(user=user, topic=topic))], [], None
     if kind == "dashboard":
         statuses = statuses_for(user=user)
         tallies = guide_tallies(user=user, guides=dashboard_guides(), statuses=statuses)
@@ -103,11 +109,3 @@ def _published_sections(guide) -> list[Section]:
         ("guide-sections", guide.id), lambda: list(Section.objects.filter(guide=guide, is_published=True).order_by("position"))
     )
 
-
-def _uuid_or_none(value):
-    from uuid import UUID
-
-    try:
-        return UUID(value)
-    except ValueError:
-        return None

@@ -4,9 +4,10 @@ queries, however many guides, sections, entries or rows there are."""
 from collections import defaultdict
 from dataclasses import dataclass, field
 from datetime import timedelta
+from functools import cached_property
 
 from django.db import connection
-from django.db.models import Case, Count, Prefetch, When
+from django.db.models import Count, Prefetch
 from django.db.models.functions import TruncDate
 from django.utils import timezone
 
@@ -43,19 +44,30 @@ class Tally:
 
     @classmethod
     def of(cls, resource_ids, statuses):
-        tally = cls(total=len(resource_ids))
-        for resource_id in resource_ids:
-            status = statuses.get(resource_id)
-            if status == Status.DONE:
-                tally.done += 1
-            elif status == Status.SKIPPED:
-                tally.skipped += 1
-            elif status == Status.IN_PROGRESS:
-                tally.in_progress += 1
-        return tally
+        """The tally of `resource_ids` (a set, or any iterable of distinct ids) for `statuses`."""
+        ids = resource_ids if isinstance(resource_ids, (set, frozenset)) else set(resource_ids)
+        groups = (statuses if isinstance(statuses, Statuses) else Statuses(statuses)).ids_by_status
+        return cls(
+            total=len(ids),
+            done=len(ids & groups[Status.DONE]),
+            skipped=len(ids & groups[Status.SKIPPED]),
+            in_progress=len(ids & groups[Status.IN_PROGRESS]),
+        )
 
 
-def statuses_for(*, user, resource_ids=None) -> dict[int, str]:
+class Statuses(dict):
+    """A learner's {resource_id: status}, also grouped by status once, so that each of a page's
+    many tallies is a few set intersections. Read-only once a tally has been taken."""
+
+    @cached_property
+    def ids_by_status(self) -> dict[str, frozenset]:
+        groups = defaultdict(set)
+        for resource_id, status in self.items():
+            groups[status].add(resource_id)
+        return defaultdict(frozenset, {status: frozenset(ids) for status, ids in groups.items()})
+
+
+def statuses_for(*, user, resource_ids=None) -> Statuses:
     """{resource_id: status} for the user's started/done/skipped resources (one query)."""
     if not user.is_authenticated:
         return {}
@@ -63,9 +75,9 @@ def statuses_for(*, user, resource_ids=None) -> dict[int, str]:
         # Every learner page runs this; as plain SQL it costs half of what the ORM adds to it.
         with connection.cursor() as cursor:
             cursor.execute(_ALL_STATUSES_SQL, [user.pk, Status.NOT_STARTED])
-            return dict(cursor.fetchall())
+            return Statuses(cursor.fetchall())
     rows = Progress.objects.filter(user=user, resource_id__in=list(resource_ids)).exclude(status=Status.NOT_STARTED)
-    return dict(rows.values_list("resource_id", "status"))
+    return Statuses(rows.values_list("resource_id", "status"))
 
 
 _ALL_STATUSES_SQL = f"SELECT resource_id, status FROM {Progress._meta.db_table} WHERE user_id = %s AND status <> %s"
@@ -161,38 +173,38 @@ def overall_tally(*, user, statuses=None) -> Tally:
 class ProgressRow:
     resource: object  # a published Resource, shared (read-only)
     status: str
-    since: object  # completed_at when done, started_at when in progress, else None
+    since: object  # completed_at when done, started_at when in progress
 
 
-def progress_rows(*, user) -> list[ProgressRow]:
-    """The learner's started, done and skipped resources that are published (one query; one
-    date per row, as converting timestamps is most of what reading 500 rows costs)."""
+def latest_rows(*, user, limit=5) -> dict[str, list[ProgressRow]]:
+    """The learner's most recently finished and most recently started published resources,
+    newest first, `limit` of each (one query, reading only the rows shown)."""
+    rows = Progress.objects.raw(_LATEST_SQL, [Status.DONE, user.pk, Status.DONE, Status.IN_PROGRESS, limit])
     resources = published_resources()
-    since = Case(
-        When(status=Status.DONE, then="completed_at"), When(status=Status.IN_PROGRESS, then="started_at"), default=None
-    )
-    rows = (
-        Progress.objects.filter(user=user)
-        .exclude(status=Status.NOT_STARTED)
-        .values_list("resource_id", "status", since)
-    )
-    return [ProgressRow(resources[pk], status, at) for pk, status, at in rows if pk in resources]
+    latest = {Status.DONE: [], Status.IN_PROGRESS: []}
+    for row in rows:
+        if row.resource_id in resources:
+            since = row.completed_at if row.status == Status.DONE else row.started_at
+            latest[row.status].append(ProgressRow(resources[row.resource_id], row.status, since))
+    return latest
+
+
+# Plain SQL (portable to SQLite): the ORM spends longer compiling this window query than the
+# database spends running it.
+_LATEST_SQL = f"""
+SELECT id, resource_id, status, started_at, completed_at FROM (
+  SELECT p.id, p.resource_id, p.status, p.started_at, p.completed_at, ROW_NUMBER() OVER (
+    PARTITION BY p.status ORDER BY CASE WHEN p.status = %s THEN p.completed_at ELSE p.started_at END DESC
+  ) AS latest
+  FROM {Progress._meta.db_table} p JOIN {Resource._meta.db_table} r ON r.id = p.resource_id
+  WHERE p.user_id = %s AND r.is_published
+    AND ((p.status = %s AND p.completed_at IS NOT NULL) OR (p.status = %s AND p.started_at IS NOT NULL))
+) ranked WHERE latest <= %s ORDER BY status, latest"""
 
 
 def published_resources() -> dict:
     """{id: Resource} of every published resource; shared per content version, read-only."""
     return memoized("published-resources", lambda: {r.id: r for r in Resource.objects.published()})
-
-
-def recently_completed(rows: list[ProgressRow], limit=5) -> list[ProgressRow]:
-    done = [row for row in rows if row.status == Status.DONE and row.since]
-    return sorted(done, key=lambda row: row.since, reverse=True)[:limit]
-
-
-def in_progress(rows: list[ProgressRow], limit=5) -> list[ProgressRow]:
-    """Most recently started first."""
-    started = [row for row in rows if row.status == Status.IN_PROGRESS and row.since]
-    return sorted(started, key=lambda row: row.since, reverse=True)[:limit]
 
 
 def dashboard_guides():
@@ -210,12 +222,19 @@ def dashboard_guides():
 def last_guide(*, user, guides):
     """Of `guides`, the one holding the resource the user most recently changed (None if none)."""
     structure = guide_structure()
-    recent = Activity.objects.filter(user=user).order_by("-occurred_at").values_list("resource_id", flat=True)
-    for resource_id in recent[:50]:
+    with connection.cursor() as cursor:
+        cursor.execute(_RECENTLY_CHANGED_SQL, [user.pk])
+        recent = [resource_id for (resource_id,) in cursor.fetchall()]
+    for resource_id in recent:
         for guide in guides:
             if resource_id in structure.guide_resources.get(guide.id, ()):
                 return guide
     return None
+
+
+_RECENTLY_CHANGED_SQL = (
+    f"SELECT resource_id FROM {Activity._meta.db_table} WHERE user_id = %s ORDER BY occurred_at DESC LIMIT 50"
+)
 
 
 def guide_entries(*, guide) -> list:
@@ -257,36 +276,30 @@ def activity_year(*, user, today=None) -> ActivityYear:
     """Daily activity counts for the heatmap, and current/longest streaks (1 query)."""
     today = today or timezone.localdate()
     start = today - timedelta(days=today.weekday() + 1 + 52 * 7)  # a Sunday, 53 columns back
-    every_day = dict(  # all of the learner's active days, one grouped query
-        Activity.objects.filter(user=user)
+    counts = {  # every active day of the learner's, oldest first, as ordinals: one grouped query
+        day.toordinal(): n
+        for day, n in Activity.objects.filter(user=user)
         .annotate(day=TruncDate("occurred_at"))
         .order_by("day")
         .values("day")
         .annotate(n=Count("id"))
         .values_list("day", "n")
-    )
-    per_day = {day: n for day, n in every_day.items() if start <= day <= today}
-    days = [(start + timedelta(days=i), per_day.get(start + timedelta(days=i), 0)) for i in range((today - start).days + 1)]
-    all_days = sorted(every_day)
+    }
+    first, last = start.toordinal(), today.toordinal()
+    days = [(start + timedelta(days=offset), counts.get(first + offset, 0)) for offset in range(last - first + 1)]
+    shown = [(day, n) for day, n in days if n]
     longest = run = 0
     previous = None
-    for day in all_days:
-        run = run + 1 if previous and day - previous == timedelta(days=1) else 1
+    for day in counts:
+        run = run + 1 if day - 1 == previous else 1
         longest = max(longest, run)
         previous = day
-    current = 0
-    if all_days and (today - all_days[-1]).days <= 1:
-        current = 1
-        for earlier, later in zip(reversed(all_days[:-1]), reversed(all_days)):
-            if later - earlier != timedelta(days=1):
-                break
-            current += 1
-    busiest = max(per_day.items(), key=lambda item: item[1]) if per_day else None
+    current = run if previous is not None and last - previous <= 1 else 0
     return ActivityYear(
         days=days,
-        total=sum(per_day.values()),
-        active_days=sum(1 for _, n in days if n),
+        total=sum(n for _, n in shown),
+        active_days=len(shown),
         current_streak=current,
         longest_streak=longest,
-        busiest=busiest,
+        busiest=max(shown, key=lambda item: item[1]) if shown else None,
     )

@@ -84,8 +84,8 @@ def progress_note(request, resource_uuid):
 @login_required
 def dashboard(request):
     user = request.user
-    rows = selectors.progress_rows(user=user)
-    statuses = {row.resource.id: row.status for row in rows}
+    statuses = selectors.statuses_for(user=user)
+    latest = selectors.latest_rows(user=user)
     guides = selectors.dashboard_guides()
     tallies = selectors.guide_tallies(user=user, guides=guides, statuses=statuses)
     guide = selectors.last_guide(user=user, guides=guides)
@@ -94,8 +94,8 @@ def dashboard(request):
         "guide_bars": overlay_fill(request, pages.guide_bars(), statuses=statuses, tallies=_bar_tallies(tallies)),
         "continue_guide": guide,
         "continue_entries": selectors.continue_in_guide(guide=guide, statuses=statuses) if guide else [],
-        "in_progress": selectors.in_progress(rows),
-        "recent": selectors.recently_completed(rows),
+        "in_progress": latest[Status.IN_PROGRESS],
+        "recent": latest[Status.DONE],
         "year": selectors.activity_year(user=user),
         "followed_paths": followed_paths(user=user, statuses=statuses),
         "scope": "dashboard",
