@@ -60,6 +60,8 @@ INSTALLED_APPS = DJANGO_APPS + THIRD_PARTY_APPS + LOCAL_APPS
 MIDDLEWARE = [
     "django.middleware.security.SecurityMiddleware",
     "whitenoise.middleware.WhiteNoiseMiddleware",
+    # Before anything that may query: its token read is the connection's health check.
+    "apps.core.content.ContentVersionMiddleware",
     "django.contrib.sessions.middleware.SessionMiddleware",
     "django.middleware.common.CommonMiddleware",
     "django.middleware.csrf.CsrfViewMiddleware",
@@ -69,7 +71,6 @@ MIDDLEWARE = [
     "django.middleware.csp.ContentSecurityPolicyMiddleware",
     "django_htmx.middleware.HtmxMiddleware",
     "allauth.account.middleware.AccountMiddleware",
-    "apps.core.content.ContentVersionMiddleware",
 ]
 
 ROOT_URLCONF = "config.urls"
@@ -97,7 +98,9 @@ DATABASES = {
     "default": dj_database_url.parse(
         env_str("DATABASE_URL", f"sqlite:///{BASE_DIR / 'db.sqlite3'}"),
         conn_max_age=env_int("DB_CONN_MAX_AGE", 60),
-        conn_health_checks=True,
+        # Off: every request's first query, the content token's, is the health check instead
+        # (apps.core.content.ContentVersionMiddleware), saving each request a round trip.
+        conn_health_checks=False,
     )
 }
 if DATABASES["default"]["ENGINE"] == "django.db.backends.sqlite3":
@@ -232,6 +235,7 @@ SECURE_REFERRER_POLICY = "same-origin"
 SECURE_CONTENT_TYPE_NOSNIFF = True
 SECURE_CROSS_ORIGIN_OPENER_POLICY = "same-origin"
 X_FRAME_OPTIONS = "DENY"
+SESSION_ENGINE = "apps.core.sessions"  # database sessions, loaded with plain SQL
 SESSION_COOKIE_HTTPONLY = True
 if not DEBUG:
     # Behind a TLS-terminating proxy set SECURE_PROXY_SSL_HEADER=true (it must set X-Forwarded-Proto).

@@ -18,7 +18,7 @@ from contextvars import ContextVar
 
 from django.apps import apps
 from django.core.exceptions import ValidationError
-from django.db import connection
+from django.db import DatabaseError, InterfaceError, OperationalError, connection
 from django.http import Http404
 
 # Tables learner pages are built from: every model of these apps (and their many-to-many tables)
@@ -92,32 +92,56 @@ def content_token() -> str | None:
     holder = _request_token.get()
     if holder is not None and holder[0] is not _UNREAD:
         return holder[0]
-    with connection.cursor() as cursor:
-        cursor.execute("SELECT token FROM core_contentversion WHERE id = 1")
-        row = cursor.fetchone()
-    token = row[0] if row else None
+    token = _token_read()
     if holder is not None:
         holder[0] = token
     return token
 
 
+def _token_read() -> str | None:
+    with connection.cursor() as cursor:
+        cursor.execute("SELECT token FROM core_contentversion WHERE id = 1")
+        row = cursor.fetchone()
+    return row[0] if row else None
+
+
 class ContentVersionMiddleware:
-    """Lets a request read the content token once, however many memoized parts it shows.
+    """Reads the content token first thing, once, however many memoized parts the page shows.
 
     So a request that writes content must not read the memo afterwards (none does: curators
     write in the admin, learners' pages only read); its writes would be cached under the token
     it read before them.
+
+    The read is also the persistent connection's health check (the settings turn Django's own
+    off, which would cost every request one more round trip): a connection the server dropped
+    fails here, and is closed and opened again once. If the database stays unreachable, the
+    request goes on to fail its own way (/healthz answers 503).
     """
 
     def __init__(self, get_response):
         self.get_response = get_response
 
     def __call__(self, request):
-        reset = _request_token.set([_UNREAD])
+        holder = [_UNREAD]
+        reset = _request_token.set(holder)
+        try:
+            holder[0] = _token_read_reconnecting()
+        except DatabaseError:
+            pass
         try:
             return self.get_response(request)
         finally:
             _request_token.reset(reset)
+
+
+def _token_read_reconnecting() -> str | None:
+    try:
+        return _token_read()
+    except (InterfaceError, OperationalError):
+        if connection.in_atomic_block:  # ATOMIC_REQUESTS or a test's transaction: not ours to reopen
+            raise
+        connection.close()
+        return _token_read()
 
 
 class ContentMemo:

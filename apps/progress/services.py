@@ -3,7 +3,7 @@ so double clicks and retries converge, and concurrent writes never duplicate a r
 
 from dataclasses import dataclass
 
-from django.db import transaction
+from django.db import IntegrityError, transaction
 from django.utils import timezone
 
 from apps.progress.models import Activity, Progress, Status
@@ -32,8 +32,9 @@ def progress_set_status(*, user, resource, status, at=None, note=None, started_a
         raise ProgressError(f"Unknown status {status!r}.")
     now = at or timezone.now()
     with transaction.atomic():
-        progress, created = Progress.objects.select_for_update().get_or_create(user=user, resource=resource)
-        previous = Status.NOT_STARTED if created else progress.status
+        progress = Progress.objects.select_for_update().filter(user=user, resource=resource).first()
+        previous = progress.status if progress else Status.NOT_STARTED
+        progress = progress or Progress(user=user, resource=resource)
         progress.status = status
         if note is not None:
             progress.note = note
@@ -47,10 +48,15 @@ def progress_set_status(*, user, resource, status, at=None, note=None, started_a
         else:
             progress.completed_at = None
         if status == Status.NOT_STARTED and not progress.note:
-            progress.delete()
+            if progress.pk:
+                progress.delete()
             progress = None
-        else:
+        elif progress.pk:
             progress.save()
+        elif not _inserted(progress):  # another request made the row first: apply on top of it
+            return progress_set_status(
+                user=user, resource=resource, status=status, at=at, note=note, started_at=started_at, completed_at=completed_at
+            )
         if previous != status:
             Activity.objects.create(user=user, resource=resource, status=status, occurred_at=now)
     return progress
@@ -84,6 +90,18 @@ def progress_apply_many(*, user, changes):
                 started_at=change.started_at,
                 completed_at=change.completed_at,
             )
+
+
+def _inserted(progress) -> bool:
+    """Insert a new row; False when a concurrent request inserted the same (user, resource) first."""
+    try:
+        with transaction.atomic():
+            progress.save(force_insert=True)
+    except IntegrityError:
+        if not Progress.objects.filter(user_id=progress.user_id, resource_id=progress.resource_id).exists():
+            raise  # not a race: a real constraint violation
+        return False
+    return True
 
 
 def _earliest(*values):

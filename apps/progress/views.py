@@ -5,7 +5,7 @@ from urllib.parse import quote
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
 from django.http import HttpResponse, JsonResponse
-from django.shortcuts import get_object_or_404, redirect, render
+from django.shortcuts import redirect, render
 from django.template.loader import render_to_string
 from django.urls import reverse
 from django.utils import timezone
@@ -14,6 +14,7 @@ from django.views.decorators.http import require_GET, require_http_methods, requ
 from django_htmx.http import HttpResponseClientRedirect
 
 from apps.catalog.models import Resource
+from apps.core.content import memoized_get
 from apps.paths.selectors import followed_paths
 from apps.progress import exports, pages, selectors
 from apps.progress.bars import bars_for_scope, guide_bar, overall_bar, section_bar
@@ -34,7 +35,7 @@ def _safe_next(request, fallback):
 
 
 def _get_published_resource(resource_uuid):
-    return get_object_or_404(Resource.objects.published(), uuid=resource_uuid)
+    return memoized_get("published-resources", Resource.objects.published(), uuid=resource_uuid)
 
 
 @require_POST

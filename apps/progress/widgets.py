@@ -78,9 +78,10 @@ class _OpenTally:
 
 
 @lru_cache(maxsize=16)
-def _bar_shape(template, complete: bool, compact: bool, oob: bool) -> str:
+def _bar_shape(template, complete: bool, compact: bool, oob: bool) -> tuple[str, ...]:
+    """The bar's markup split at its placeholders: (text, name, text, name, …, text)."""
     bar = SimpleNamespace(dom_id=_open("dom_id"), label=_open("label"), tally=_OpenTally(complete))
-    return squeeze(template.render(Context({"bar": bar, "compact": compact, "oob": oob})))
+    return tuple(squeeze(template.render(Context({"bar": bar, "compact": compact, "oob": oob}))).split("\x00"))
 
 
 def squeeze(html: str) -> str:
@@ -92,8 +93,14 @@ def squeeze(html: str) -> str:
 def bar_html(bar, *, compact=False, oob=False) -> SafeString:
     """A progress bar (apps.progress.bars.Bar); see progress/includes/bar.html."""
     tally = bar.tally
-    html = _bar_shape(_template(BAR_TEMPLATE), bool(tally.complete), bool(compact), bool(oob))
-    html = html.replace(_open("dom_id"), escape(bar.dom_id)).replace(_open("label"), escape(bar.label))
-    for name in ("done", "countable", "percent", "progress_max"):
-        html = html.replace(_open(name), str(getattr(tally, name)))
-    return mark_safe(html)
+    values = {
+        "dom_id": escape(bar.dom_id),
+        "label": escape(bar.label),
+        "done": str(tally.done),
+        "countable": str(tally.countable),
+        "percent": str(tally.percent),
+        "progress_max": str(tally.progress_max),
+    }
+    parts = list(_bar_shape(_template(BAR_TEMPLATE), bool(tally.complete), bool(compact), bool(oob)))
+    parts[1::2] = [values[name] for name in parts[1::2]]
+    return mark_safe("".join(parts))

@@ -3,7 +3,7 @@ token on every write to what learner pages are built from, however the write is 
 nothing built under an old token is served after it."""
 
 import pytest
-from django.db import connection
+from django.db import DEFAULT_DB_ALIAS, connection, connections
 
 from apps.catalog.models import Entry, Resource, Section, Topic
 from apps.core.content import ContentMemo, content_tables, content_token, memoized
@@ -102,3 +102,27 @@ def test_editing_a_template_in_development_forgets_the_rendered_pages():
     assert memoized("page", lambda: "new") == "new"
     file_changed.send(sender=None, file_path=Path("apps/catalog/views.py"))  # code: the server restarts anyway
     assert memoized("page", lambda: "newer") == "new"
+
+
+def test_the_middleware_reads_the_token_once_per_request(client, django_assert_num_queries):
+    client.get("/topics/")  # builds this worker's memo of the topic list
+    for _ in range(2):
+        with django_assert_num_queries(1):  # the token, and nothing else
+            assert client.get("/topics/").status_code == 200
+
+
+@pytest.mark.django_db(transaction=True)
+def test_a_connection_the_server_dropped_is_opened_again(client):
+    """Django's health checks are off; the token read takes their place. Without the reopen,
+    the request would run on a dead connection and /healthz would answer 503."""
+    if connection.vendor != "postgresql":
+        pytest.skip("SQLite has no server to drop the connection (CI runs this on PostgreSQL)")
+    connection.ensure_connection()
+    other = connections.create_connection(DEFAULT_DB_ALIAS)
+    try:
+        with other.cursor() as cursor:
+            cursor.execute("SELECT pg_terminate_backend(%s)", [connection.connection.info.backend_pid])
+    finally:
+        other.close()
+    response = client.get("/healthz")
+    assert response.status_code == 200 and response.json()["database"] == "ok"

@@ -3,6 +3,7 @@ from datetime import timedelta
 
 import pytest
 from django.db import connection
+from django.db.models import QuerySet
 from django.utils import timezone
 
 from apps.progress.models import Activity, Progress, Status
@@ -69,3 +70,27 @@ def test_concurrent_writes_make_one_row_and_never_fail(user, catalog):
         thread.join()
     assert errors == []
     assert Progress.objects.filter(user=user, resource=resource, status=Status.DONE).count() == 1
+
+
+def test_a_row_made_after_the_lookup_is_updated_not_duplicated(user, catalog, monkeypatch):
+    """The race the concurrent test provokes, made certain: another request inserts the row
+    between our lookup and our insert, so the insert conflicts and the write applies on top."""
+    resource = catalog["resources"][0]
+    progress_set_status(user=user, resource=resource, status=Status.IN_PROGRESS)
+    real_first, missed = QuerySet.first, []
+
+    def first_misses_once(queryset):
+        if queryset.model is Progress and not missed:
+            missed.append(True)
+            return None
+        return real_first(queryset)
+
+    monkeypatch.setattr(QuerySet, "first", first_misses_once)
+    progress = progress_set_status(user=user, resource=resource, status=Status.DONE)
+    assert missed == [True]
+    assert Progress.objects.get(user=user, resource=resource) == progress
+    assert progress.status == Status.DONE and progress.started_at and progress.completed_at
+    assert list(Activity.objects.filter(user=user).order_by("occurred_at").values_list("status", flat=True)) == [
+        Status.IN_PROGRESS,
+        Status.DONE,
+    ]
