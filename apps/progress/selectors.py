@@ -47,11 +47,12 @@ class Tally:
         """The tally of `resource_ids` (a set, or any iterable of distinct ids) for `statuses`."""
         ids = resource_ids if isinstance(resource_ids, (set, frozenset)) else set(resource_ids)
         groups = (statuses if isinstance(statuses, Statuses) else Statuses(statuses)).ids_by_status
+        none = frozenset()
         return cls(
             total=len(ids),
-            done=len(ids & groups[Status.DONE]),
-            skipped=len(ids & groups[Status.SKIPPED]),
-            in_progress=len(ids & groups[Status.IN_PROGRESS]),
+            done=len(ids & groups.get(Status.DONE, none)),
+            skipped=len(ids & groups.get(Status.SKIPPED, none)),
+            in_progress=len(ids & groups.get(Status.IN_PROGRESS, none)),
         )
 
 
@@ -64,13 +65,13 @@ class Statuses(dict):
         groups = defaultdict(set)
         for resource_id, status in self.items():
             groups[status].add(resource_id)
-        return defaultdict(frozenset, {status: frozenset(ids) for status, ids in groups.items()})
+        return {status: frozenset(ids) for status, ids in groups.items()}
 
 
 def statuses_for(*, user, resource_ids=None) -> Statuses:
     """{resource_id: status} for the user's started/done/skipped resources (one query)."""
     if not user.is_authenticated:
-        return {}
+        return Statuses()
     if resource_ids is None:
         # Every learner page runs this; as plain SQL it costs half of what the ORM adds to it.
         with connection.cursor() as cursor:
