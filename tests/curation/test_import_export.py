@@ -176,7 +176,7 @@ def build_guide():
     EntryFactory(section=child, raw="* [DONE] FlashAttention", marked_done=True)
     concept = ResourceFactory(title="Roofline model", url=None, author="Williams")
     EntryFactory(section=other, resource=concept, note="Know it cold")
-    linked = ResourceFactory(title="Brrr", url="https://horace.io/brrr_intro.html")
+    linked = ResourceFactory(title="Brrr", url="https://horace.io/brrr_intro.html", author="")
     ResourceLinkFactory(resource=linked, url="https://horace.io/slides.pdf", label="Slides")
     EntryFactory(section=other, resource=linked)
     return guide
