@@ -2,7 +2,7 @@
 
 A page may hold hundreds of ticks and dozens of bars. Each template is rendered once per look
 (status, signed in or not, compact, out-of-band…) with placeholders where the values go, and
-every widget after that is a few `str.replace` calls on that *shape*. The templates stay the
+every widget after that is one join of that *shape*'s pieces with its values. The templates stay the
 one source of the markup; shapes are cached per loaded template, so an edited template (the
 development server reloads them) brings new shapes with it.
 """
@@ -38,8 +38,8 @@ _BLANKS = re.compile(r"[ \t]*\n\s*")
 
 
 @lru_cache(maxsize=64)
-def _tick_shape(template, status: str, signed_in: bool, oob: bool) -> str:
-    return squeeze(template.render(
+def _tick_shape(template, status: str, signed_in: bool, oob: bool) -> tuple[str, ...]:
+    return _split(template.render(
         Context({
             "resource": SimpleNamespace(uuid=_OPEN_UUID, title=_open("title")),
             "status": status,
@@ -51,22 +51,22 @@ def _tick_shape(template, status: str, signed_in: bool, oob: bool) -> str:
             "next": _open("next"),
             "oob": oob,
         })
-    ))
+    ).replace(_OPEN_UUID, _open("uuid")))
 
 
 def tick_html(*, resource, slot, scope, status, signed_in, next_url, csrf_token, oob=False) -> SafeString:
     """The checkbox of `resource` in `status` ("" or a Status value); see progress/includes/tick.html."""
-    html = _tick_shape(_template(TICK_TEMPLATE), status or "", bool(signed_in), bool(oob))
-    html = html.replace(_OPEN_UUID, str(resource.uuid))  # first: a title may hold anything
-    for name, value in (
-        ("title", resource.title),
-        ("slot", slot),
-        ("scope", scope),
-        ("next", next_url),
-        ("csrf", csrf_token),
-    ):
-        html = html.replace(_open(name), escape(value))
-    return mark_safe(html)
+    return _filled(
+        _tick_shape(_template(TICK_TEMPLATE), status or "", bool(signed_in), bool(oob)),
+        {
+            "uuid": str(resource.uuid),
+            "title": escape(resource.title),
+            "slot": escape(slot),
+            "scope": escape(scope),
+            "next": escape(next_url),
+            "csrf": escape(csrf_token),
+        },
+    )
 
 
 class _OpenTally:
@@ -79,9 +79,20 @@ class _OpenTally:
 
 @lru_cache(maxsize=16)
 def _bar_shape(template, complete: bool, compact: bool, oob: bool) -> tuple[str, ...]:
-    """The bar's markup split at its placeholders: (text, name, text, name, …, text)."""
     bar = SimpleNamespace(dom_id=_open("dom_id"), label=_open("label"), tally=_OpenTally(complete))
-    return tuple(squeeze(template.render(Context({"bar": bar, "compact": compact, "oob": oob}))).split("\x00"))
+    return _split(template.render(Context({"bar": bar, "compact": compact, "oob": oob})))
+
+
+def _split(html: str) -> tuple[str, ...]:
+    """A rendered shape, squeezed and split at its placeholders: (text, name, text, name, …, text).
+    Filling it is one join, and a value can never be mistaken for a placeholder."""
+    return tuple(squeeze(html).split("\x00"))
+
+
+def _filled(shape: tuple[str, ...], values: dict) -> SafeString:
+    parts = list(shape)
+    parts[1::2] = [values[name] for name in parts[1::2]]
+    return mark_safe("".join(parts))
 
 
 def squeeze(html: str) -> str:
@@ -101,6 +112,4 @@ def bar_html(bar, *, compact=False, oob=False) -> SafeString:
         "percent": str(tally.percent),
         "progress_max": str(tally.progress_max),
     }
-    parts = list(_bar_shape(_template(BAR_TEMPLATE), bool(tally.complete), bool(compact), bool(oob)))
-    parts[1::2] = [values[name] for name in parts[1::2]]
-    return mark_safe("".join(parts))
+    return _filled(_bar_shape(_template(BAR_TEMPLATE), bool(tally.complete), bool(compact), bool(oob)), values)
