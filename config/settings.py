@@ -65,7 +65,7 @@ MIDDLEWARE = [
     "django.contrib.sessions.middleware.SessionMiddleware",
     "django.middleware.common.CommonMiddleware",
     "django.middleware.csrf.CsrfViewMiddleware",
-    "django.contrib.auth.middleware.AuthenticationMiddleware",
+    "apps.accounts.auth.AuthenticationMiddleware",
     "django.contrib.messages.middleware.MessageMiddleware",
     "django.middleware.clickjacking.XFrameOptionsMiddleware",
     "django.middleware.csp.ContentSecurityPolicyMiddleware",
@@ -133,8 +133,9 @@ else:
 
 # --- Auth (django-allauth) ------------------------------------------------------------------
 AUTHENTICATION_BACKENDS = [
-    "django.contrib.auth.backends.ModelBackend",
-    "allauth.account.auth_backends.AuthenticationBackend",
+    # Django's and allauth's, taking the user their session was read with (apps.accounts.auth).
+    "apps.accounts.auth.ModelBackend",
+    "apps.accounts.auth.AuthenticationBackend",
 ]
 AUTH_PASSWORD_VALIDATORS = [
     {"NAME": "django.contrib.auth.password_validation.UserAttributeSimilarityValidator"},
@@ -235,7 +236,7 @@ SECURE_REFERRER_POLICY = "same-origin"
 SECURE_CONTENT_TYPE_NOSNIFF = True
 SECURE_CROSS_ORIGIN_OPENER_POLICY = "same-origin"
 X_FRAME_OPTIONS = "DENY"
-SESSION_ENGINE = "apps.core.sessions"  # database sessions, loaded with plain SQL
+SESSION_ENGINE = "apps.accounts.sessions"  # database sessions read together with their user
 SESSION_COOKIE_HTTPONLY = True
 if not DEBUG:
     # Behind a TLS-terminating proxy set SECURE_PROXY_SSL_HEADER=true (it must set X-Forwarded-Proto).

@@ -247,13 +247,15 @@ def manage(base_dir: Path, env: dict, *args: str) -> str:
 # Runs inside Django (manage.py shell) so the sessions are made by Django's own code with the
 # server's SECRET_KEY: the benchmark signs users in without the login form's password hashing.
 _SESSIONS_SCRIPT = """
+from importlib import import_module
+from django.conf import settings
 from django.contrib.auth import BACKEND_SESSION_KEY, HASH_SESSION_KEY, SESSION_KEY, get_user_model
-from django.contrib.sessions.backends.db import SessionStore
+SessionStore = import_module(settings.SESSION_ENGINE).SessionStore
 users = get_user_model().objects.filter(email__endswith="@{domain}").order_by("?")[:{count}]
 for user in users:
     session = SessionStore()
     session[SESSION_KEY] = str(user.pk)
-    session[BACKEND_SESSION_KEY] = "django.contrib.auth.backends.ModelBackend"
+    session[BACKEND_SESSION_KEY] = settings.AUTHENTICATION_BACKENDS[0]
     session[HASH_SESSION_KEY] = user.get_session_auth_hash()
     session.create()
     print("SESSION", session.session_key)

@@ -1,0 +1,68 @@
+"""Database sessions that bring their user along (`SESSION_ENGINE`).
+
+Every signed-in page needs its session and then its user: two round trips, each paying the ORM
+more to build the lookup than the database to answer it. Here the session row (apps.accounts.
+models.Session) carries the signed-in user's id, and one plain query reads both. The user found
+is handed to authentication by apps.accounts.auth, which still checks it exactly as Django does
+(active, session hash). Saving, expiry and clearing stay Django's.
+"""
+
+from django.contrib.auth import SESSION_KEY, get_user_model
+from django.contrib.sessions.backends.db import SessionStore as DatabaseSessionStore
+from django.db import connections, router
+from django.utils import timezone
+
+
+class SessionStore(DatabaseSessionStore):
+    _user = None
+
+    @classmethod
+    def get_model_class(cls):
+        from apps.accounts.models import Session
+
+        return Session
+
+    @property
+    def user(self):
+        """The row of the user this session was saved for, read with it (None if there is none)."""
+        self._get_session()  # loads, once
+        return self._user
+
+    def create_model_instance(self, data):
+        session = super().create_model_instance(data)
+        try:
+            session.user_id = int(data.get(SESSION_KEY))
+        except (TypeError, ValueError):
+            session.user_id = None
+        return session
+
+    def _get_session_from_db(self):
+        user_model = get_user_model()
+        fields = user_model._meta.concrete_fields
+        connection = connections[router.db_for_read(self.model)]
+        quote = connection.ops.quote_name
+        with connection.cursor() as cursor:
+            cursor.execute(
+                f"SELECT s.session_data, {', '.join('u.' + quote(field.column) for field in fields)} "
+                f"FROM {quote(self.model._meta.db_table)} s "
+                f"LEFT JOIN {quote(user_model._meta.db_table)} u ON u.{quote(user_model._meta.pk.column)} = s.user_id "
+                "WHERE s.session_key = %s AND s.expire_date > %s",
+                [self.session_key, connection.ops.adapt_datetimefield_value(timezone.now())],
+            )
+            row = cursor.fetchone()
+        if row is None:
+            self._session_key = None
+            return None
+        self._user = _user_from_row(user_model, fields, row[1:], connection)
+        return self.model(session_key=self.session_key, session_data=row[0])
+
+
+def _user_from_row(user_model, fields, values, connection):
+    """A user instance from its columns, converted as the ORM converts them (None if NULL)."""
+    if values[fields.index(user_model._meta.pk)] is None:
+        return None
+    compiler = user_model._default_manager.none().query.get_compiler(connection=connection)
+    converters = compiler.get_converters([field.get_col(user_model._meta.db_table) for field in fields])
+    if converters:
+        values = next(iter(compiler.apply_converters([values], converters)))
+    return user_model.from_db(connection.alias, [field.attname for field in fields], values)
