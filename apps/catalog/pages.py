@@ -14,7 +14,7 @@ from django.template.loader import render_to_string
 from django.utils.safestring import SafeString
 
 from apps.catalog import selectors
-from apps.catalog.models import Guide, Topic
+from apps.catalog.models import Guide, Resource, Topic
 from apps.core.content import ContentMemo, content_token, memoized
 from apps.progress.bars import section_bar
 from apps.progress.overlay import Overlay, overlay_render
@@ -100,6 +100,35 @@ def _topic_parts_build(*, topic, filters, path):
         total_count=contents.total_count,
         shown_count=len(contents.resources),
         resources=overlay_render("catalog/includes/topic_resources.html", context),
+    )
+
+
+@dataclass(frozen=True)
+class ResourceParts:
+    resource: Resource  # with its links, topics and placements (selectors.resource_details); read-only
+    crumbs: SafeString
+    head: SafeString  # badges, title, author, the link and any notice about it
+    body: SafeString  # description, more links, placements in the guides, topics
+
+
+# Resource pages get their own memo, sized for every resource: a crawl through them all must
+# not push the guides out of the shared one.
+_resource_memo = ContentMemo(size=1024)
+
+
+def resource_parts(*, uuid) -> ResourceParts:
+    """Everything of a published resource's page but the learner's progress; Http404 if none."""
+    return _resource_memo.get(content_token(), uuid, lambda: _resource_parts_build(uuid=uuid))
+
+
+def _resource_parts_build(*, uuid):
+    resource = selectors.resource_details(uuid=uuid)
+    context = {"resource": resource}
+    return ResourceParts(
+        resource=resource,
+        crumbs=render_to_string("catalog/includes/resource_crumbs.html", context),
+        head=render_to_string("catalog/includes/resource_head.html", context),
+        body=render_to_string("catalog/includes/resource_body.html", context),
     )
 
 

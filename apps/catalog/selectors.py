@@ -292,17 +292,13 @@ def _prune(section: Section, *, keep_empty: bool) -> None:
 # --- Resource --------------------------------------------------------------------------------
 def resource_details(*, uuid) -> Resource:
     """The published resource with ``.links``, ``.published_topics`` and ``.placements`` (every
-    guide and section); shared per content version and worker, so read-only. Http404 if none."""
-
-    def build():
-        resource = get_object_or_404(Resource.objects.published(), uuid=uuid)
-        prefetch_related_objects(
-            [resource], "links", Prefetch("topics", queryset=Topic.objects.published(), to_attr="published_topics")
-        )
-        _attach_guides([resource])
-        return resource
-
-    return memoized(("resource", uuid), build)
+    guide and section). Http404 if none."""
+    resource = get_object_or_404(Resource.objects.published(), uuid=uuid)
+    prefetch_related_objects(
+        [resource], "links", Prefetch("topics", queryset=Topic.objects.published(), to_attr="published_topics")
+    )
+    _attach_guides([resource])
+    return resource
 
 
 # --- Topics ----------------------------------------------------------------------------------

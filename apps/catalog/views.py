@@ -56,8 +56,8 @@ def guide_detail(request, slug):
 
 @require_safe
 def resource_detail(request, uuid):
-    resource = selectors.resource_details(uuid=uuid)
-    context = {"resource": resource, **progress_context(request.user, resource=resource)}
+    parts = pages.resource_parts(uuid=uuid)
+    context = {"resource": parts.resource, "parts": parts, **progress_context(request.user, resource=parts.resource)}
     return render(request, "catalog/resource_detail.html", context)
 
 

@@ -2,8 +2,8 @@
 bars, and the scope a tick sends back so its response refreshes exactly those bars."""
 
 from apps.progress.bars import guide_bar, topic_bar, topic_tally
-from apps.progress.models import Progress, Status
-from apps.progress.selectors import guide_tallies, statuses_for
+from apps.progress.models import Status
+from apps.progress.selectors import guide_tallies, progress_row, statuses_for
 
 
 def progress_context(user, *, guide=None, topic=None, resource=None):
@@ -17,7 +17,7 @@ def progress_context(user, *, guide=None, topic=None, resource=None):
     if not user.is_authenticated:
         return context
     if resource is not None:  # one resource: its row is all the page needs
-        progress = Progress.objects.filter(user=user, resource=resource).first()
+        progress = progress_row(user=user, resource=resource)
         shown = progress and progress.status != Status.NOT_STARTED
         return context | {
             "my_progress": progress,

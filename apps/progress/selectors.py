@@ -84,6 +84,14 @@ def statuses_for(*, user, resource_ids=None) -> Statuses:
 _ALL_STATUSES_SQL = f"SELECT resource_id, status FROM {Progress._meta.db_table} WHERE user_id = %s AND status <> %s"
 
 
+def progress_row(*, user, resource) -> Progress | None:
+    """The learner's row for one resource, if any (plain SQL: a resource page's only read of it)."""
+    return next(iter(Progress.objects.raw(_ONE_ROW_SQL, [user.pk, resource.pk])), None)
+
+
+_ONE_ROW_SQL = f"SELECT * FROM {Progress._meta.db_table} WHERE user_id = %s AND resource_id = %s"
+
+
 def published_entries():
     """Entries a learner may see: published entry, resource, section and guide."""
     return Entry.objects.filter(

@@ -117,6 +117,20 @@ def test_anonymous_tick_asks_to_sign_in_then_applies_it(client, user, catalog):
     assert Progress.objects.get(user=user, resource=resource).status == Status.DONE
 
 
+def test_resource_page_shows_the_learners_own_row_in_a_constant_query_count(client, user, other_user, catalog):
+    resource = catalog["resources"][0]
+    progress_set_status(user=user, resource=resource, status=Status.DONE, note="my private note")
+    progress_set_status(user=other_user, resource=resource, status=Status.SKIPPED, note="not mine")
+    client.force_login(user)
+    html = client.get(resource.get_absolute_url()).content.decode()
+    assert "my private note" in html and "not mine" not in html
+    assert 'aria-pressed="true">Done</button>' in html and 'aria-checked="true"' in html
+    # Warm: token, session with its user, and the learner's row for this resource.
+    assert page_queries(client, resource.get_absolute_url()) == (8, 3)
+    client.force_login(other_user)
+    assert 'aria-pressed="true">Skipped</button>' in client.get(resource.get_absolute_url()).content.decode()
+
+
 def test_one_user_cannot_change_or_see_another_users_progress(client, user, other_user, catalog):
     resource = catalog["resources"][0]
     progress_set_status(user=user, resource=resource, status=Status.DONE, note="my private note")
