@@ -55,8 +55,6 @@ def _guide_parts_build(*, guide, filters, path):
         "contents": contents,
         "filters": filters,
         "page_path": path,
-        "tick_next": tick_next(path, filters),
-        "progress_scope": f"guide:{guide.uuid}",
         # Every section bar becomes a hole; the learner's tallies fill it.
         "section_tallies": {section.id: Tally(total=1) for section in sections},
     }
@@ -93,8 +91,6 @@ def _topic_parts_build(*, topic, filters, path):
         "contents": contents,
         "filters": filters,
         "page_path": path,
-        "tick_next": tick_next(path, filters),
-        "progress_scope": f"topic:{topic.slug}",
     }
     return TopicParts(
         total_count=contents.total_count,
@@ -152,7 +148,6 @@ def _search_results_build(*, query, page_number, path):
     context = {
         "query": query,
         "page": page,
-        "tick_next": url(page.number),
         "previous_url": url(page.previous_page_number()) if page.has_previous() else "",
         "next_url": url(page.next_page_number()) if page.has_next() else "",
     }

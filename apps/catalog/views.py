@@ -48,7 +48,8 @@ def guide_detail(request, slug):
     guide = memoized_get("published-guides", Guide.objects.published(), slug=slug)
     filters, context = _filters_from(request, GuideFilterForm)
     parts = pages.guide_parts(guide=guide, filters=filters, path=request.path)
-    context |= {"guide": guide, "parts": parts, **progress_context(request.user, guide=guide)}
+    context |= {"guide": guide, "parts": parts, "tick_next": pages.tick_next(request.path, filters)}
+    context |= progress_context(request.user, guide=guide)
     tallies = parts.bar_tallies(context.get("section_tallies", {}))
     context["entries"] = overlay_fill(request, parts.entries, statuses=context["statuses"], tallies=tallies)
     return _page_or_fragment(request, "catalog/guide_detail.html", "guide-entries", context)
@@ -73,7 +74,8 @@ def topic_detail(request, slug):
     topic = memoized_get("published-topics", Topic.objects.published(), slug=slug)
     filters, context = _filters_from(request, TopicFilterForm)
     parts = pages.topic_parts(topic=topic, filters=filters, path=request.path)
-    context |= {"topic": topic, "parts": parts, **progress_context(request.user, topic=topic)}
+    context |= {"topic": topic, "parts": parts, "tick_next": pages.tick_next(request.path, filters)}
+    context |= progress_context(request.user, topic=topic)
     context["resources"] = overlay_fill(request, parts.resources, statuses=context["statuses"])
     return _page_or_fragment(request, "catalog/topic_detail.html", "topic-resources", context)
 

@@ -12,6 +12,4 @@ def path_steps(*, path) -> Overlay:
 def _path_steps_build(path):
     from apps.paths.selectors import path_outline
 
-    view = path_outline(path)
-    scope = f"path:{path.uuid}"
-    return overlay_render("paths/includes/path_steps.html", {"view": view, "scope": scope, "tick_next": path.get_absolute_url()})
+    return overlay_render("paths/includes/path_steps.html", {"view": path_outline(path)})

@@ -10,7 +10,6 @@ tags make the holes, so a page's markup has one source whether it is rendered wh
 import re
 from dataclasses import dataclass
 
-from django.middleware.csrf import get_token
 from django.template.loader import render_to_string
 from django.utils.safestring import SafeString, mark_safe
 
@@ -19,7 +18,6 @@ from apps.progress.widgets import bar_html, squeeze, tick_html
 
 HOLES = "overlay_holes"  # the context key under which a template being overlaid collects holes
 _MARK = re.compile("\x00(\\d+)\x00")  # NUL never occurs in rendered content (see widgets)
-_CSRF = "\x00csrf-token\x00"
 TICK_STATUSES = ("", Status.IN_PROGRESS, Status.DONE, Status.SKIPPED)  # "" is not started
 
 
@@ -51,17 +49,16 @@ class BarHole:
 class Overlay:
     parts: tuple  # str | TickHole | BarHole
 
-    def fill(self, *, statuses: dict, tallies: dict, csrf_token: str, signed_in: bool) -> SafeString:
+    def fill(self, *, statuses: dict, tallies: dict, signed_in: bool) -> SafeString:
         """The HTML for one learner: `statuses` {resource_id: status}, `tallies` {bar dom id: Tally}."""
-        html = "".join(part if type(part) is str else part.fill(statuses, tallies, signed_in) for part in self.parts)
-        return mark_safe(html.replace(_CSRF, csrf_token))
+        return mark_safe(
+            "".join(part if type(part) is str else part.fill(statuses, tallies, signed_in) for part in self.parts)
+        )
 
 
 def overlay_fill(request, overlay: Overlay, *, statuses: dict, tallies: dict | None = None) -> SafeString:
     """`overlay` as the learner making `request` sees it."""
-    return overlay.fill(
-        statuses=statuses, tallies=tallies or {}, csrf_token=get_token(request), signed_in=request.user.is_authenticated
-    )
+    return overlay.fill(statuses=statuses, tallies=tallies or {}, signed_in=request.user.is_authenticated)
 
 
 def overlay_render(template_name: str, context: dict) -> Overlay:
@@ -74,11 +71,11 @@ def overlay_render(template_name: str, context: dict) -> Overlay:
     return Overlay(tuple(part for part in parts if part != ""))
 
 
-def tick_hole(holes: list, *, resource, **fields) -> SafeString:
+def tick_hole(holes: list, *, resource, slot: str, oob: bool) -> SafeString:
     """Register a tick with a checkbox per status; returns its marker."""
 
     def render(status, signed_in):
-        return tick_html(resource=resource, status=status, signed_in=signed_in, csrf_token=_CSRF, **fields)
+        return tick_html(resource=resource, slot=slot, status=status, signed_in=signed_in, oob=oob)
 
     holes.append(
         TickHole(

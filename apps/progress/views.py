@@ -44,7 +44,7 @@ def progress_set(request, resource_uuid):
     on its page (out-of-band); without JavaScript the form posts here and we redirect back."""
     resource = _get_published_resource(resource_uuid)
     back = _safe_next(request, resource.get_absolute_url())
-    form = StatusForm(request.POST)
+    form = StatusForm(_with_slot(request))
     if not form.is_valid():
         if request.htmx:
             return HttpResponse("That status is not valid.", status=400)
@@ -67,6 +67,20 @@ def progress_set(request, resource_uuid):
     html = render_to_string("progress/tick_response.html", {**context, "slot": slot, "bars": bars,
                             "other_slots": [s for s in other_slots if s != slot], "path_view": path_view}, request=request)
     return HttpResponse(html)
+
+
+TICK_BUTTON_ID_PREFIX = "tick-btn-"  # progress/includes/tick.html
+
+
+def _with_slot(request):
+    """The posted data, with the slot of the tick an htmx request came from: its button's id
+    (HX-Trigger) is `tick-btn-<slot>`. A posted slot wins; the form validates either."""
+    trigger = request.htmx.trigger if request.htmx else None
+    if request.POST.get("slot") or not trigger or not trigger.startswith(TICK_BUTTON_ID_PREFIX):
+        return request.POST
+    data = request.POST.copy()
+    data["slot"] = trigger.removeprefix(TICK_BUTTON_ID_PREFIX)
+    return data
 
 
 @login_required

@@ -45,27 +45,17 @@ def _tick_shape(template, status: str, signed_in: bool, oob: bool) -> tuple[str,
             "status": status,
             "status_label": Status(status).label if status else "",
             "user": SimpleNamespace(is_authenticated=True) if signed_in else AnonymousUser(),
-            "csrf_token": _open("csrf"),
             "slot": _open("slot"),
-            "scope": _open("scope"),
-            "next": _open("next"),
             "oob": oob,
         })
     ).replace(_OPEN_UUID, _open("uuid")))
 
 
-def tick_html(*, resource, slot, scope, status, signed_in, next_url, csrf_token, oob=False) -> SafeString:
+def tick_html(*, resource, slot, status, signed_in, oob=False) -> SafeString:
     """The checkbox of `resource` in `status` ("" or a Status value); see progress/includes/tick.html."""
     return _filled(
         _tick_shape(_template(TICK_TEMPLATE), status or "", bool(signed_in), bool(oob)),
-        {
-            "uuid": str(resource.uuid),
-            "title": escape(resource.title),
-            "slot": escape(slot),
-            "scope": escape(scope),
-            "next": escape(next_url),
-            "csrf": escape(csrf_token),
-        },
+        {"uuid": str(resource.uuid), "title": escape(resource.title), "slot": escape(slot)},
     )
 
 

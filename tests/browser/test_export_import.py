@@ -143,7 +143,7 @@ def test_json_export_moves_ticks_notes_and_dates_to_a_fresh_account(
     expect(tick(page, "Paged attention")).to_have_attribute("aria-checked", "true")
     expect(tick(page, "Speculative decoding")).to_have_attribute("aria-checked", "true")
     expect(tick(page, "Continuous batching")).to_have_attribute("aria-checked", "false")
-    in_progress = page.locator("form.tick", has=tick(page, "Continuous batching"))
+    in_progress = page.locator(".tick", has=tick(page, "Continuous batching"))
     expect(in_progress).to_contain_text("In progress")
     expect(tick(page, "KV cache quantization")).to_have_attribute("aria-checked", "false")
 

@@ -56,6 +56,31 @@ def test_htmx_tick_returns_the_tick_and_every_bar_of_the_guide_page(client, user
     assert 'value="1"' in html and "1/7" in html
 
 
+def test_htmx_tick_learns_its_slot_from_the_button_that_sent_it(client, user, catalog):
+    """A page's ticks post its one shared form; htmx names the clicked button (HX-Trigger)."""
+    client.force_login(user)
+    guide, shared = catalog["guide"], catalog["shared"]
+    first, second = shared.entries.filter(section__guide=guide).order_by("section__position")
+    page = client.get(guide.get_absolute_url()).content.decode()
+    assert f'id="tick-btn-{second.uuid}"' in page and page.count('<form id="tick-form"') == 1
+    response = client.post(
+        tick_url(shared), {"status": "done", "scope": f"guide:{guide.uuid}"},
+        HTTP_HX_REQUEST="true", HTTP_HX_TRIGGER=f"tick-btn-{second.uuid}",
+    )
+    html = response.content.decode()
+    assert response.status_code == 200 and html.startswith(f'<span id="tick-{second.uuid}" ')
+    assert f'id="tick-btn-{second.uuid}"' in html and f'<span id="tick-{first.uuid}" ' in html  # the other, out of band
+
+
+@pytest.mark.parametrize("trigger", ["tick-btn-<b>x</b>", "tick-btn-" + "x" * 121])
+def test_htmx_tick_with_a_forged_slot_changes_nothing(client, user, catalog, trigger):
+    client.force_login(user)
+    resource = catalog["resources"][0]
+    response = client.post(tick_url(resource), {"status": "done"}, HTTP_HX_REQUEST="true", HTTP_HX_TRIGGER=trigger)
+    assert response.status_code == 400 and "<b>" not in response.content.decode()
+    assert not Progress.objects.exists()
+
+
 def test_retried_htmx_tick_converges(client, user, catalog):
     client.force_login(user)
     resource = catalog["resources"][1]

@@ -10,29 +10,31 @@ register = template.Library()
 
 
 @register.simple_tag(takes_context=True)
-def tick(context, resource, slot, scope="", status=None):
-    """A done/not-done checkbox for `resource`. `status` defaults to the page's `statuses` dict.
-    In an overlay (apps.progress.overlay) it is a hole, filled with the learner's status."""
-    request = context.get("request")
-    fields = {
-        "slot": str(slot),
-        "scope": scope,
-        "next_url": context.get("tick_next") or (request.get_full_path() if request else ""),
-        "oob": context.get("oob", False),
-    }
+def tick(context, resource, slot, status=None):
+    """A done/not-done checkbox for `resource`; it submits the page's {% tick_form %}. `status`
+    defaults to the page's `statuses` dict. In an overlay (apps.progress.overlay) it is a hole,
+    filled with the learner's status."""
+    oob = context.get("oob", False)
     holes = context.get(HOLES)
     if holes is not None:
-        return tick_hole(holes, resource=resource, **fields)
+        return tick_hole(holes, resource=resource, slot=str(slot), oob=oob)
     if status is None:
         status = (context.get("statuses") or {}).get(resource.id, "")
     user = context.get("user")
-    return tick_html(
-        resource=resource,
-        status=status,
-        signed_in=user is not None and user.is_authenticated,
-        csrf_token=str(context.get("csrf_token") or ""),
-        **fields,
-    )
+    signed_in = user is not None and user.is_authenticated
+    return tick_html(resource=resource, slot=str(slot), status=status, signed_in=signed_in, oob=oob)
+
+
+@register.inclusion_tag("progress/includes/tick_form.html", takes_context=True)
+def tick_form(context, scope=""):
+    """The one form a page's ticks submit: CSRF token, the page's `scope` and where a tick without
+    JavaScript returns to (`tick_next`, else this page)."""
+    request = context.get("request")
+    return {
+        "scope": scope,
+        "next": context.get("tick_next") or (request.get_full_path() if request else ""),
+        "csrf_token": context.get("csrf_token"),
+    }
 
 
 @register.simple_tag(takes_context=True)
