@@ -14,7 +14,7 @@ from django.template.loader import render_to_string
 from django.utils.safestring import SafeString, mark_safe
 
 from apps.progress.models import Status
-from apps.progress.widgets import bar_html, squeeze, tick_html
+from apps.progress.widgets import BarShapes, squeeze, tick_html
 
 HOLES = "overlay_holes"  # the context key under which a template being overlaid collects holes
 _MARK = re.compile("\x00(\\d+)\x00")  # NUL never occurs in rendered content (see widgets)
@@ -35,14 +35,12 @@ class TickHole:
 
 @dataclass(frozen=True)
 class BarHole:
-    bar: object  # apps.progress.bars.Bar; its tally is the learner's
-    compact: bool
+    dom_id: str
+    shapes: BarShapes  # filled with the learner's tally for `dom_id`
 
     def fill(self, statuses, tallies, signed_in):
-        tally = tallies.get(self.bar.dom_id) if signed_in else None
-        if tally is None:
-            return ""
-        return bar_html(type(self.bar)(self.bar.dom_id, self.bar.label, tally), compact=self.compact)
+        tally = tallies.get(self.dom_id) if signed_in else None
+        return "" if tally is None else self.shapes.fill(tally)
 
 
 @dataclass(frozen=True)
@@ -89,5 +87,5 @@ def tick_hole(holes: list, *, resource, slot: str, oob: bool) -> SafeString:
 
 def bar_hole(holes: list, bar, *, compact: bool) -> SafeString:
     """Register a bar, filled with the learner's tally for its dom id; returns its marker."""
-    holes.append(BarHole(bar=bar, compact=compact))
+    holes.append(BarHole(dom_id=bar.dom_id, shapes=BarShapes(bar.dom_id, bar.label, compact=compact)))
     return mark_safe(f"\x00{len(holes) - 1}\x00")

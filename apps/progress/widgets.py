@@ -93,13 +93,36 @@ def squeeze(html: str) -> str:
 
 def bar_html(bar, *, compact=False, oob=False) -> SafeString:
     """A progress bar (apps.progress.bars.Bar); see progress/includes/bar.html."""
-    tally = bar.tally
-    values = {
-        "dom_id": escape(bar.dom_id),
-        "label": escape(bar.label),
-        "done": str(tally.done),
-        "countable": str(tally.countable),
-        "percent": str(tally.percent),
-        "progress_max": str(tally.progress_max),
-    }
-    return _filled(_bar_shape(_template(BAR_TEMPLATE), bool(tally.complete), bool(compact), bool(oob)), values)
+    return BarShapes(bar.dom_id, bar.label, compact=compact, oob=oob).fill(bar.tally)
+
+
+class BarShapes:
+    """One bar's shapes (complete or not) with its id and label already in: filling one with a
+    learner's tally is one join of four numbers. Overlays keep one per bar hole."""
+
+    def __init__(self, dom_id: str, label: str, *, compact=False, oob=False):
+        template, known = _template(BAR_TEMPLATE), {"dom_id": escape(dom_id), "label": escape(label)}
+        self._shapes = {
+            complete: _partly_filled(_bar_shape(template, complete, bool(compact), bool(oob)), known)
+            for complete in (False, True)
+        }
+
+    def fill(self, tally) -> SafeString:
+        values = {
+            "done": str(tally.done),
+            "countable": str(tally.countable),
+            "percent": str(tally.percent),
+            "progress_max": str(tally.progress_max),
+        }
+        return _filled(self._shapes[tally.complete], values)
+
+
+def _partly_filled(shape: tuple[str, ...], values: dict) -> tuple[str, ...]:
+    """`shape` with `values` put in: still a (text, name, text, …) shape, of the names left open."""
+    parts = [shape[0]]
+    for name, text in zip(shape[1::2], shape[2::2], strict=True):
+        if name in values:
+            parts[-1] += values[name] + text
+        else:
+            parts += [name, text]
+    return tuple(parts)
