@@ -1,0 +1,29 @@
+"""What the layout (base.html) links to on every page: URLs that cannot change while the process
+runs, reversed and looked up in the static manifest once instead of on every request."""
+
+from functools import lru_cache
+
+from django.templatetags.static import static
+from django.urls import get_script_prefix, reverse
+from django_htmx.jinja import htmx_script
+
+
+def site(request):
+    return {"site": _site(get_script_prefix())}
+
+
+@lru_cache(maxsize=8)
+def _site(script_prefix: str) -> dict:  # reversed URLs start with the prefix the app is mounted at
+    return {
+        "home": reverse("catalog:home"),
+        "topics": reverse("catalog:topic-list"),
+        "paths": reverse("paths:path-list"),
+        "search": reverse("catalog:search"),
+        "account": reverse("accounts:account"),
+        "login": reverse("account_login"),
+        "logout": reverse("account_logout"),
+        "logo": static("img/logo.svg"),
+        "css": static("css/app.css"),
+        "shortcuts": static("js/shortcuts.js"),
+        "htmx": htmx_script(minified=True),  # no nonce: the CSP allows our own scripts, no inline ones
+    }
