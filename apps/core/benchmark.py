@@ -111,6 +111,15 @@ FROM progress_progress p JOIN auth_user u ON u.id = p.user_id
 WHERE u.email LIKE %(pattern)s AND p.status = 'done'
 """
 
+# Their per-day counts (progress.ActivityDay), in the days of the server's TIME_ZONE.
+_ACTIVITY_DAY_SQL = """
+INSERT INTO progress_activityday (user_id, day, count)
+SELECT a.user_id, (a.occurred_at AT TIME ZONE %(tz)s)::date, count(*)
+FROM progress_activity a JOIN auth_user u ON u.id = a.user_id
+WHERE u.email LIKE %(pattern)s
+GROUP BY 1, 2
+"""
+
 
 @dataclass
 class Volume:
@@ -150,6 +159,7 @@ def volume_load(*, url: str, users: int, resources_per_user: int, password_hash:
         )
         progress = conn.execute(_PROGRESS_SQL, {"pattern": pattern, "share": share}).rowcount
         activities = conn.execute(_ACTIVITY_SQL, {"pattern": pattern}).rowcount
+        conn.execute(_ACTIVITY_DAY_SQL, {"pattern": pattern, "tz": os.environ.get("TIME_ZONE") or "UTC"})
         conn.execute("SET session_replication_role = DEFAULT")
         # Fresh statistics, as autovacuum would have by the time real traffic arrives.
         conn.execute("VACUUM ANALYZE")

@@ -59,3 +59,24 @@ class Activity(models.Model):
 
     def __str__(self):
         return f"{self.user} → {self.get_status_display()} {self.resource} at {self.occurred_at:%Y-%m-%d %H:%M}"
+
+
+class ActivityDay(models.Model):
+    """How many status changes a learner made on one day (in TIME_ZONE): the heatmap and the
+    streaks read these few rows instead of grouping every Activity row. Counted by
+    progress_set_status in the transaction that logs the Activity; a day's count stays when the
+    resource it was about is deleted later (the learner was active that day all the same)."""
+
+    # Indexed by the unique constraint, which leads with it.
+    user = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="+", db_index=False)
+    day = models.DateField()
+    count = models.PositiveIntegerField()
+
+    class Meta:
+        constraints = [
+            models.UniqueConstraint(fields=["user", "day"], name="activityday_one_row_per_user_day"),
+            models.CheckConstraint(condition=models.Q(count__gt=0), name="activityday_count_positive"),
+        ]
+
+    def __str__(self):
+        return f"{self.user} · {self.day}: {self.count}"

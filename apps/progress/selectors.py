@@ -7,13 +7,12 @@ from datetime import timedelta
 from functools import cached_property
 
 from django.db import connection
-from django.db.models import Count, Prefetch
-from django.db.models.functions import TruncDate
+from django.db.models import Prefetch
 from django.utils import timezone
 
 from apps.catalog.models import Entry, Guide, Resource, Section
 from apps.core.content import memoized
-from apps.progress.models import Activity, Progress, Status
+from apps.progress.models import Activity, ActivityDay, Progress, Status
 
 
 @dataclass
@@ -282,17 +281,12 @@ class ActivityYear:
 
 
 def activity_year(*, user, today=None) -> ActivityYear:
-    """Daily activity counts for the heatmap, and current/longest streaks (1 query)."""
+    """Daily activity counts for the heatmap, and current/longest streaks (1 query, of ActivityDay)."""
     today = today or timezone.localdate()
     start = today - timedelta(days=today.weekday() + 1 + 52 * 7)  # a Sunday, 53 columns back
-    counts = {  # every active day of the learner's, oldest first, as ordinals: one grouped query
+    counts = {  # every active day of the learner's, oldest first, as ordinals: a few hundred rows
         day.toordinal(): n
-        for day, n in Activity.objects.filter(user=user)
-        .annotate(day=TruncDate("occurred_at"))
-        .order_by("day")
-        .values("day")
-        .annotate(n=Count("id"))
-        .values_list("day", "n")
+        for day, n in ActivityDay.objects.filter(user=user).order_by("day").values_list("day", "count")
     }
     first, last = start.toordinal(), today.toordinal()
     days = [(start + timedelta(days=offset), counts.get(first + offset, 0)) for offset in range(last - first + 1)]

@@ -3,10 +3,10 @@ so double clicks and retries converge, and concurrent writes never duplicate a r
 
 from dataclasses import dataclass
 
-from django.db import IntegrityError, transaction
+from django.db import IntegrityError, connection, transaction
 from django.utils import timezone
 
-from apps.progress.models import Activity, Progress, Status
+from apps.progress.models import Activity, ActivityDay, Progress, Status
 
 
 class ProgressError(Exception):
@@ -59,6 +59,7 @@ def progress_set_status(*, user, resource, status, at=None, note=None, started_a
             )
         if previous != status:
             Activity.objects.create(user=user, resource=resource, status=status, occurred_at=now)
+            _activity_day_count(user=user, day=timezone.localdate(now))
     return progress
 
 
@@ -102,6 +103,17 @@ def _inserted(progress) -> bool:
             raise  # not a race: a real constraint violation
         return False
     return True
+
+
+def _activity_day_count(*, user, day):
+    """One more status change on `day` (ActivityDay): one upsert, safe against a concurrent one."""
+    with connection.cursor() as cursor:
+        cursor.execute(_ACTIVITY_DAY_UPSERT, [user.pk, connection.ops.adapt_datefield_value(day)])
+
+
+_ACTIVITY_DAY_UPSERT = f"""
+INSERT INTO {ActivityDay._meta.db_table} (user_id, day, count) VALUES (%s, %s, 1)
+ON CONFLICT (user_id, day) DO UPDATE SET count = {ActivityDay._meta.db_table}.count + 1"""
 
 
 def _earliest(*values):

@@ -6,7 +6,8 @@ from django.db import connection
 from django.db.models import QuerySet
 from django.utils import timezone
 
-from apps.progress.models import Activity, Progress, Status
+from apps.progress.models import Activity, ActivityDay, Progress, Status
+from apps.progress.selectors import activity_year
 from apps.progress.services import ProgressError, progress_set_note, progress_set_status
 
 pytestmark = pytest.mark.django_db
@@ -94,3 +95,37 @@ def test_a_row_made_after_the_lookup_is_updated_not_duplicated(user, catalog, mo
         Status.IN_PROGRESS,
         Status.DONE,
     ]
+
+
+def test_each_status_change_counts_on_its_day_and_repeats_do_not(user, other_user, catalog):
+    first, second = catalog["resources"][:2]
+    monday = timezone.make_aware(timezone.datetime(2026, 3, 2, 23, 30))
+    tuesday = monday + timedelta(hours=1)  # just past midnight in TIME_ZONE
+    progress_set_status(user=user, resource=first, status=Status.DONE, at=monday)
+    progress_set_status(user=user, resource=first, status=Status.DONE, at=monday)  # no change, no count
+    progress_set_status(user=user, resource=second, status=Status.IN_PROGRESS, at=monday)
+    progress_set_status(user=user, resource=first, status=Status.NOT_STARTED, at=tuesday)
+    progress_set_status(user=other_user, resource=first, status=Status.DONE, at=tuesday)
+    days = ActivityDay.objects.filter(user=user).order_by("day").values_list("day", "count")
+    assert list(days) == [(monday.date(), 2), (tuesday.date(), 1)]
+    assert ActivityDay.objects.get(user=other_user).count == 1
+    # The days agree with the log they summarize.
+    assert Activity.objects.filter(user=user).count() == sum(count for _, count in days)
+
+
+def test_streaks_and_heatmap_read_the_day_counts(user, catalog):
+    resources = catalog["resources"]
+    today = timezone.localdate()
+
+    def on(days_ago, resource, status=Status.DONE):
+        at = timezone.make_aware(timezone.datetime.combine(today - timedelta(days=days_ago), timezone.datetime.min.time()))
+        progress_set_status(user=user, resource=resource, status=status, at=at + timedelta(hours=12))
+
+    for days_ago in (10, 9, 8, 7):  # a four-day run, long ago
+        on(days_ago, resources[days_ago - 7])
+    on(1, resources[4])  # yesterday and today: the current streak is 2
+    on(0, resources[5])
+    on(0, resources[5], Status.NOT_STARTED)
+    year = activity_year(user=user)
+    assert (year.current_streak, year.longest_streak, year.active_days, year.total) == (2, 4, 6, 7)
+    assert year.days[-1] == (today, 2) and year.busiest == (today, 2)
