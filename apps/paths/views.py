@@ -33,7 +33,6 @@ def path_detail(request, slug):
         "view": view,
         "steps": steps,
         "scope": f"path:{path.uuid}",
-        "follow_form": FollowForm(initial={"hours_per_week": view.follow.hours_per_week if view.follow else None}),
     }
     return render(request, "paths/path_detail.html", context)
 
