@@ -79,12 +79,12 @@ def bars_for_scope(*, user, scope, resource):
             guide = memoized_get("published-guides", Guide.objects.published(), uuid=key)
         except Http404:
             return [], [], None
-        tallies = guide_tallies(user=user, guides=[guide])[guide.id]
-        holding = guide_structure().section_resources  # section_id -> resources in its subtree
-        bars = [guide_bar(guide, tallies.tally)] + [
-            section_bar(section, tallies.sections[section.id])
+        statuses, structure = statuses_for(user=user), guide_structure()
+        holding = structure.section_resources  # section_id -> resources in its subtree
+        bars = [guide_bar(guide, Tally.of(structure.guide_resources.get(guide.id, ()), statuses))] + [
+            section_bar(section, Tally.of(holding[section.id], statuses))
             for section in _published_sections(guide)
-            if section.id in tallies.sections and resource.id in holding[section.id]
+            if resource.id in holding.get(section.id, ())
         ]
         entry_uuids = [str(entry.uuid) for entry in guide_entries(guide=guide) if entry.resource_id == resource.id]
         return bars, entry_uuids, None

@@ -3,9 +3,9 @@ from datetime import timedelta
 
 import pytest
 from django.db import connection
-from django.db.models import QuerySet
 from django.utils import timezone
 
+from apps.progress import services
 from apps.progress.models import Activity, ActivityDay, Progress, Status
 from apps.progress.selectors import activity_year
 from apps.progress.services import ProgressError, progress_set_note, progress_set_status
@@ -78,15 +78,15 @@ def test_a_row_made_after_the_lookup_is_updated_not_duplicated(user, catalog, mo
     between our lookup and our insert, so the insert conflicts and the write applies on top."""
     resource = catalog["resources"][0]
     progress_set_status(user=user, resource=resource, status=Status.IN_PROGRESS)
-    real_first, missed = QuerySet.first, []
+    real_lookup, missed = services._locked_row, []
 
-    def first_misses_once(queryset):
-        if queryset.model is Progress and not missed:
+    def lookup_misses_once(**kwargs):
+        if not missed:
             missed.append(True)
             return None
-        return real_first(queryset)
+        return real_lookup(**kwargs)
 
-    monkeypatch.setattr(QuerySet, "first", first_misses_once)
+    monkeypatch.setattr(services, "_locked_row", lookup_misses_once)
     progress = progress_set_status(user=user, resource=resource, status=Status.DONE)
     assert missed == [True]
     assert Progress.objects.get(user=user, resource=resource) == progress
