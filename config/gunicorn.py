@@ -30,9 +30,10 @@ timeout = 30
 # SIGTERM (docker stop) lets in-flight requests finish; compose's stop_grace_period is longer.
 graceful_timeout = 25
 keepalive = 5
-# Recycle workers now and then, so a slow leak never takes the site down.
-max_requests = 1000
-max_requests_jitter = 100
+# Recycle workers now and then, so a slow leak never takes the site down; not often, since a new
+# worker rebuilds its memo of the shared page parts (apps.core.content) on its first requests.
+max_requests = os.environ.get("GUNICORN_MAX_REQUESTS", "10000")
+max_requests_jitter = 1000
 
 # The heartbeat file on tmpfs: the container's disk may be slow or read-only.
 worker_tmp_dir = "/dev/shm" if os.path.isdir("/dev/shm") else None

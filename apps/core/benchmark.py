@@ -357,6 +357,17 @@ class Measurement:
     seconds: float
     latencies: list[float] = field(repr=False)
 
+    @classmethod
+    def merged(cls, runs: list["Measurement"]) -> "Measurement":
+        """Several runs of one endpoint as one: their requests, errors, seconds and latencies."""
+        return cls(
+            runs[0].name,
+            sum(run.requests for run in runs),
+            sum(run.errors for run in runs),
+            sum(run.seconds for run in runs),
+            [latency for run in runs for latency in run.latencies],
+        )
+
     @property
     def rps(self) -> float:
         return self.requests / self.seconds if self.seconds else 0.0

@@ -19,3 +19,14 @@ def test_benchmark_refuses_sqlite_from_database_url(monkeypatch):
 def test_benchmark_refuses_the_maintenance_database():
     with pytest.raises(CommandError, match="own database"):
         call_command("benchmark", database_url="postgres://postgres@127.0.0.1:5432/postgres")
+
+
+def test_rounds_of_one_endpoint_merge_into_one_measurement():
+    from apps.core.benchmark import Measurement
+
+    first = Measurement("guide", requests=3, errors=0, seconds=1.0, latencies=[0.001, 0.002, 0.003])
+    second = Measurement("guide", requests=2, errors=1, seconds=0.5, latencies=[0.004])
+    merged = Measurement.merged([first, second])
+    assert (merged.name, merged.requests, merged.errors, merged.seconds) == ("guide", 5, 1, 1.5)
+    assert merged.rps == pytest.approx(5 / 1.5)
+    assert merged.percentile(50) == pytest.approx(2.5)  # ms, over every round's latencies

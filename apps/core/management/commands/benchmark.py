@@ -7,6 +7,7 @@ server) is DROPPED and recreated. Only 127.0.0.1 is ever contacted.
 
 import os
 import secrets
+import statistics
 import tempfile
 import time
 from pathlib import Path
@@ -29,8 +30,12 @@ class Command(BaseCommand):
         parser.add_argument("--database-url", help=f"PostgreSQL URL, dropped and recreated (default: DATABASE_URL, else {bench.DEFAULT_DATABASE_URL})")
         parser.add_argument("--users", type=int, default=10_000)
         parser.add_argument("--resources-per-user", type=int, default=450)
-        parser.add_argument("--duration", type=float, default=8.0, help="Seconds measured per endpoint.")
-        parser.add_argument("--warmup", type=float, default=1.0, help="Unmeasured seconds before each endpoint.")
+        parser.add_argument("--duration", type=float, default=8.0, help="Seconds measured per endpoint, over all rounds.")
+        parser.add_argument("--warmup", type=float, default=1.0, help="Unmeasured seconds per endpoint, over all rounds.")
+        parser.add_argument(
+            "--rounds", type=int, default=4,
+            help="Rounds of floor-then-every-endpoint; each ratio is the median of its per-round ratios to that round's floor.",
+        )
         parser.add_argument("--concurrency", type=int, default=4, help="Load threads (keep-alive connections).")
         parser.add_argument("--max-requests", type=int, default=5_000, help="Cap per endpoint.")
         parser.add_argument("--workers", type=int, default=2, help="gunicorn worker processes (WEB_CONCURRENCY).")
@@ -124,15 +129,26 @@ class Command(BaseCommand):
         queries = bench.query_counts(
             base_dir, env, [(e.name, e.path, e.signed_in) for e in endpoints if e.method == "GET"]
         )
-        rows, floor = [], None
+        # Rounds, each the floor and then every endpoint: a ratio compares an endpoint with the floor
+        # measured seconds before it, so a shared machine's drifting load moves both alike.
+        rounds = max(options["rounds"], 1)
+        runs = {endpoint.name: [] for endpoint in endpoints}
+        for number in range(1, rounds + 1):
+            for endpoint in endpoints:
+                runs[endpoint.name].append(bench.load_run(
+                    port=port, endpoint=endpoint, visitors=visitors if endpoint.signed_in else anonymous,
+                    duration=options["duration"] / rounds, max_requests=max(options["max_requests"] // rounds, 1),
+                    warmup=options["warmup"] / rounds,
+                ))
+            self.say(f"  round {number}/{rounds}: " + ", ".join(
+                f"{name.split(' ')[0].rstrip(':')} {measured[-1].percentile(50):.1f}" for name, measured in runs.items()
+            ) + " (p50 ms)")
+        floors = [measured.percentile(50) for measured in runs[endpoints[0].name]]
+        rows = []
         for endpoint in endpoints:
-            measurement = bench.load_run(
-                port=port, endpoint=endpoint, visitors=visitors if endpoint.signed_in else anonymous,
-                duration=options["duration"], max_requests=options["max_requests"], warmup=options["warmup"],
-            )
+            measurement = bench.Measurement.merged(runs[endpoint.name])
             p50, p95 = measurement.percentile(50), measurement.percentile(95)
-            floor = floor or p50
-            ratio = p50 / floor
+            ratio = statistics.median(run.percentile(50) / floor for run, floor in zip(runs[endpoint.name], floors, strict=True))
             weight = bench.page_weight(port, endpoint.path, visitors[0] if endpoint.signed_in else None) if endpoint.weigh else None
             misses = []
             if ratio > TARGET_RATIO:
@@ -151,6 +167,5 @@ class Command(BaseCommand):
                 f"{weight.html_kb:.1f} + {weight.assets_kb:.1f} = {weight.total_kb:.1f}" if weight else "–",
                 ", ".join(misses) or "ok",
             ])
-            self.say(f"  {endpoint.name}: {measurement.requests} requests, p50 {p50:.1f} ms, p95 {p95:.1f} ms")
         header = ["endpoint", "req/s", "p50 ms", "p95 ms", "p50 / floor", "SQL queries (first / later)", "gzip KB (HTML + CSS/JS)", "target"]
         return bench.markdown_table(rows, header)
