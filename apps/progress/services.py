@@ -3,7 +3,7 @@ so double clicks and retries converge, and concurrent writes never duplicate a r
 
 from dataclasses import dataclass
 
-from django.db import IntegrityError, connection, transaction
+from django.db import connection, transaction
 from django.utils import timezone
 
 from apps.progress.models import Activity, ActivityDay, Progress, Status
@@ -93,15 +93,26 @@ def progress_apply_many(*, user, changes):
 
 
 def _inserted(progress) -> bool:
-    """Insert a new row; False when a concurrent request inserted the same (user, resource) first."""
-    try:
-        with transaction.atomic():
-            progress.save(force_insert=True)
-    except IntegrityError:
-        if not Progress.objects.filter(user_id=progress.user_id, resource_id=progress.resource_id).exists():
-            raise  # not a race: a real constraint violation
+    """Insert a new row; False when a concurrent request inserted the same (user, resource) first.
+    One statement: the conflict is the database's to detect, so no savepoint is needed around it."""
+    progress.created_at = progress.updated_at = timezone.now()
+    adapt = connection.ops.adapt_datetimefield_value
+    with connection.cursor() as cursor:
+        cursor.execute(_INSERT_SQL, [
+            progress.user_id, progress.resource_id, progress.status, progress.note, adapt(progress.started_at),
+            adapt(progress.completed_at), adapt(progress.created_at), adapt(progress.updated_at),
+        ])
+        row = cursor.fetchone()
+    if row is None:
         return False
+    progress.pk = row[0]
+    progress._state.adding, progress._state.db = False, connection.alias
     return True
+
+
+_INSERT_SQL = f"""
+INSERT INTO {Progress._meta.db_table} (user_id, resource_id, status, note, started_at, completed_at, created_at, updated_at)
+VALUES (%s, %s, %s, %s, %s, %s, %s, %s) ON CONFLICT (user_id, resource_id) DO NOTHING RETURNING id"""
 
 
 # The write path runs on every tick: plain SQL where the ORM takes longer to build a statement
