@@ -8,12 +8,13 @@ from django.urls import get_script_prefix, reverse
 from django_htmx.jinja import htmx_script
 
 
-def site(request):
-    return {"site": _site(get_script_prefix())}
+def layout(request):
+    # Not "site": allauth puts the Sites framework's current site in its pages' context under that name.
+    return {"layout": _layout(get_script_prefix())}
 
 
 @lru_cache(maxsize=8)
-def _site(script_prefix: str) -> dict:  # reversed URLs start with the prefix the app is mounted at
+def _layout(script_prefix: str) -> dict:  # reversed URLs start with the prefix the app is mounted at
     return {
         "home": reverse("catalog:home"),
         "topics": reverse("catalog:topic-list"),

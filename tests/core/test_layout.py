@@ -1,4 +1,4 @@
-"""The layout's links (apps.core.context_processors.site): looked up once, right wherever the app is mounted."""
+"""The layout's links (apps.core.context_processors.layout): looked up once, right wherever the app is mounted."""
 
 import re
 
@@ -14,8 +14,9 @@ def links(html) -> set[str]:
     return set(re.findall(r'(?:href|src|action)="([^"]+)"', html))
 
 
-def test_every_page_links_the_sections_its_assets_and_signing_in(client):
-    html = client.get("/topics/").content.decode()
+@pytest.mark.parametrize("url", ["/topics/", "/accounts/login/", "/accounts/signup/"])  # ours and allauth's
+def test_every_page_links_the_sections_its_assets_and_signing_in(client, url):
+    html = client.get(url).content.decode()
     assert {"/", "/topics/", "/paths/", "/search/", "/accounts/login/"} <= links(html)
     assert any(re.fullmatch(r"/static/css/app(\.\w+)?\.css", link) for link in links(html))
     # htmx is served by us, without a nonce the CSP would not use anyway.
