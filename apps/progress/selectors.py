@@ -83,9 +83,11 @@ def statuses_for(*, user, resource_ids=None) -> Statuses:
 _ALL_STATUSES_SQL = f"SELECT resource_id, status FROM {Progress._meta.db_table} WHERE user_id = %s AND status <> %s"
 
 
-def progress_row(*, user, resource) -> Progress | None:
-    """The learner's row for one resource, if any (plain SQL: a resource page's only read of it)."""
-    return next(iter(Progress.objects.raw(_ONE_ROW_SQL, [user.pk, resource.pk])), None)
+def progress_row(*, user, resource, for_update=False) -> Progress | None:
+    """The learner's row for one resource, if any; `for_update` locks it until the transaction
+    ends, where the database can. Plain SQL: the resource page and every tick read it."""
+    lock = " FOR UPDATE" if for_update and connection.features.has_select_for_update else ""
+    return next(iter(Progress.objects.raw(_ONE_ROW_SQL + lock, [user.pk, resource.pk])), None)
 
 
 _ONE_ROW_SQL = f"SELECT * FROM {Progress._meta.db_table} WHERE user_id = %s AND resource_id = %s"

@@ -7,6 +7,7 @@ from django.db import connection, transaction
 from django.utils import timezone
 
 from apps.progress.models import Activity, ActivityDay, Progress, Status
+from apps.progress.selectors import progress_row
 
 
 class ProgressError(Exception):
@@ -32,7 +33,7 @@ def progress_set_status(*, user, resource, status, at=None, note=None, started_a
         raise ProgressError(f"Unknown status {status!r}.")
     now = at or timezone.now()
     with transaction.atomic():
-        progress = _locked_row(user=user, resource=resource)
+        progress = progress_row(user=user, resource=resource, for_update=True)
         previous = progress.status if progress else Status.NOT_STARTED
         progress = progress or Progress(user=user, resource=resource)
         progress.status = status
@@ -92,6 +93,8 @@ def progress_apply_many(*, user, changes):
             )
 
 
+# The write path runs on every tick: plain SQL where the ORM takes longer to build a statement
+# than the database takes to run it.
 def _inserted(progress) -> bool:
     """Insert a new row; False when a concurrent request inserted the same (user, resource) first.
     One statement: the conflict is the database's to detect, so no savepoint is needed around it."""
@@ -113,17 +116,6 @@ def _inserted(progress) -> bool:
 _INSERT_SQL = f"""
 INSERT INTO {Progress._meta.db_table} (user_id, resource_id, status, note, started_at, completed_at, created_at, updated_at)
 VALUES (%s, %s, %s, %s, %s, %s, %s, %s) ON CONFLICT (user_id, resource_id) DO NOTHING RETURNING id"""
-
-
-# The write path runs on every tick: plain SQL where the ORM takes longer to build a statement
-# than the database takes to run it.
-def _locked_row(*, user, resource) -> Progress | None:
-    """The learner's row for `resource`, locked until the transaction ends (where the database can)."""
-    lock = " FOR UPDATE" if connection.features.has_select_for_update else ""
-    return next(iter(Progress.objects.raw(_ROW_SQL + lock, [user.pk, resource.pk])), None)
-
-
-_ROW_SQL = f"SELECT * FROM {Progress._meta.db_table} WHERE user_id = %s AND resource_id = %s"
 
 
 def _activity_log(*, user, resource, status, at):

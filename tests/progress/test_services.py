@@ -78,7 +78,7 @@ def test_a_row_made_after_the_lookup_is_updated_not_duplicated(user, catalog, mo
     between our lookup and our insert, so the insert conflicts and the write applies on top."""
     resource = catalog["resources"][0]
     progress_set_status(user=user, resource=resource, status=Status.IN_PROGRESS)
-    real_lookup, missed = services._locked_row, []
+    real_lookup, missed = services.progress_row, []
 
     def lookup_misses_once(**kwargs):
         if not missed:
@@ -86,7 +86,7 @@ def test_a_row_made_after_the_lookup_is_updated_not_duplicated(user, catalog, mo
             return None
         return real_lookup(**kwargs)
 
-    monkeypatch.setattr(services, "_locked_row", lookup_misses_once)
+    monkeypatch.setattr(services, "progress_row", lookup_misses_once)
     progress = progress_set_status(user=user, resource=resource, status=Status.DONE)
     assert missed == [True]
     assert Progress.objects.get(user=user, resource=resource) == progress
