@@ -63,10 +63,15 @@ def progress_set(request, resource_uuid):
         return redirect(back)
     scope, slot = form.cleaned_data["scope"], form.cleaned_data["slot"] or str(resource.uuid)
     bars, other_slots, path_view = bars_for_scope(user=request.user, scope=scope, resource=resource)
-    context = {"resource": resource, "status": status if status != Status.NOT_STARTED else "", "scope": scope}
-    html = render_to_string("progress/tick_response.html", {**context, "slot": slot, "bars": bars,
-                            "other_slots": [s for s in other_slots if s != slot], "path_view": path_view}, request=request)
-    return HttpResponse(html)
+    context = {
+        "resource": resource,
+        "status": status if status != Status.NOT_STARTED else "",
+        "slot": slot,
+        "other_slots": [s for s in other_slots if s != slot],
+        "bars": bars,
+        "path_view": path_view,
+    }
+    return HttpResponse(render_to_string("progress/tick_response.html", context, request=request))
 
 
 TICK_BUTTON_ID_PREFIX = "tick-btn-"  # progress/includes/tick.html
