@@ -93,28 +93,32 @@ def squeeze(html: str) -> str:
 
 def bar_html(bar, *, compact=False, oob=False) -> SafeString:
     """A progress bar (apps.progress.bars.Bar); see progress/includes/bar.html."""
-    return BarShapes(bar.dom_id, bar.label, compact=compact, oob=oob).fill(bar.tally)
+    shape = _bar_shape(_template(BAR_TEMPLATE), bool(bar.tally.complete), bool(compact), bool(oob))
+    return _filled(shape, {"dom_id": escape(bar.dom_id), "label": escape(bar.label), **_tally_values(bar.tally)})
 
 
 class BarShapes:
     """One bar's shapes (complete or not) with its id and label already in: filling one with a
     learner's tally is one join of four numbers. Overlays keep one per bar hole."""
 
-    def __init__(self, dom_id: str, label: str, *, compact=False, oob=False):
+    def __init__(self, dom_id: str, label: str, *, compact=False):
         template, known = _template(BAR_TEMPLATE), {"dom_id": escape(dom_id), "label": escape(label)}
         self._shapes = {
-            complete: _partly_filled(_bar_shape(template, complete, bool(compact), bool(oob)), known)
+            complete: _partly_filled(_bar_shape(template, complete, bool(compact), False), known)
             for complete in (False, True)
         }
 
     def fill(self, tally) -> SafeString:
-        values = {
-            "done": str(tally.done),
-            "countable": str(tally.countable),
-            "percent": str(tally.percent),
-            "progress_max": str(tally.progress_max),
-        }
-        return _filled(self._shapes[tally.complete], values)
+        return _filled(self._shapes[tally.complete], _tally_values(tally))
+
+
+def _tally_values(tally) -> dict:
+    return {
+        "done": str(tally.done),
+        "countable": str(tally.countable),
+        "percent": str(tally.percent),
+        "progress_max": str(tally.progress_max),
+    }
 
 
 def _partly_filled(shape: tuple[str, ...], values: dict) -> tuple[str, ...]:
