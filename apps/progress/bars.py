@@ -14,7 +14,6 @@ from apps.progress.selectors import (
     Tally,
     dashboard_guides,
     guide_entries,
-    guide_structure,
     guide_tallies,
     overall_tally,
     statuses_for,
@@ -79,12 +78,11 @@ def bars_for_scope(*, user, scope, resource):
             guide = memoized_get("published-guides", Guide.objects.published(), uuid=key)
         except Http404:
             return [], [], None
-        statuses, structure = statuses_for(user=user), guide_structure()
-        holding = structure.section_resources  # section_id -> resources in its subtree
-        bars = [guide_bar(guide, Tally.of(structure.guide_resources.get(guide.id, ()), statuses))] + [
-            section_bar(section, Tally.of(holding[section.id], statuses))
+        tallies = guide_tallies(user=user, guides=[guide], holding=resource.id)[guide.id]
+        bars = [guide_bar(guide, tallies.tally)] + [
+            section_bar(section, tallies.sections[section.id])
             for section in _published_sections(guide)
-            if resource.id in holding.get(section.id, ())
+            if section.id in tallies.sections
         ]
         entry_uuids = [str(entry.uuid) for entry in guide_entries(guide=guide) if entry.resource_id == resource.id]
         return bars, entry_uuids, None

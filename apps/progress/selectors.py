@@ -153,9 +153,10 @@ def _guide_structure_build() -> GuideStructure:
     )
 
 
-def guide_tallies(*, user, guides=None, statuses=None) -> dict[int, GuideTally]:
+def guide_tallies(*, user, guides=None, statuses=None, holding=None) -> dict[int, GuideTally]:
     """Per-guide and per-section (subtree) tallies of every published guide (or of `guides`):
-    one query, for the learner's statuses (none when the caller has them)."""
+    one query, for the learner's statuses (none when the caller has them). With `holding` (a
+    resource id), only the sections whose subtree holds that resource are tallied."""
     structure = guide_structure()
     guides = list(guides if guides is not None else Guide.objects.published())
     if statuses is None:
@@ -167,6 +168,7 @@ def guide_tallies(*, user, guides=None, statuses=None) -> dict[int, GuideTally]:
             sections={
                 section_id: Tally.of(structure.section_resources[section_id], statuses)
                 for section_id in structure.guide_sections.get(guide.id, ())
+                if holding is None or holding in structure.section_resources[section_id]
             },
         )
         for guide in guides
