@@ -321,8 +321,12 @@ def base_headers(port: int) -> dict[str, str]:
     return {"Host": f"{HOST}:{port}", "X-Forwarded-Proto": "https", "Origin": f"https://{HOST}:{port}"}
 
 
+def http_connection(port: int) -> http.client.HTTPConnection:
+    return http.client.HTTPConnection(HOST, port, timeout=30)
+
+
 def request_once(port: int, method: str, path: str, headers: dict | None = None, body: str | None = None):
-    conn = http.client.HTTPConnection(HOST, port, timeout=30)
+    conn = http_connection(port)
     try:
         conn.request(method, path, body=body, headers={**base_headers(port), **(headers or {})})
         response = conn.getresponse()
@@ -408,39 +412,18 @@ def visitor_for(port: int, session_key: str, csrf_page: str) -> Visitor:
     return visitor
 
 
-class Connections:
-    """One keep-alive connection per load thread, kept from run to run. Which gunicorn worker
-    accepts a connection is chance (2 workers, 4 connections: all on one worker one time in
-    eight), and it moves a page's latency a lot; keeping the connections keeps that draw the same
-    for the floor and for every page, so their ratios compare like with like."""
-
-    def __init__(self, port: int, count: int):
-        self.port = port
-        self._connections = [self.open() for _ in range(count)]
-
-    def open(self) -> http.client.HTTPConnection:
-        return http.client.HTTPConnection(HOST, self.port, timeout=30)
-
-    def __getitem__(self, index: int) -> http.client.HTTPConnection:
-        return self._connections[index]
-
-    def __setitem__(self, index: int, connection: http.client.HTTPConnection) -> None:
-        self._connections[index] = connection
-
-    def close(self) -> None:
-        for connection in self._connections:
-            connection.close()
-
-
 def load_run(
-    *, port: int, endpoint: Endpoint, visitors: list[Visitor], duration: float, max_requests: int, warmup: float,
-    connections: Connections | None = None,
+    *, port: int, endpoint: Endpoint, visitors: list[Visitor], connections: list[http.client.HTTPConnection],
+    duration: float, max_requests: int, warmup: float,
 ) -> Measurement:
-    """Each visitor is one thread with one keep-alive connection (the index-th of `connections`,
-    else a new one), requesting as fast as answered until `duration` seconds or `max_requests` in
-    all. Non-2xx answers count as errors."""
-    own = connections is None
-    connections = connections or Connections(port, len(visitors))
+    """Each visitor is one thread on one keep-alive connection (the index-th of `connections`,
+    replaced there if the server closes it), requesting as fast as answered until `duration`
+    seconds or `max_requests` in all. Non-2xx answers count as errors.
+
+    The caller keeps the connections from run to run: which gunicorn worker accepts a connection
+    is chance (2 workers, 4 connections: all on one worker one time in eight), and it moves a
+    page's latency a lot; the same connections keep that draw the same for the floor and for
+    every page, so their ratios compare like with like."""
     latencies: list[float] = []
     errors = 0
     count = 0
@@ -479,7 +462,7 @@ def load_run(
             except (http.client.HTTPException, OSError):
                 # A recycled worker (max_requests) closes keep-alive connections: reconnect.
                 conn.close()
-                conn = connections[index] = connections.open()
+                conn = connections[index] = http_connection(port)
                 continue
             elapsed = time.perf_counter() - began
             if began < warm_until:
@@ -500,8 +483,6 @@ def load_run(
     for thread in threads:
         thread.join()
     measured = min(time.perf_counter(), timing["end"]) - (timing["start"] + warmup)
-    if own:
-        connections.close()
     return Measurement(endpoint.name, count, errors, max(measured, 1e-9), latencies)
 
 

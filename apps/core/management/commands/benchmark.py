@@ -133,18 +133,19 @@ class Command(BaseCommand):
         # measured seconds before it, so a shared machine's drifting load moves both alike.
         rounds = max(options["rounds"], 1)
         runs = {endpoint.name: [] for endpoint in endpoints}
-        connections = bench.Connections(port, len(visitors))
+        connections = [bench.http_connection(port) for _ in visitors]  # kept across runs: see load_run
         for number in range(1, rounds + 1):
             for endpoint in endpoints:
                 runs[endpoint.name].append(bench.load_run(
                     port=port, endpoint=endpoint, visitors=visitors if endpoint.signed_in else anonymous,
-                    duration=options["duration"] / rounds, max_requests=max(options["max_requests"] // rounds, 1),
-                    warmup=options["warmup"] / rounds, connections=connections,
+                    connections=connections, duration=options["duration"] / rounds,
+                    max_requests=max(options["max_requests"] // rounds, 1), warmup=options["warmup"] / rounds,
                 ))
             self.say(f"  round {number}/{rounds}: " + ", ".join(
                 f"{name.split(' ')[0].rstrip(':')} {measured[-1].percentile(50):.1f}" for name, measured in runs.items()
             ) + " (p50 ms)")
-        connections.close()
+        for connection in connections:
+            connection.close()
         floors = [measured.percentile(50) for measured in runs[endpoints[0].name]]
         rows = []
         for endpoint in endpoints:
