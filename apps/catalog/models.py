@@ -10,7 +10,8 @@ import uuid
 
 from django.db import models
 from django.db.models import Q
-from django.urls import reverse
+
+from apps.core.reversing import reverse_cached
 
 
 class Kind(models.TextChoices):
@@ -95,7 +96,7 @@ class Topic(CatalogModel):
         return self.title
 
     def get_absolute_url(self):
-        return reverse("catalog:topic-detail", args=[self.slug])
+        return reverse_cached("catalog:topic-detail", self.slug)
 
 
 class Guide(CatalogModel):
@@ -115,7 +116,7 @@ class Guide(CatalogModel):
         return self.title
 
     def get_absolute_url(self):
-        return reverse("catalog:guide-detail", args=[self.slug])
+        return reverse_cached("catalog:guide-detail", self.slug)
 
 
 class Section(CatalogModel):
@@ -181,7 +182,7 @@ class Resource(CatalogModel):
         return self.title
 
     def get_absolute_url(self):
-        return reverse("catalog:resource-detail", args=[self.uuid])
+        return reverse_cached("catalog:resource-detail", self.uuid)
 
     def save(self, *args, **kwargs):
         # An empty URL means "no URL": store NULL so the unique constraint ignores it.

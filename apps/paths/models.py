@@ -8,9 +8,9 @@ Progress rows on those resources, never stored here.
 from django.conf import settings
 from django.db import models
 from django.db.models import Q
-from django.urls import reverse
 
 from apps.catalog.models import CatalogModel, Guide, Resource, Section, UUIDModel
+from apps.core.reversing import reverse_cached
 
 
 class LearningPath(CatalogModel):
@@ -29,7 +29,7 @@ class LearningPath(CatalogModel):
         return self.title
 
     def get_absolute_url(self):
-        return reverse("paths:path-detail", args=[self.slug])
+        return reverse_cached("paths:path-detail", self.slug)
 
 
 class PathStep(UUIDModel):

@@ -25,14 +25,15 @@ class Bar:
     dom_id: str
     label: str
     tally: Tally
+    compact: bool = False  # a bar among others (sections, steps, the dashboard's guides): no percentage
 
 
-def guide_bar(guide, tally):
-    return Bar(f"bar-guide-{guide.uuid}", guide.title, tally)
+def guide_bar(guide, tally, *, compact=False):
+    return Bar(f"bar-guide-{guide.uuid}", guide.title, tally, compact)
 
 
 def section_bar(section, tally):
-    return Bar(f"bar-section-{section.uuid}", str(section), tally)
+    return Bar(f"bar-section-{section.uuid}", str(section), tally, compact=True)
 
 
 def topic_bar(topic, tally):
@@ -54,7 +55,7 @@ def topic_tally(*, user, topic, statuses=None):
 
 
 def step_bar(step_view):
-    return Bar(f"bar-step-{step_view.step.uuid}", step_view.step.title, step_view.tally)
+    return Bar(f"bar-step-{step_view.step.uuid}", step_view.step.title, step_view.tally, compact=True)
 
 
 def path_bar(path_view):
@@ -94,10 +95,12 @@ def bars_for_scope(*, user, scope, resource):
         return [topic_bar(topic, topic_tally(user=user, topic=topic))], [], None
     if kind == "dashboard":
         statuses = statuses_for(user=user)
-        tallies = guide_tallies(user=user, guides=dashboard_guides(), statuses=statuses)
-        return [overall_bar(overall_tally(user=user, statuses=statuses))] + [
-            guide_bar(item.guide, item.tally) for item in tallies.values()
-        ], [], None
+        tallies = guide_tallies(user=user, guides=dashboard_guides(), statuses=statuses, top_level=True)
+        bars = [overall_bar(overall_tally(user=user, statuses=statuses))]
+        for item in tallies.values():
+            bars.append(guide_bar(item.guide, item.tally, compact=True))
+            bars += [section_bar(s, item.sections[s.id]) for s in item.guide.top_sections if s.id in item.sections]
+        return bars, [], None
     return [], [], None
 
 

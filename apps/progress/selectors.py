@@ -3,8 +3,8 @@ queries, however many guides, sections, entries or rows there are."""
 
 from collections import defaultdict
 from dataclasses import dataclass, field
-from datetime import timedelta
-from functools import cached_property
+from datetime import UTC, timedelta
+from functools import cached_property, lru_cache
 
 from django.db import connection
 from django.db.models import Prefetch
@@ -116,6 +116,7 @@ class GuideStructure:
 
     guide_resources: dict  # guide_id -> frozenset of resource ids
     guide_sections: dict  # guide_id -> ids of its sections holding any resource
+    guide_top_sections: dict  # guide_id -> ids of its top-level sections holding any resource
     section_resources: dict  # section_id -> frozenset of resource ids (its whole subtree)
     all_resources: frozenset
 
@@ -142,32 +143,38 @@ def _guide_structure_build() -> GuideStructure:
             seen.add(node)
             per_section[node].add(resource_id)
             node = sections[node][0]
-    guide_sections = defaultdict(list)
+    guide_sections, guide_top_sections = defaultdict(list), defaultdict(list)
     for section_id in per_section:
-        guide_sections[sections[section_id][1]].append(section_id)
+        parent_id, guide_id = sections[section_id]
+        guide_sections[guide_id].append(section_id)
+        if parent_id is None:
+            guide_top_sections[guide_id].append(section_id)
     return GuideStructure(
         guide_resources={guide_id: frozenset(ids) for guide_id, ids in per_guide.items()},
         guide_sections={guide_id: tuple(ids) for guide_id, ids in guide_sections.items()},
+        guide_top_sections={guide_id: tuple(ids) for guide_id, ids in guide_top_sections.items()},
         section_resources={section_id: frozenset(ids) for section_id, ids in per_section.items()},
         all_resources=frozenset().union(*per_guide.values()),
     )
 
 
-def guide_tallies(*, user, guides=None, statuses=None, holding=None) -> dict[int, GuideTally]:
+def guide_tallies(*, user, guides=None, statuses=None, holding=None, top_level=False) -> dict[int, GuideTally]:
     """Per-guide and per-section (subtree) tallies of every published guide (or of `guides`):
     one query, for the learner's statuses (none when the caller has them). With `holding` (a
-    resource id), only the sections whose subtree holds that resource are tallied."""
+    resource id), only the sections whose subtree holds that resource are tallied; with
+    `top_level`, only the top-level sections."""
     structure = guide_structure()
     guides = list(guides if guides is not None else Guide.objects.published())
     if statuses is None:
         statuses = statuses_for(user=user)
+    sections_of = structure.guide_top_sections if top_level else structure.guide_sections
     return {
         guide.id: GuideTally(
             guide=guide,
             tally=Tally.of(structure.guide_resources.get(guide.id, ()), statuses),
             sections={
                 section_id: Tally.of(structure.section_resources[section_id], statuses)
-                for section_id in structure.guide_sections.get(guide.id, ())
+                for section_id in sections_of.get(guide.id, ())
                 if holding is None or holding in structure.section_resources[section_id]
             },
         )
@@ -190,28 +197,39 @@ class ProgressRow:
 
 def latest_rows(*, user, limit=5) -> dict[str, list[ProgressRow]]:
     """The learner's most recently finished and most recently started published resources,
-    newest first, `limit` of each (one query, reading only the rows shown)."""
-    rows = Progress.objects.raw(_LATEST_SQL, [Status.DONE, user.pk, Status.DONE, Status.IN_PROGRESS, limit])
+    newest first, `limit` of each. One query of two index-ordered reads, no join: it reads
+    `limit` rows more than there are unpublished resources, so `limit` published ones are
+    among them whenever the learner has that many."""
     resources = published_resources()
+    take = limit + unpublished_count()
+    with connection.cursor() as cursor:
+        cursor.execute(_LATEST_SQL, [user.pk, Status.DONE, take, user.pk, Status.IN_PROGRESS, take])
+        rows = cursor.fetchall()
     latest = {Status.DONE: [], Status.IN_PROGRESS: []}
-    for row in rows:
-        if row.resource_id in resources:
-            since = row.completed_at if row.status == Status.DONE else row.started_at
-            latest[row.status].append(ProgressRow(resources[row.resource_id], row.status, since))
+    for resource_id, status, since in rows:
+        shown = latest[status]
+        if resource_id in resources and len(shown) < limit:
+            shown.append(ProgressRow(resources[resource_id], status, _aware(since)))
     return latest
 
 
-# Plain SQL (portable to SQLite): the ORM spends longer compiling this window query than the
-# database spends running it.
+# Plain SQL, portable to SQLite (hence the outer SELECTs around each ordered, limited read).
 _LATEST_SQL = f"""
-SELECT id, resource_id, status, started_at, completed_at FROM (
-  SELECT p.id, p.resource_id, p.status, p.started_at, p.completed_at, ROW_NUMBER() OVER (
-    PARTITION BY p.status ORDER BY CASE WHEN p.status = %s THEN p.completed_at ELSE p.started_at END DESC
-  ) AS latest
-  FROM {Progress._meta.db_table} p JOIN {Resource._meta.db_table} r ON r.id = p.resource_id
-  WHERE p.user_id = %s AND r.is_published
-    AND ((p.status = %s AND p.completed_at IS NOT NULL) OR (p.status = %s AND p.started_at IS NOT NULL))
-) ranked WHERE latest <= %s ORDER BY status, latest"""
+SELECT * FROM (SELECT resource_id, status, completed_at FROM {Progress._meta.db_table}
+  WHERE user_id = %s AND status = %s AND completed_at IS NOT NULL ORDER BY completed_at DESC LIMIT %s) AS done
+UNION ALL
+SELECT * FROM (SELECT resource_id, status, started_at FROM {Progress._meta.db_table}
+  WHERE user_id = %s AND status = %s AND started_at IS NOT NULL ORDER BY started_at DESC LIMIT %s) AS started"""
+
+
+def _aware(moment):
+    """SQLite's plain cursors give naive UTC datetimes (the ORM would have converted them)."""
+    return timezone.make_aware(moment, UTC) if timezone.is_naive(moment) else moment
+
+
+def unpublished_count() -> int:
+    """How many resources are not published; per content version."""
+    return memoized("unpublished-resources", lambda: Resource.objects.filter(is_published=False).count())
 
 
 def published_resources() -> dict:
@@ -288,25 +306,33 @@ def activity_year(*, user, today=None) -> ActivityYear:
     """Daily activity counts for the heatmap, and current/longest streaks (1 query, of ActivityDay)."""
     today = today or timezone.localdate()
     start = today - timedelta(days=today.weekday() + 1 + 52 * 7)  # a Sunday, 53 columns back
-    counts = {  # every active day of the learner's, oldest first, as ordinals: a few hundred rows
-        day.toordinal(): n
-        for day, n in ActivityDay.objects.filter(user=user).order_by("day").values_list("day", "count")
-    }
+    with connection.cursor() as cursor:  # every active day of the learner's, oldest first: a few hundred rows
+        cursor.execute(_ACTIVE_DAYS_SQL, [user.pk])
+        counts = {day.toordinal(): n for day, n in cursor.fetchall()}
     first, last = start.toordinal(), today.toordinal()
-    days = [(start + timedelta(days=offset), counts.get(first + offset, 0)) for offset in range(last - first + 1)]
-    shown = [(day, n) for day, n in days if n]
+    daily = [counts.get(ordinal, 0) for ordinal in range(first, last + 1)]
+    dates = _dates(start, len(daily))
     longest = run = 0
     previous = None
     for day in counts:
         run = run + 1 if day - 1 == previous else 1
         longest = max(longest, run)
         previous = day
-    current = run if previous is not None and last - previous <= 1 else 0
+    total = sum(daily)
+    busiest = max(range(len(daily)), key=daily.__getitem__)  # the first of the busiest days
     return ActivityYear(
-        days=days,
-        total=sum(n for _, n in shown),
-        active_days=len(shown),
-        current_streak=current,
+        days=list(zip(dates, daily)),
+        total=total,
+        active_days=len(daily) - daily.count(0),
+        current_streak=run if previous is not None and last - previous <= 1 else 0,
         longest_streak=longest,
-        busiest=max(shown, key=lambda item: item[1]) if shown else None,
+        busiest=(dates[busiest], daily[busiest]) if total else None,
     )
+
+
+@lru_cache(maxsize=4)
+def _dates(start, length: int) -> tuple:
+    return tuple(start + timedelta(days=offset) for offset in range(length))
+
+
+_ACTIVE_DAYS_SQL = f"SELECT day, count FROM {ActivityDay._meta.db_table} WHERE user_id = %s ORDER BY day"

@@ -17,7 +17,7 @@ from apps.catalog.models import Resource
 from apps.core.content import memoized_get
 from apps.paths.selectors import followed_paths
 from apps.progress import exports, pages, selectors
-from apps.progress.bars import bars_for_scope, guide_bar, overall_bar, section_bar
+from apps.progress.bars import bars_for_scope, overall_bar
 from apps.progress.forms import ImportForm, NoteForm, StatusForm
 from apps.progress.imports import ProgressImportError, import_apply, import_plan
 from apps.progress.models import Status
@@ -107,7 +107,7 @@ def dashboard(request):
     statuses = selectors.statuses_for(user=user)
     latest = selectors.latest_rows(user=user)
     guides = selectors.dashboard_guides()
-    tallies = selectors.guide_tallies(user=user, guides=guides, statuses=statuses)
+    tallies = selectors.guide_tallies(user=user, guides=guides, statuses=statuses, top_level=True)
     guide = selectors.last_guide(user=user, guides=guides)
     context = {
         "overall": overall_bar(selectors.overall_tally(user=user, statuses=statuses)),
@@ -125,13 +125,12 @@ def dashboard(request):
 
 
 def _bar_tallies(tallies) -> dict:
-    """{bar dom id: Tally} for every guide and section bar of the learner's `guide_tallies`."""
-    result = {}
-    for item in tallies.values():
-        result[guide_bar(item.guide, item.tally).dom_id] = item.tally
-        for section in item.guide.top_sections:
-            if section.id in item.sections:
-                result[section_bar(section, None).dom_id] = item.sections[section.id]
+    """{bar dom id: Tally} for every guide and top-level section bar of the learner's `guide_tallies`."""
+    dom_ids, result = pages.guide_bar_ids(), {}
+    for guide_id, item in tallies.items():
+        guide_dom_id, section_dom_ids = dom_ids[guide_id]
+        result[guide_dom_id] = item.tally
+        result.update((section_dom_ids[section_id], tally) for section_id, tally in item.sections.items())
     return result
 
 

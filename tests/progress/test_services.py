@@ -129,3 +129,35 @@ def test_streaks_and_heatmap_read_the_day_counts(user, catalog):
     year = activity_year(user=user)
     assert (year.current_streak, year.longest_streak, year.active_days, year.total) == (2, 4, 6, 7)
     assert year.days[-1] == (today, 2) and year.busiest == (today, 2)
+
+
+def test_latest_rows_are_the_newest_published_ones_even_behind_newer_unpublished_ones(user, catalog):
+    from apps.catalog.models import Resource
+    from apps.progress.selectors import latest_rows
+
+    resources = catalog["resources"]  # 6 of them
+    start = timezone.now() - timedelta(days=30)
+    for day, resource in enumerate(resources):
+        progress_set_status(user=user, resource=resource, status=Status.DONE, at=start + timedelta(days=day))
+    progress_set_status(user=user, resource=catalog["shared"], status=Status.IN_PROGRESS, at=start)
+    Resource.objects.filter(pk__in=[resources[5].pk, resources[4].pk]).update(is_published=False)  # the newest two
+    latest = latest_rows(user=user, limit=3)
+    assert [row.resource for row in latest[Status.DONE]] == [resources[3], resources[2], resources[1]]
+    assert [row.since for row in latest[Status.DONE]] == [start + timedelta(days=day) for day in (3, 2, 1)]
+    assert [(row.resource, row.since) for row in latest[Status.IN_PROGRESS]] == [(catalog["shared"], start)]
+
+
+def test_heatmap_cells_place_each_day_with_its_level_and_count():
+    from datetime import date
+
+    from apps.progress.templatetags.progress_tags import heatmap_cells
+
+    sunday = date(2026, 11, 1)
+    days = [(sunday + timedelta(days=i), count) for i, count in enumerate([0, 1, 0, 0, 0, 0, 0, 6, 3])]
+    html = heatmap_cells(days)
+    assert html.count("<rect") == 9
+    assert '<rect x="0" y="14" width="11" height="11" rx="2" class="hm hm-1"><title>1 on Mon 2 Nov 2026</title></rect>' in html
+    assert '<rect x="14" y="0" width="11" height="11" rx="2" class="hm hm-4"><title>6 on Sun 8 Nov 2026</title></rect>' in html
+    assert 'class="hm hm-2"><title>3 on Mon 9 Nov 2026</title>' in html
+    assert html.startswith('<rect x="0" y="0" width="11" height="11" rx="2" class="hm hm-0"><title>0 on Sun 1 Nov 2026</title>')
+    assert heatmap_cells([]) == ""

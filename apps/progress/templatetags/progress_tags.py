@@ -1,5 +1,8 @@
 """`{% tick %}` and `{% progress_bar %}`: the checkbox and the bar, the same markup everywhere."""
 
+from datetime import timedelta
+from functools import lru_cache
+
 from django import template
 from django.utils.safestring import mark_safe
 
@@ -43,7 +46,7 @@ def progress_bar(context, bar, oob=False, compact=False):
     In an overlay it is a hole, filled with the learner's tally."""
     if not bar:  # None, or "" from a variable that did not resolve
         return ""
-    holes = context.get(HOLES)
+    holes, compact = context.get(HOLES), compact or bar.compact
     return bar_hole(holes, bar, compact=compact) if holes is not None else bar_html(bar, compact=compact, oob=oob)
 
 
@@ -63,16 +66,31 @@ _MONTHS = ("Jan", "Feb", "Mar", "Apr", "May", "Jun", "Jul", "Aug", "Sep", "Oct",
 @register.simple_tag
 def heatmap_cells(days):
     """The cells of a GitHub-style heatmap, one column per week (Sunday on top), level 0–4.
-    Built as one string: 371 cells through the template engine cost more than the page's queries."""
-    peak = max((count for _, count in days), default=0)
-    cells = []
-    for index, (day, count) in enumerate(days):
-        level = 0 if count == 0 else min(4, 1 + (3 * count) // max(peak, 1))
-        cells.append(
-            f'<rect x="{(index // 7) * 14}" y="{(index % 7) * 14}" width="11" height="11" rx="2" class="hm hm-{level}">'
-            f"<title>{count} on {_WEEKDAYS[day.weekday()]} {day.day} {_MONTHS[day.month - 1]} {day.year}</title></rect>"
+    Built as one string: 371 cells through the template engine cost more than the page's queries.
+    Each cell's fixed markup (place, date) is made once per day the heatmap starts on."""
+    if not days:
+        return ""
+    peak = max(max(count for _, count in days), 1)
+    frame = _heatmap_frame(days[0][0], len(days))
+    return mark_safe(
+        "".join(
+            f'{before}{0 if count == 0 else min(4, 1 + (3 * count) // peak)}"><title>{count}{after}'
+            for (before, after), (_, count) in zip(frame, days, strict=True)
         )
-    return mark_safe("".join(cells))
+    )
+
+
+@lru_cache(maxsize=4)
+def _heatmap_frame(start, length: int) -> tuple[tuple[str, str], ...]:
+    """Per cell, the markup before its level and after its count."""
+    frame = []
+    for index in range(length):
+        day = start + timedelta(days=index)
+        frame.append((
+            f'<rect x="{(index // 7) * 14}" y="{(index % 7) * 14}" width="11" height="11" rx="2" class="hm hm-',
+            f" on {_WEEKDAYS[day.weekday()]} {day.day} {_MONTHS[day.month - 1]} {day.year}</title></rect>",
+        ))
+    return tuple(frame)
 
 
 @register.filter
