@@ -60,9 +60,10 @@ INSTALLED_APPS = DJANGO_APPS + THIRD_PARTY_APPS + LOCAL_APPS
 MIDDLEWARE = [
     "django.middleware.security.SecurityMiddleware",
     "whitenoise.middleware.WhiteNoiseMiddleware",
-    # Before anything that may query: its token read is the connection's health check.
+    "django.contrib.sessions.middleware.SessionMiddleware",  # makes the store, reads nothing yet
+    # Before anything that may query: its token read (with the session's, see apps.accounts.
+    # sessions.SessionStore.preload) is the connection's health check.
     "apps.core.content.ContentVersionMiddleware",
-    "django.contrib.sessions.middleware.SessionMiddleware",
     "django.middleware.common.CommonMiddleware",
     "django.middleware.csrf.CsrfViewMiddleware",
     "apps.accounts.auth.AuthenticationMiddleware",

@@ -5,12 +5,17 @@ more to build the lookup than the database to answer it. Here the session row (a
 models.Session) carries the signed-in user's id, and one plain query reads both. The user found
 is handed to authentication by apps.accounts.auth, which still checks it exactly as Django does
 (active, session hash). Saving, expiry and clearing stay Django's.
+
+The same query reads the content token (apps.core.content), so that a request with a session
+cookie makes one round trip for all three: the content middleware calls `preload()` first thing.
 """
 
 from django.contrib.auth import SESSION_KEY, get_user_model
 from django.contrib.sessions.backends.db import SessionStore as DatabaseSessionStore
 from django.db import connections, router
 from django.utils import timezone
+
+from apps.core.content import TOKEN_SQL, token_offer
 
 
 class SessionStore(DatabaseSessionStore):
@@ -28,6 +33,12 @@ class SessionStore(DatabaseSessionStore):
         self._get_session()  # loads, once
         return self._user
 
+    def preload(self):
+        """Load now, as the request's first query (see apps.core.content.ContentVersionMiddleware).
+        Not an access: the response varies on the cookie only if the page reads the session."""
+        if self.session_key is not None and not hasattr(self, "_session_cache"):
+            self._session_cache = self.load()
+
     def create_model_instance(self, data):
         session = super().create_model_instance(data)
         try:
@@ -42,19 +53,20 @@ class SessionStore(DatabaseSessionStore):
         connection = connections[router.db_for_read(self.model)]
         quote = connection.ops.quote_name
         with connection.cursor() as cursor:
-            cursor.execute(
-                f"SELECT s.session_data, {', '.join('u.' + quote(field.column) for field in fields)} "
-                f"FROM {quote(self.model._meta.db_table)} s "
-                f"LEFT JOIN {quote(user_model._meta.db_table)} u ON u.{quote(user_model._meta.pk.column)} = s.user_id "
-                "WHERE s.session_key = %s AND s.expire_date > %s",
+            cursor.execute(  # one row, whether or not the session exists: the token is read either way
+                f"SELECT ({TOKEN_SQL}), s.session_data, {', '.join('u.' + quote(field.column) for field in fields)} "
+                f"FROM (SELECT 1 AS one) AS request "
+                f"LEFT JOIN {quote(self.model._meta.db_table)} s ON s.session_key = %s AND s.expire_date > %s "
+                f"LEFT JOIN {quote(user_model._meta.db_table)} u ON u.{quote(user_model._meta.pk.column)} = s.user_id",
                 [self.session_key, connection.ops.adapt_datetimefield_value(timezone.now())],
             )
-            row = cursor.fetchone()
-        if row is None:
+            token, session_data, *user_values = cursor.fetchone()
+        token_offer(token)
+        if session_data is None:
             self._session_key = None
             return None
-        self._user = _user_from_row(user_model, fields, row[1:], connection)
-        return self.model(session_key=self.session_key, session_data=row[0])
+        self._user = _user_from_row(user_model, fields, user_values, connection)
+        return self.model(session_key=self.session_key, session_data=session_data)
 
 
 def _user_from_row(user_model, fields, values, connection):

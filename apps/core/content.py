@@ -98,15 +98,29 @@ def content_token() -> str | None:
     return token
 
 
+TOKEN_SQL = "SELECT token FROM core_contentversion WHERE id = 1"  # also a scalar subquery in others' reads
+
+
 def _token_read() -> str | None:
     with connection.cursor() as cursor:
-        cursor.execute("SELECT token FROM core_contentversion WHERE id = 1")
+        cursor.execute(TOKEN_SQL)
         row = cursor.fetchone()
     return row[0] if row else None
 
 
+def token_offer(token: str | None) -> None:
+    """A query that read `TOKEN_SQL` along with its own rows hands the token over here: if this
+    request has not read it yet, this is its read (see SessionStore.preload)."""
+    holder = _request_token.get()
+    if holder is not None and holder[0] is _UNREAD:
+        holder[0] = token
+
+
 class ContentVersionMiddleware:
     """Reads the content token first thing, once, however many memoized parts the page shows.
+
+    A session store with a `preload()` (apps.accounts.sessions) reads the session, its user and
+    the token in that first query: a signed-in page's first round trip serves all three.
 
     So a request that writes content must not read the memo afterwards (none does: curators
     write in the admin, learners' pages only read); its writes would be cached under the token
@@ -125,7 +139,7 @@ class ContentVersionMiddleware:
         holder = [_UNREAD]
         reset = _request_token.set(holder)
         try:
-            holder[0] = _token_read_reconnecting()
+            _first_read_reconnecting(request, holder)
         except DatabaseError:
             pass
         try:
@@ -134,14 +148,22 @@ class ContentVersionMiddleware:
             _request_token.reset(reset)
 
 
-def _token_read_reconnecting() -> str | None:
+def _first_read(request, holder) -> None:
+    preload = getattr(getattr(request, "session", None), "preload", None)
+    if preload is not None:
+        preload()  # offers the token it read (token_offer)
+    if holder[0] is _UNREAD:
+        holder[0] = _token_read()
+
+
+def _first_read_reconnecting(request, holder) -> None:
     try:
-        return _token_read()
+        _first_read(request, holder)
     except (InterfaceError, OperationalError):
         if connection.in_atomic_block:  # ATOMIC_REQUESTS or a test's transaction: not ours to reopen
             raise
         connection.close()
-        return _token_read()
+        _first_read(request, holder)
 
 
 class ContentMemo:

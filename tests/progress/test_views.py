@@ -49,11 +49,26 @@ def test_htmx_tick_returns_the_tick_and_every_bar_of_the_guide_page(client, user
     # The other tick of the same resource on the page is refreshed out of band.
     assert f'id="tick-{entries[1].uuid}" ' in html and html.count('hx-swap-oob="true"') >= 3
     assert f'id="bar-guide-{guide.uuid}"' in html
-    for entry in entries:
-        assert f'id="bar-section-{entry.section.uuid}"' in html
-        assert f'id="bar-section-{entry.section.parent.uuid}"' in html
+    for entry in entries:  # compact, as the page shows them
+        assert f'id="bar-section-{entry.section.uuid}" class="bar bar--compact"' in html
+        assert f'id="bar-section-{entry.section.parent.uuid}" class="bar bar--compact"' in html
     # 1 of the guide's 7 distinct resources is done.
-    assert 'value="1"' in html and "1/7" in html
+    assert 'value="1"' in html and "1/7 · 14%" in html
+    assert f'id="bar-guide-{guide.uuid}" class="bar"' in html
+
+
+def test_htmx_tick_on_the_dashboard_refreshes_its_guide_and_section_bars_as_shown(client, user, catalog):
+    client.force_login(user)
+    resource, guide = catalog["resources"][0], catalog["guide"]
+    page = client.get(reverse("progress:dashboard")).content.decode()
+    top = resource.entries.get().section.parent
+    for dom_id in (f"bar-guide-{guide.uuid}", f"bar-section-{top.uuid}"):
+        assert f'id="{dom_id}" class="bar bar--compact"' in page
+    html = client.post(tick_url(resource), {"status": "done", "scope": "dashboard"}, HTTP_HX_REQUEST="true").content.decode()
+    assert 'id="bar-overall" class="bar" hx-swap-oob="true"' in html and "1/10 · 10%" in html
+    assert f'id="bar-guide-{guide.uuid}" class="bar bar--compact" hx-swap-oob="true"' in html
+    assert f'id="bar-section-{top.uuid}" class="bar bar--compact" hx-swap-oob="true"' in html
+    assert html.count('hx-swap-oob="true"') == 1 + 2 + 3  # overall; both guides; every top section
 
 
 def test_htmx_tick_learns_its_slot_from_the_button_that_sent_it(client, user, catalog):
@@ -150,8 +165,8 @@ def test_resource_page_shows_the_learners_own_row_in_a_constant_query_count(clie
     html = client.get(resource.get_absolute_url()).content.decode()
     assert "my private note" in html and "not mine" not in html
     assert 'aria-pressed="true">Done</button>' in html and 'aria-checked="true"' in html
-    # Warm: token, session with its user, and the learner's row for this resource.
-    assert page_queries(client, resource.get_absolute_url()) == (8, 3)
+    # Warm: the session with its user and the token (one query), and the learner's row.
+    assert page_queries(client, resource.get_absolute_url()) == (7, 2)
     client.force_login(other_user)
     assert 'aria-pressed="true">Skipped</button>' in client.get(resource.get_absolute_url()).content.decode()
 
@@ -203,9 +218,9 @@ def test_dashboard_query_count_does_not_grow_with_rows(client, user, catalog):
     build_guide("gamma", n_sections=4, per_section=10)
     for resource in catalog["resources"][2:] + catalog["other_resources"]:
         progress_set_status(user=user, resource=resource, status=Status.DONE)
-    # Warm: token, session with its user, statuses, latest done and started, last activity,
+    # Warm: session with its user and the token, statuses, latest done and started, last activity,
     # activity days, followed paths.
-    assert page_queries(client, reverse("progress:dashboard")) == small == (small[0], 7)
+    assert page_queries(client, reverse("progress:dashboard")) == small == (small[0], 6)
 
 
 def test_json_export_import_round_trip_reproduces_progress(client, user, other_user, catalog):
@@ -297,5 +312,5 @@ def test_guide_page_with_progress_keeps_a_constant_query_count(client, user, cat
         resource = Resource.objects.create(title=f"More {i}", url=f"https://example.com/more/{i}")
         Entry.objects.create(section=section, resource=resource, position=100 + i)
         progress_set_status(user=user, resource=resource, status=Status.DONE if i % 2 else Status.SKIPPED)
-    # Warm: token, session with its user and the learner's statuses.
-    assert page_queries(client, guide.get_absolute_url()) == small == (small[0], 3)
+    # Warm: the session with its user and the token (one query), and the learner's statuses.
+    assert page_queries(client, guide.get_absolute_url()) == small == (small[0], 2)
