@@ -27,6 +27,8 @@ def _page_or_fragment(request, template_name: str, fragment: str, context: dict)
 
 def _filters_from(request, form_class) -> tuple[dict, dict]:
     """The valid filters of the query string, and the context that shows them and any rejected."""
+    if request.GET.keys().isdisjoint(form_class.base_fields):  # no filter asked for: nothing to check
+        return {}, {"filters": {}, "filter_errors": []}
     form = form_class(request.GET)
     filters = form.cleaned_filters()
     return filters, {"filters": filters, "filter_errors": form.ignored_messages()}

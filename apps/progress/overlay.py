@@ -24,13 +24,8 @@ TICK_STATUSES = ("", Status.IN_PROGRESS, Status.DONE, Status.SKIPPED)  # "" is n
 @dataclass(frozen=True)
 class TickHole:
     resource_id: int
-    signed_in: dict  # status -> html
+    signed_in: dict  # status ("" for not started) -> html
     anonymous: str
-
-    def fill(self, statuses, tallies, signed_in):
-        if not signed_in:
-            return self.anonymous
-        return self.signed_in.get(statuses.get(self.resource_id, ""), self.signed_in[""])
 
 
 @dataclass(frozen=True)
@@ -38,20 +33,36 @@ class BarHole:
     dom_id: str
     shapes: BarShapes  # filled with the learner's tally for `dom_id`
 
-    def fill(self, statuses, tallies, signed_in):
-        tally = tallies.get(self.dom_id) if signed_in else None
+    def fill(self, tallies):
+        tally = tallies.get(self.dom_id)
         return "" if tally is None else self.shapes.fill(tally)
 
 
-@dataclass(frozen=True)
 class Overlay:
-    parts: tuple  # str | TickHole | BarHole
+    """Shared HTML with holes. Filling copies the list of its pieces and puts each hole's HTML at
+    its place: a page's hundreds of ticks are one dict lookup each."""
+
+    def __init__(self, parts):
+        self.parts = tuple(parts)  # str | TickHole | BarHole
+        self._pieces = [part if type(part) is str else "" for part in self.parts]
+        self._ticks = tuple((i, p.resource_id, p.signed_in) for i, p in enumerate(self.parts) if type(p) is TickHole)
+        self._bars = tuple((i, part) for i, part in enumerate(self.parts) if type(part) is BarHole)
+        self._anonymous = mark_safe("".join(part if type(part) is str else self._as_anonymous(part) for part in self.parts))
+
+    @staticmethod
+    def _as_anonymous(part):
+        return part.anonymous if type(part) is TickHole else ""  # visitors see no bars
 
     def fill(self, *, statuses: dict, tallies: dict, signed_in: bool) -> SafeString:
         """The HTML for one learner: `statuses` {resource_id: status}, `tallies` {bar dom id: Tally}."""
-        return mark_safe(
-            "".join(part if type(part) is str else part.fill(statuses, tallies, signed_in) for part in self.parts)
-        )
+        if not signed_in:
+            return self._anonymous
+        pieces, status_of = self._pieces.copy(), statuses.get
+        for index, resource_id, html in self._ticks:
+            pieces[index] = html[status_of(resource_id, "")]
+        for index, hole in self._bars:
+            pieces[index] = hole.fill(tallies)
+        return mark_safe("".join(pieces))
 
 
 def overlay_fill(request, overlay: Overlay, *, statuses: dict, tallies: dict | None = None) -> SafeString:
@@ -66,7 +77,7 @@ def overlay_render(template_name: str, context: dict) -> Overlay:
     html = squeeze(render_to_string(template_name, {**context, HOLES: holes}))
     pieces = _MARK.split(html)
     parts = [holes[int(piece)] if index % 2 else piece for index, piece in enumerate(pieces)]
-    return Overlay(tuple(part for part in parts if part != ""))
+    return Overlay(part for part in parts if part != "")
 
 
 def tick_hole(holes: list, *, resource, slot: str, oob: bool) -> SafeString:
@@ -75,13 +86,9 @@ def tick_hole(holes: list, *, resource, slot: str, oob: bool) -> SafeString:
     def render(status, signed_in):
         return tick_html(resource=resource, slot=slot, status=status, signed_in=signed_in, oob=oob)
 
-    holes.append(
-        TickHole(
-            resource_id=resource.id,
-            signed_in={status: render(status, True) for status in TICK_STATUSES},
-            anonymous=render("", False),
-        )
-    )
+    signed_in = {status: render(status, True) for status in TICK_STATUSES}
+    signed_in[Status.NOT_STARTED] = signed_in[""]
+    holes.append(TickHole(resource_id=resource.id, signed_in=signed_in, anonymous=render("", False)))
     return mark_safe(f"\x00{len(holes) - 1}\x00")
 
 

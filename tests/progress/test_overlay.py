@@ -351,3 +351,22 @@ def test_filtered_and_unfiltered_guide_pages_are_cached_apart(unfiltered_first, 
     first_section = entry_of(paper, guide).section
     assert bar(a_filtered, f"bar-section-{first_section.uuid}") == bar(a_plain, f"bar-section-{first_section.uuid}") == "1/4"
     assert bar(b_plain, f"bar-section-{first_section.uuid}") == "0/4"
+
+
+def test_an_overlay_fills_each_tick_by_status_and_shows_visitors_no_bars(catalog):
+    from apps.progress.bars import Bar
+    from apps.progress.overlay import overlay_render
+    from apps.progress.selectors import Tally
+
+    first, second = catalog["resources"][:2]
+    overlay = overlay_render(
+        "progress/tick_response.html",
+        {"resource": first, "slot": "a", "status": "", "other_slots": ["b"], "bars": [Bar("bar-x", "X", Tally(total=1))]},
+    )
+    done = overlay.fill(statuses={first.id: Status.DONE}, tallies={"bar-x": Tally(total=4, done=1)}, signed_in=True)
+    assert done.count('aria-checked="true"') == 2 and "1/4" in done
+    for statuses in ({}, {first.id: Status.NOT_STARTED}, {second.id: Status.DONE}):
+        html = overlay.fill(statuses=statuses, tallies={}, signed_in=True)
+        assert html.count('aria-checked="false"') == 2 and 'id="bar-x"' not in html
+    visitor = overlay.fill(statuses={first.id: Status.DONE}, tallies={"bar-x": Tally(total=4, done=1)}, signed_in=False)
+    assert visitor.count("Sign in to track your progress") == 2 and 'id="bar-x"' not in visitor
