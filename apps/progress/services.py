@@ -50,7 +50,8 @@ def progress_set_status(*, user, resource, status, at=None, note=None, started_a
             progress.completed_at = None
         if status == Status.NOT_STARTED and not progress.note:
             if progress.pk:
-                Progress.objects.filter(pk=progress.pk)._raw_delete(Progress.objects.db)  # nothing hangs off a row
+                with connection.cursor() as cursor:  # nothing hangs off a row: no collector needed
+                    cursor.execute(_DELETE_SQL, [progress.pk])
             progress = None
         elif progress.pk:
             progress.save()
@@ -118,12 +119,20 @@ INSERT INTO {Progress._meta.db_table} (user_id, resource_id, status, note, start
 VALUES (%s, %s, %s, %s, %s, %s, %s, %s) ON CONFLICT (user_id, resource_id) DO NOTHING RETURNING id"""
 
 
+_DELETE_SQL = f"DELETE FROM {Progress._meta.db_table} WHERE id = %s"
+
+
 def _activity_log(*, user, resource, status, at):
     """Log the change (Activity) and count it on its day (ActivityDay, one upsert: safe against a
-    concurrent one)."""
+    concurrent one). On PostgreSQL both are one statement."""
+    logged = [user.pk, resource.pk, status, connection.ops.adapt_datetimefield_value(at)]
+    counted = [user.pk, connection.ops.adapt_datefield_value(timezone.localdate(at))]
     with connection.cursor() as cursor:
-        cursor.execute(_ACTIVITY_INSERT, [user.pk, resource.pk, status, connection.ops.adapt_datetimefield_value(at)])
-        cursor.execute(_ACTIVITY_DAY_UPSERT, [user.pk, connection.ops.adapt_datefield_value(timezone.localdate(at))])
+        if connection.vendor == "postgresql":
+            cursor.execute(f"WITH logged AS ({_ACTIVITY_INSERT}) {_ACTIVITY_DAY_UPSERT}", logged + counted)
+        else:
+            cursor.execute(_ACTIVITY_INSERT, logged)
+            cursor.execute(_ACTIVITY_DAY_UPSERT, counted)
 
 
 _ACTIVITY_INSERT = f"INSERT INTO {Activity._meta.db_table} (user_id, resource_id, status, occurred_at) VALUES (%s, %s, %s, %s)"
