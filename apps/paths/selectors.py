@@ -97,22 +97,51 @@ def _steps_prefetch():
     )
 
 
+@dataclass(frozen=True)
+class StepPlan:
+    """A step's learner-free part: its published items, the resources they are, its effort."""
+
+    step: PathStep
+    items: tuple  # StepResource, in order
+    resource_ids: frozenset
+    minutes: int
+
+
+def _plan(path) -> tuple[tuple[StepPlan, ...], frozenset]:
+    """`path`'s steps (prefetched) as StepPlans, and every resource of the path; per content
+    version, as a path's steps cannot change without moving it."""
+
+    def build():
+        steps = tuple(
+            StepPlan(
+                step=step,
+                items=tuple(step.published_items),
+                resource_ids=frozenset(item.resource_id for item in step.published_items),
+                minutes=step.effort_hours * 60
+                if step.effort_hours
+                else sum(resource_minutes(item.resource) for item in step.published_items),
+            )
+            for step in path.ordered_steps
+        )
+        return steps, frozenset().union(*(plan.resource_ids for plan in steps))
+
+    return memoized(("path-plan", path.id), build)
+
+
 def _build(path, statuses, follow, today):
     view = PathView(path=path, follow=follow)
-    seen = {}
-    for step in path.ordered_steps:
-        items = [(item, statuses.get(item.resource_id, "")) for item in step.published_items]
-        minutes = step.effort_hours * 60 if step.effort_hours else sum(resource_minutes(item.resource) for item, _ in items)
-        step_view = StepView(step=step, items=items, tally=Tally.of({i.resource_id for i, _ in items}, statuses), minutes=minutes)
+    plans, resource_ids = _plan(path)
+    status_of = statuses.get
+    for plan in plans:
+        items = [(item, status_of(item.resource_id, "")) for item in plan.items]
+        step_view = StepView(step=plan.step, items=items, tally=Tally.of(plan.resource_ids, statuses), minutes=plan.minutes)
         view.steps.append(step_view)
-        view.minutes += minutes
-        for item, status in items:
-            seen.setdefault(item.resource_id, status)
-            if view.next_up is None and status not in FINISHED:
-                view.next_up = (step_view, item)
+        view.minutes += plan.minutes
+        if view.next_up is None:
+            view.next_up = next(((step_view, item) for item, status in items if status not in FINISHED), None)
         if step_view.tally.countable:
-            view.done_minutes += round(minutes * step_view.tally.done / step_view.tally.countable)
-    view.tally = Tally.of(set(seen), statuses)
+            view.done_minutes += round(plan.minutes * step_view.tally.done / step_view.tally.countable)
+    view.tally = Tally.of(resource_ids, statuses)
     if follow and follow.hours_per_week:
         weekly = follow.hours_per_week * 60
         remaining = max(view.minutes - view.done_minutes, 0)
