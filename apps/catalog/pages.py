@@ -10,12 +10,12 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from urllib.parse import urlencode
 
-from django.template.loader import render_to_string
 from django.utils.safestring import SafeString
 
 from apps.catalog import selectors
 from apps.catalog.models import Guide, Resource, Topic
 from apps.core.content import ContentMemo, content_token, memoized
+from apps.core.html import render_shared
 from apps.progress.bars import section_bar
 from apps.progress.overlay import Overlay, overlay_render
 from apps.progress.selectors import Tally
@@ -28,7 +28,7 @@ def tick_next(path: str, filters: dict) -> str:
 
 def shared_html(key, template_name: str, context: Callable[[], dict]) -> SafeString:
     """A template that shows no learner and no request, rendered once per content version."""
-    return memoized(("html", key), lambda: render_to_string(template_name, context()))
+    return memoized(("html", key), lambda: render_shared(template_name, context()))
 
 
 @dataclass(frozen=True)
@@ -60,7 +60,7 @@ def _guide_parts_build(*, guide, filters, path):
     }
     return GuideParts(
         total_count=contents.total_count,
-        toc=render_to_string("catalog/includes/guide_toc.html", {"contents": contents}) if len(contents.contents) > 2 else "",
+        toc=render_shared("catalog/includes/guide_toc.html", {"contents": contents}) if len(contents.contents) > 2 else "",
         entries=overlay_render("catalog/includes/guide_entries.html", context),
         section_bars={section.id: section_bar(section, None).dom_id for section in sections},
     )
@@ -122,9 +122,9 @@ def _resource_parts_build(*, uuid):
     context = {"resource": resource}
     return ResourceParts(
         resource=resource,
-        crumbs=render_to_string("catalog/includes/resource_crumbs.html", context),
-        head=render_to_string("catalog/includes/resource_head.html", context),
-        body=render_to_string("catalog/includes/resource_body.html", context),
+        crumbs=render_shared("catalog/includes/resource_crumbs.html", context),
+        head=render_shared("catalog/includes/resource_head.html", context),
+        body=render_shared("catalog/includes/resource_body.html", context),
     )
 
 

@@ -15,8 +15,9 @@ from django.contrib.auth.models import AnonymousUser
 from django.template import Context
 from django.template.loader import get_template
 from django.utils.html import escape
-from django.utils.safestring import SafeString, mark_safe
+from django.utils.safestring import SafeString
 
+from apps.core.html import as_ascii
 from apps.progress.models import Status
 
 TICK_TEMPLATE = "progress/includes/tick.html"
@@ -82,7 +83,7 @@ def _split(html: str) -> tuple[str, ...]:
 def _filled(shape: tuple[str, ...], values: dict) -> SafeString:
     parts = list(shape)
     parts[1::2] = [values[name] for name in parts[1::2]]
-    return mark_safe("".join(parts))
+    return as_ascii("".join(parts))
 
 
 def squeeze(html: str) -> str:
@@ -102,7 +103,7 @@ class BarShapes:
     learner's tally is one join of four numbers. Overlays keep one per bar hole."""
 
     def __init__(self, dom_id: str, label: str, *, compact=False):
-        template, known = _template(BAR_TEMPLATE), {"dom_id": escape(dom_id), "label": escape(label)}
+        template, known = _template(BAR_TEMPLATE), {"dom_id": escape(dom_id), "label": as_ascii(escape(label))}
         self._shapes = {
             complete: _partly_filled(_bar_shape(template, complete, bool(compact), False), known)
             for complete in (False, True)

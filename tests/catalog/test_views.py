@@ -1,6 +1,7 @@
 """The learner-facing catalog pages: content, htmx fragments, filters, hidden objects, 404s, query counts."""
 
 import uuid
+from html import unescape
 
 import pytest
 from django.urls import reverse
@@ -291,7 +292,7 @@ def test_resource_page_shows_details_links_placements_and_topics(client, guide):
     assert "FlashAttention" in page and "Tri Dao" in page and "IO-aware exact attention." in page
     assert f'href="{resource.url}" rel="noopener noreferrer"' in page
     assert 'href="https://github.com/Dao-AILab/flash-attention"' in page
-    assert "Inference Engineering" in page and "Serving › Tier 2" in page and "Tier 2" in page
+    assert "Inference Engineering" in page and "Serving › Tier 2" in unescape(page) and "Tier 2" in page
     assert "Read after vLLM." in page
     assert "Other guide" in page and "Maybe" in page
     assert "Draft guide" not in page

@@ -1,3 +1,5 @@
+from html import unescape
+
 import pytest
 from django.urls import reverse
 
@@ -45,7 +47,7 @@ def test_path_list_shows_length_effort_and_my_progress(client, user, catalog, le
     progress_set_status(user=user, resource=catalog["shared"], status=Status.DONE)
     client.force_login(user)
     html = client.get(reverse("paths:path-list")).content.decode()
-    assert "2 steps · 4 resources" in html and "hour" in html
+    assert "2 steps · 4 resources" in unescape(html) and "hour" in html
     assert f'id="bar-path-{learning_path.uuid}"' in html and "1/4" in html
 
 

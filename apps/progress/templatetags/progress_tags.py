@@ -4,8 +4,10 @@ from datetime import timedelta
 from functools import lru_cache
 
 from django import template
+from django.utils.html import conditional_escape
 from django.utils.safestring import mark_safe
 
+from apps.core.html import as_ascii
 from apps.progress.overlay import HOLES, bar_hole, tick_hole
 from apps.progress.widgets import bar_html, tick_html
 
@@ -110,3 +112,9 @@ def step_progress_bar(step_view):
     from apps.progress.bars import step_bar
 
     return step_bar(step_view)
+
+
+@register.filter(name="ascii", is_safe=True)
+def ascii_text(text):
+    """Text beyond ASCII as character references (naturaltime's no-break spaces): see apps.core.html."""
+    return as_ascii(conditional_escape(text))
