@@ -44,15 +44,15 @@ class Overlay:
     its place: a page's hundreds of ticks are one dict lookup each."""
 
     def __init__(self, parts):
-        self.parts = tuple(parts)  # str | TickHole | BarHole
-        self._pieces = [part if type(part) is str else "" for part in self.parts]
-        self._ticks = tuple((i, p.resource_id, p.signed_in) for i, p in enumerate(self.parts) if type(p) is TickHole)
-        self._bars = tuple((i, part) for i, part in enumerate(self.parts) if type(part) is BarHole)
-        self._anonymous = mark_safe("".join(part if type(part) is str else self._as_anonymous(part) for part in self.parts))
-
-    @staticmethod
-    def _as_anonymous(part):
-        return part.anonymous if type(part) is TickHole else ""  # visitors see no bars
+        parts = tuple(parts)  # str | TickHole | BarHole
+        self._pieces = [part if type(part) is str else "" for part in parts]
+        self._ticks = tuple((i, part.resource_id, part.signed_in) for i, part in enumerate(parts) if type(part) is TickHole)
+        self._bars = tuple((i, part) for i, part in enumerate(parts) if type(part) is BarHole)
+        visitor = self._pieces.copy()  # visitors see each tick's sign-in button and no bars
+        for index, part in enumerate(parts):
+            if type(part) is TickHole:
+                visitor[index] = part.anonymous
+        self._anonymous = mark_safe("".join(visitor))
 
     def fill(self, *, statuses: dict, tallies: dict, signed_in: bool) -> SafeString:
         """The HTML for one learner: `statuses` {resource_id: status}, `tallies` {bar dom id: Tally}."""

@@ -130,7 +130,7 @@ def _bar_tallies(tallies) -> dict:
     for guide_id, item in tallies.items():
         guide_dom_id, section_dom_ids = dom_ids[guide_id]
         result[guide_dom_id] = item.tally
-        result.update((section_dom_ids[section_id], tally) for section_id, tally in item.sections.items())
+        result.update((section_dom_ids[pk], tally) for pk, tally in item.sections.items() if pk in section_dom_ids)
     return result
 
 
