@@ -3,6 +3,7 @@
 import pytest
 from django.contrib.auth import get_user_model
 from django.contrib.auth.models import Group
+from playwright.sync_api import expect
 
 from apps.curation.permissions import CURATORS_GROUP
 from tests.curation.factories import EntryFactory
@@ -31,7 +32,7 @@ def test_curator_renames_a_resource_and_learners_see_the_new_title(page, live_se
 
     page.get_by_role("link", name="Resources").first.click()
     page.get_by_role("link", name="Atention is all you need").click()
-    assert "Recent changes" in page.locator("#content-main").inner_text()
+    expect(page.locator("#content-main")).to_contain_text("Recent changes")  # waits for the page, as a person does
     page.get_by_label("Title").fill("Attention Is All You Need")
     page.get_by_role("button", name="Save", exact=True).first.click()
     page.wait_for_url(f"{live_server.url}/admin/catalog/resource/")
