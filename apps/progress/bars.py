@@ -96,12 +96,37 @@ def bars_for_scope(*, user, scope, resource):
     if kind == "dashboard":
         statuses = statuses_for(user=user)
         tallies = guide_tallies(user=user, guides=dashboard_guides(), statuses=statuses, top_level=True)
-        bars = [overall_bar(overall_tally(user=user, statuses=statuses))]
-        for item in tallies.values():
-            bars.append(guide_bar(item.guide, item.tally, compact=True))
-            bars += [section_bar(s, item.sections[s.id]) for s in item.guide.top_sections if s.id in item.sections]
-        return bars, [], None
+        return [overall_bar(overall_tally(user=user, statuses=statuses))] + dashboard_bars(tallies), [], None
     return [], [], None
+
+
+def dashboard_bars(tallies) -> list[Bar]:
+    """The dashboard's compact bars, each guide's followed by its top-level sections', filled from
+    `guide_tallies(..., top_level=True)`: a section with nothing tallied has no bar."""
+    bars = []
+    for guide_id, section_id, dom_id, label in _dashboard_bar_slots():
+        item = tallies.get(guide_id)
+        tally = None if item is None else item.tally if section_id is None else item.sections.get(section_id)
+        if tally is not None:
+            bars.append(Bar(dom_id, label, tally, compact=True))
+    return bars
+
+
+def _dashboard_bar_slots() -> list[tuple]:
+    """(guide id, top-level section id or None, dom id, label) of every dashboard bar, in page
+    order; per content version (a bar's id and label cost more to make than to fill)."""
+
+    def build():
+        slots = []
+        for guide in dashboard_guides():
+            bar = guide_bar(guide, None)
+            slots.append((guide.id, None, bar.dom_id, bar.label))
+            for section in guide.top_sections:
+                bar = section_bar(section, None)
+                slots.append((guide.id, section.id, bar.dom_id, bar.label))
+        return slots
+
+    return memoized("dashboard-bar-slots", build)
 
 
 def _published_sections(guide) -> list[Section]:

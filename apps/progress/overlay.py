@@ -10,10 +10,9 @@ tags make the holes, so a page's markup has one source whether it is rendered wh
 import re
 from dataclasses import dataclass
 
-from django.template.loader import render_to_string
 from django.utils.safestring import SafeString, mark_safe
 
-from apps.core.html import as_ascii
+from apps.core.html import render_shared
 from apps.progress.models import Status
 from apps.progress.widgets import BarShapes, squeeze, tick_html
 
@@ -75,7 +74,7 @@ def overlay_render(template_name: str, context: dict) -> Overlay:
     """Render `template_name` with holes for its ticks and bars. No request and no context
     processors: nothing of the learner who happens to trigger the render can leak into it."""
     holes = []
-    html = as_ascii(squeeze(render_to_string(template_name, {**context, HOLES: holes})))
+    html = squeeze(render_shared(template_name, {**context, HOLES: holes}))
     pieces = _MARK.split(html)
     parts = [holes[int(piece)] if index % 2 else piece for index, piece in enumerate(pieces)]
     return Overlay(part for part in parts if part != "")

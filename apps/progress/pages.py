@@ -22,15 +22,3 @@ def _guide_bars_build():
         for guide in dashboard_guides()
     ]
     return overlay_render("progress/includes/guide_bars.html", {"guide_rows": rows})
-
-
-def guide_bar_ids() -> dict:
-    """{guide id: (the dom id of its bar, {top-level section id: the dom id of its bar})}."""
-    return memoized("dashboard-bar-ids", _guide_bar_ids_build)
-
-
-def _guide_bar_ids_build():
-    return {
-        guide.id: (guide_bar(guide, None).dom_id, {section.id: section_bar(section, None).dom_id for section in guide.top_sections})
-        for guide in dashboard_guides()
-    }

@@ -17,7 +17,7 @@ from apps.catalog.models import Resource
 from apps.core.content import memoized_get
 from apps.paths.selectors import followed_paths
 from apps.progress import exports, pages, selectors
-from apps.progress.bars import bars_for_scope, overall_bar
+from apps.progress.bars import bars_for_scope, dashboard_bars, overall_bar
 from apps.progress.forms import ImportForm, NoteForm, StatusForm
 from apps.progress.imports import ProgressImportError, import_apply, import_plan
 from apps.progress.models import Status
@@ -111,7 +111,9 @@ def dashboard(request):
     guide = selectors.last_guide(user=user, guides=guides)
     context = {
         "overall": overall_bar(selectors.overall_tally(user=user, statuses=statuses)),
-        "guide_bars": overlay_fill(request, pages.guide_bars(), statuses=statuses, tallies=_bar_tallies(tallies)),
+        "guide_bars": overlay_fill(
+            request, pages.guide_bars(), statuses=statuses, tallies={bar.dom_id: bar.tally for bar in dashboard_bars(tallies)}
+        ),
         "continue_guide": guide,
         "continue_entries": selectors.continue_in_guide(guide=guide, statuses=statuses) if guide else [],
         "in_progress": latest[Status.IN_PROGRESS],
@@ -122,16 +124,6 @@ def dashboard(request):
         "statuses": statuses,
     }
     return render(request, "progress/dashboard.html", context)
-
-
-def _bar_tallies(tallies) -> dict:
-    """{bar dom id: Tally} for every guide and top-level section bar of the learner's `guide_tallies`."""
-    dom_ids, result = pages.guide_bar_ids(), {}
-    for guide_id, item in tallies.items():
-        guide_dom_id, section_dom_ids = dom_ids[guide_id]
-        result[guide_dom_id] = item.tally
-        result.update((section_dom_ids[pk], tally) for pk, tally in item.sections.items() if pk in section_dom_ids)
-    return result
 
 
 EXPORTS = {
