@@ -8,15 +8,17 @@ from dataclasses import dataclass, field
 from datetime import timedelta
 
 from django.core.exceptions import ValidationError
+from django.db import connection
 from django.db.models import Prefetch, prefetch_related_objects
 from django.http import Http404
 from django.utils import timezone
 
 from apps.catalog.models import Kind
 from apps.core.content import memoized
+from apps.core.db import Read, aware, read_all
 from apps.paths.models import LearningPath, PathFollow, PathStep, StepResource
 from apps.progress.models import Status
-from apps.progress.selectors import Tally, statuses_for
+from apps.progress.selectors import Tally, statuses_read
 
 # Rough effort when a resource has no estimate of its own (minutes).
 DEFAULT_MINUTES = {
@@ -154,27 +156,28 @@ def _build(path, statuses, follow, today):
     return view
 
 
-def _follows(user, paths=None):
-    """{path_id: PathFollow} of the learner's follows (of `paths`, when given); plain SQL, as every
-    path page reads it and the ORM takes longer to build the query than the database to answer it."""
-    if not user.is_authenticated:
-        return {}
-    wanted = None if paths is None else {path.id for path in paths}
-    return {
-        follow.path_id: follow
-        for follow in PathFollow.objects.raw(_FOLLOWS_SQL, [user.pk])
-        if wanted is None or follow.path_id in wanted
-    }
+def follows_read(*, user) -> Read:
+    """{path_id: PathFollow} of the learner's follows; plain SQL, as every path page reads it and
+    the ORM takes longer to build the query than the database to answer it."""
+    names = [field.attname for field in PathFollow._meta.concrete_fields]  # as from_db wants them
 
+    def parse(rows):
+        follows = {}
+        for row in rows:
+            follow = PathFollow.from_db(connection.alias, names, row)
+            follow.followed_at = aware(follow.followed_at)
+            follows[follow.path_id] = follow
+        return follows
 
-_FOLLOWS_SQL = f"SELECT * FROM {PathFollow._meta.db_table} WHERE user_id = %s"
+    return Read(f"SELECT {', '.join(names)} FROM {PathFollow._meta.db_table} WHERE user_id = %s", [user.pk], parse)
 
 
 def _views(*, user, paths, statuses=None, follows=None):
-    """PathViews of `paths` (steps prefetched) for `user`: at most two queries, whatever their number."""
+    """PathViews of `paths` (steps prefetched) for `user`: one round trip, whatever their number."""
     paths = list(paths)
-    statuses = statuses_for(user=user) if statuses is None else statuses
-    follows = _follows(user, paths) if follows is None else follows
+    if user.is_authenticated and (statuses is None or follows is None):
+        statuses, follows = read_all(statuses_read(user=user), follows_read(user=user))
+    statuses, follows = statuses or {}, follows or {}
     today = timezone.localdate()
     return [_build(path, statuses, follows.get(path.id), today) for path in paths]
 
@@ -218,10 +221,8 @@ def path_outline(path) -> PathView:
     return _build(path, {}, None, timezone.localdate())
 
 
-def followed_paths(*, user, statuses=None):
-    if not user.is_authenticated:
-        return []
-    follows = _follows(user)
+def followed_paths(*, user, statuses, follows):
+    """The learner's followed paths, oldest follow first, from their statuses and follows (read by the caller)."""
     followed = sorted((path for path in published_paths() if path.id in follows), key=lambda path: follows[path.id].followed_at)
     return _views(user=user, paths=followed, statuses=statuses, follows=follows)
 

@@ -3,7 +3,7 @@ queries, however many guides, sections, entries or rows there are."""
 
 from collections import defaultdict
 from dataclasses import dataclass, field
-from datetime import UTC, timedelta
+from datetime import timedelta
 from functools import cached_property, lru_cache
 
 from django.db import connection
@@ -12,6 +12,7 @@ from django.utils import timezone
 
 from apps.catalog.models import Entry, Guide, Resource, Section
 from apps.core.content import memoized
+from apps.core.db import Read, aware, read_one
 from apps.progress.models import Activity, ActivityDay, Progress, Status
 
 
@@ -72,25 +73,36 @@ def statuses_for(*, user, resource_ids=None) -> Statuses:
     if not user.is_authenticated:
         return Statuses()
     if resource_ids is None:
-        # Every learner page runs this; as plain SQL it costs half of what the ORM adds to it.
-        with connection.cursor() as cursor:
-            cursor.execute(_ALL_STATUSES_SQL, [user.pk, Status.NOT_STARTED])
-            return Statuses(cursor.fetchall())
+        return read_one(statuses_read(user=user))
     rows = Progress.objects.filter(user=user, resource_id__in=list(resource_ids)).exclude(status=Status.NOT_STARTED)
     return Statuses(rows.values_list("resource_id", "status"))
+
+
+def statuses_read(*, user) -> Read:
+    """All of the learner's statuses, as plain SQL: every learner page reads them, and the ORM
+    costs more than the query."""
+    return Read(_ALL_STATUSES_SQL, [user.pk, Status.NOT_STARTED], Statuses)
 
 
 _ALL_STATUSES_SQL = f"SELECT resource_id, status FROM {Progress._meta.db_table} WHERE user_id = %s AND status <> %s"
 
 
-def progress_row(*, user, resource, for_update=False) -> Progress | None:
-    """The learner's row for one resource, if any; `for_update` locks it until the transaction
-    ends, where the database can. Plain SQL: the resource page and every tick read it."""
-    lock = " FOR UPDATE" if for_update and connection.features.has_select_for_update else ""
-    return next(iter(Progress.objects.raw(_ONE_ROW_SQL + lock, [user.pk, resource.pk])), None)
+def progress_row(*, user, resource) -> Progress | None:
+    """The learner's row for one resource, if any. Plain SQL: the resource page and every tick read it."""
+    with connection.cursor() as cursor:
+        cursor.execute(_ONE_ROW_SQL, [user.pk, resource.pk])
+        row = cursor.fetchone()
+    if row is None:
+        return None
+    progress = Progress.from_db(connection.alias, _ROW_FIELDS, row)
+    for name in _ROW_DATETIMES:
+        setattr(progress, name, aware(getattr(progress, name)))
+    return progress
 
 
-_ONE_ROW_SQL = f"SELECT * FROM {Progress._meta.db_table} WHERE user_id = %s AND resource_id = %s"
+_ROW_FIELDS = [field.attname for field in Progress._meta.concrete_fields]
+_ROW_DATETIMES = [field.attname for field in Progress._meta.concrete_fields if field.get_internal_type() == "DateTimeField"]
+_ONE_ROW_SQL = f"SELECT {', '.join(_ROW_FIELDS)} FROM {Progress._meta.db_table} WHERE user_id = %s AND resource_id = %s"
 
 
 def published_entries():
@@ -196,21 +208,26 @@ class ProgressRow:
 
 
 def latest_rows(*, user, limit=5) -> dict[str, list[ProgressRow]]:
+    return read_one(latest_read(user=user, limit=limit))
+
+
+def latest_read(*, user, limit=5) -> Read:
     """The learner's most recently finished and most recently started published resources,
-    newest first, `limit` of each. One query of two index-ordered reads, no join: it reads
-    `limit` rows more than there are unpublished resources, so `limit` published ones are
-    among them whenever the learner has that many."""
+    newest first, `limit` of each. Two index-ordered reads, no join: each reads `limit` rows more
+    than there are unpublished resources, so `limit` published ones are among them whenever the
+    learner has that many."""
     resources = published_resources()
     take = limit + unpublished_count()
-    with connection.cursor() as cursor:
-        cursor.execute(_LATEST_SQL, [user.pk, Status.DONE, take, user.pk, Status.IN_PROGRESS, take])
-        rows = cursor.fetchall()
-    latest = {Status.DONE: [], Status.IN_PROGRESS: []}
-    for resource_id, status, since in rows:
-        shown = latest[status]
-        if resource_id in resources and len(shown) < limit:
-            shown.append(ProgressRow(resources[resource_id], status, _aware(since)))
-    return latest
+
+    def parse(rows):
+        latest = {Status.DONE: [], Status.IN_PROGRESS: []}
+        for resource_id, status, since in rows:
+            shown = latest[status]
+            if resource_id in resources and len(shown) < limit:
+                shown.append(ProgressRow(resources[resource_id], status, aware(since)))
+        return latest
+
+    return Read(_LATEST_SQL, [user.pk, Status.DONE, take, user.pk, Status.IN_PROGRESS, take], parse)
 
 
 # Plain SQL, portable to SQLite (hence the outer SELECTs around each ordered, limited read).
@@ -220,11 +237,6 @@ SELECT * FROM (SELECT resource_id, status, completed_at FROM {Progress._meta.db_
 UNION ALL
 SELECT * FROM (SELECT resource_id, status, started_at FROM {Progress._meta.db_table}
   WHERE user_id = %s AND status = %s AND started_at IS NOT NULL ORDER BY started_at DESC LIMIT %s) AS started"""
-
-
-def _aware(moment):
-    """SQLite's plain cursors give naive UTC datetimes (the ORM would have converted them)."""
-    return timezone.make_aware(moment, UTC) if timezone.is_naive(moment) else moment
 
 
 def unpublished_count() -> int:
@@ -249,17 +261,22 @@ def dashboard_guides():
     )
 
 
-def last_guide(*, user, guides):
-    """Of `guides`, the one holding the resource the user most recently changed (None if none)."""
+def last_guide(*, user, guides, recent=None):
+    """Of `guides`, the one holding the resource the user most recently changed (None if none);
+    `recent` is `recently_changed_read`'s result when the caller has it."""
     structure = guide_structure()
-    with connection.cursor() as cursor:
-        cursor.execute(_RECENTLY_CHANGED_SQL, [user.pk])
-        recent = [resource_id for (resource_id,) in cursor.fetchall()]
+    if recent is None:
+        recent = read_one(recently_changed_read(user=user))
     for resource_id in recent:
         for guide in guides:
             if resource_id in structure.guide_resources.get(guide.id, ()):
                 return guide
     return None
+
+
+def recently_changed_read(*, user) -> Read:
+    """The resources of the learner's latest changes, newest first."""
+    return Read(_RECENTLY_CHANGED_SQL, [user.pk], lambda rows: [resource_id for (resource_id,) in rows])
 
 
 _RECENTLY_CHANGED_SQL = (
@@ -303,12 +320,18 @@ class ActivityYear:
 
 
 def activity_year(*, user, today=None) -> ActivityYear:
-    """Daily activity counts for the heatmap, and current/longest streaks (1 query, of ActivityDay)."""
+    return read_one(activity_year_read(user=user, today=today))
+
+
+def activity_year_read(*, user, today=None) -> Read:
+    """Daily activity counts for the heatmap, and current/longest streaks (of ActivityDay)."""
     today = today or timezone.localdate()
     start = today - timedelta(days=today.weekday() + 1 + 52 * 7)  # a Sunday, 53 columns back
-    with connection.cursor() as cursor:  # every active day of the learner's, oldest first: a few hundred rows
-        cursor.execute(_ACTIVE_DAYS_SQL, [user.pk])
-        counts = {day.toordinal(): n for day, n in cursor.fetchall()}
+    # Every active day of the learner's, oldest first: a few hundred rows.
+    return Read(_ACTIVE_DAYS_SQL, [user.pk], lambda rows: _activity_year({day.toordinal(): n for day, n in rows}, start, today))
+
+
+def _activity_year(counts, start, today) -> ActivityYear:
     first, last = start.toordinal(), today.toordinal()
     daily = [counts.get(ordinal, 0) for ordinal in range(first, last + 1)]
     dates = _dates(start, len(daily))

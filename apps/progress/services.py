@@ -1,6 +1,7 @@
 """Writes to a learner's progress. Every write names the state the learner wants (never "toggle"),
 so double clicks and retries converge, and concurrent writes never duplicate a row."""
 
+from copy import copy
 from dataclasses import dataclass
 
 from django.db import connection, transaction
@@ -28,39 +29,55 @@ def progress_set_status(*, user, resource, status, at=None, note=None, started_a
 
     Idempotent: setting the current status again changes nothing and logs no activity.
     `started_at`/`completed_at` override the automatic dates (imports); the earliest wins.
+
+    Optimistic: the row is read, the change worked out, and written only if the row is still as
+    read, together with its activity, in one statement (PostgreSQL) or one transaction. If another
+    request changed the row in between, the write is worked out again on top of that change.
     """
     if status not in Status.values:
         raise ProgressError(f"Unknown status {status!r}.")
     now = at or timezone.now()
-    with transaction.atomic():
-        progress = progress_row(user=user, resource=resource, for_update=True)
-        previous = progress.status if progress else Status.NOT_STARTED
-        progress = progress or Progress(user=user, resource=resource)
-        progress.status = status
-        if note is not None:
-            progress.note = note
-        if status == Status.NOT_STARTED:
-            progress.started_at = None
-        elif status in (Status.IN_PROGRESS, Status.DONE):
-            progress.started_at = _earliest(progress.started_at, started_at) or now
-        if status == Status.DONE:
-            kept = progress.completed_at if previous == Status.DONE else None
-            progress.completed_at = _earliest(kept, completed_at) or now
-        else:
-            progress.completed_at = None
-        if status == Status.NOT_STARTED and not progress.note:
-            if progress.pk:
-                with connection.cursor() as cursor:  # nothing hangs off a row: no collector needed
-                    cursor.execute(_DELETE_SQL, [progress.pk])
-            progress = None
-        elif progress.pk:
-            progress.save()
-        elif not _inserted(progress):  # another request made the row first: apply on top of it
-            return progress_set_status(
-                user=user, resource=resource, status=status, at=at, note=note, started_at=started_at, completed_at=completed_at
-            )
-        if previous != status:
-            _activity_log(user=user, resource=resource, status=status, at=now)
+    for _ in range(WRITE_ATTEMPTS):
+        seen = progress_row(user=user, resource=resource)
+        progress = _changed(seen, user=user, resource=resource, status=status, now=now, note=note,
+                            started_at=started_at, completed_at=completed_at)
+        if _unchanged(seen, progress):
+            return seen  # the status again: no write, no activity
+        previous = seen.status if seen else Status.NOT_STARTED
+        activity = (user.pk, resource.pk, status, now) if previous != status else None
+        if _written(seen, progress, activity):
+            return progress
+    raise ProgressError("This resource is being changed elsewhere at the same moment; nothing was saved. Try again.")
+
+
+WRITE_ATTEMPTS = 5  # each lost only to a concurrent write of the same row, so 2 do in practice
+
+
+def _unchanged(seen, progress) -> bool:
+    fields = ("status", "note", "started_at", "completed_at")
+    if seen is None or progress is None:
+        return seen is progress
+    return all(getattr(seen, name) == getattr(progress, name) for name in fields)
+
+
+def _changed(seen, *, user, resource, status, now, note, started_at, completed_at) -> Progress | None:
+    """The row as it is to be after the change (a copy; `seen` stays as read), or None for no row."""
+    progress = copy(seen) if seen else Progress(user=user, resource=resource)
+    previous = progress.status if seen else Status.NOT_STARTED
+    progress.status = status
+    if note is not None:
+        progress.note = note
+    if status == Status.NOT_STARTED:
+        progress.started_at = None
+    elif status in (Status.IN_PROGRESS, Status.DONE):
+        progress.started_at = _earliest(progress.started_at, started_at) or now
+    if status == Status.DONE:
+        kept = progress.completed_at if previous == Status.DONE else None
+        progress.completed_at = _earliest(kept, completed_at) or now
+    else:
+        progress.completed_at = None
+    if status == Status.NOT_STARTED and not progress.note:
+        return None
     return progress
 
 
@@ -95,44 +112,78 @@ def progress_apply_many(*, user, changes):
 
 
 # The write path runs on every tick: plain SQL where the ORM takes longer to build a statement
-# than the database takes to run it.
-def _inserted(progress) -> bool:
-    """Insert a new row; False when a concurrent request inserted the same (user, resource) first.
-    One statement: the conflict is the database's to detect, so no savepoint is needed around it."""
-    progress.created_at = progress.updated_at = timezone.now()
+# than the database takes to run it, and on PostgreSQL one statement where Django would need a
+# transaction (BEGIN, lock, write, log, COMMIT: five round trips).
+def _written(seen, progress, activity) -> bool:
+    """Write `progress` (None: no row) over `seen` (None: there was none) if the row is still as
+    read, and log `activity` (None: the status did not change) with it. False, writing nothing,
+    when another request got there first."""
     adapt = connection.ops.adapt_datetimefield_value
-    with connection.cursor() as cursor:
-        cursor.execute(_INSERT_SQL, [
+    if seen is None:
+        progress.created_at = progress.updated_at = timezone.now()
+        write, params = _INSERT_SQL, [
             progress.user_id, progress.resource_id, progress.status, progress.note, adapt(progress.started_at),
             adapt(progress.completed_at), adapt(progress.created_at), adapt(progress.updated_at),
-        ])
-        row = cursor.fetchone()
+        ]
+    else:
+        as_read = [seen.pk, seen.status, seen.note, adapt(seen.started_at), adapt(seen.completed_at)]
+        if progress is None:
+            write, params = _DELETE_SQL, as_read  # nothing hangs off a row: no collector needed
+        else:
+            progress.updated_at = timezone.now()
+            write, params = _UPDATE_SQL, [
+                progress.status, progress.note, adapt(progress.started_at), adapt(progress.completed_at),
+                adapt(progress.updated_at), *as_read,
+            ]
+    logged, counted = _activity_params(*activity) if activity else ([], [])
+    with connection.cursor() as cursor:
+        if connection.vendor == "postgresql":
+            cursor.execute(_with_activity(write) if activity else write, params + logged + counted)
+            row = cursor.fetchone()
+        else:
+            with transaction.atomic():
+                cursor.execute(write, params)
+                row = cursor.fetchone()
+                if row is not None and activity:
+                    cursor.execute(_ACTIVITY_INSERT, logged)
+                    cursor.execute(_ACTIVITY_DAY_UPSERT, counted)
     if row is None:
         return False
-    progress.pk = row[0]
-    progress._state.adding, progress._state.db = False, connection.alias
+    if progress is not None and seen is None:
+        progress.pk = row[0]
+        progress._state.adding, progress._state.db = False, connection.alias
     return True
 
 
+_TABLE = Progress._meta.db_table
 _INSERT_SQL = f"""
-INSERT INTO {Progress._meta.db_table} (user_id, resource_id, status, note, started_at, completed_at, created_at, updated_at)
+INSERT INTO {_TABLE} (user_id, resource_id, status, note, started_at, completed_at, created_at, updated_at)
 VALUES (%s, %s, %s, %s, %s, %s, %s, %s) ON CONFLICT (user_id, resource_id) DO NOTHING RETURNING id"""
+_AS_READ = "id = %s AND status = %s AND note = %s AND started_at IS NOT DISTINCT FROM %s AND completed_at IS NOT DISTINCT FROM %s"
+_UPDATE_SQL = f"""
+UPDATE {_TABLE} SET status = %s, note = %s, started_at = %s, completed_at = %s, updated_at = %s
+WHERE {_AS_READ} RETURNING id"""
+_DELETE_SQL = f"DELETE FROM {_TABLE} WHERE {_AS_READ} RETURNING id"
 
 
-_DELETE_SQL = f"DELETE FROM {Progress._meta.db_table} WHERE id = %s"
+def _activity_params(user_id, resource_id, status, at) -> tuple[list, list]:
+    """The parameters of the Activity row and of its day's count."""
+    ops = connection.ops
+    return (
+        [user_id, resource_id, status, ops.adapt_datetimefield_value(at)],
+        [user_id, ops.adapt_datefield_value(timezone.localdate(at))],
+    )
 
 
-def _activity_log(*, user, resource, status, at):
-    """Log the change (Activity) and count it on its day (ActivityDay, one upsert: safe against a
-    concurrent one). On PostgreSQL both are one statement."""
-    logged = [user.pk, resource.pk, status, connection.ops.adapt_datetimefield_value(at)]
-    counted = [user.pk, connection.ops.adapt_datefield_value(timezone.localdate(at))]
-    with connection.cursor() as cursor:
-        if connection.vendor == "postgresql":
-            cursor.execute(f"WITH logged AS ({_ACTIVITY_INSERT}) {_ACTIVITY_DAY_UPSERT}", logged + counted)
-        else:
-            cursor.execute(_ACTIVITY_INSERT, logged)
-            cursor.execute(_ACTIVITY_DAY_UPSERT, counted)
+def _with_activity(write: str) -> str:
+    """`write` with the Activity row and its day's count (ActivityDay, an upsert: safe against a
+    concurrent one) logged only if it wrote: one statement, so all or nothing."""
+    return (
+        f"WITH written AS ({write}), "
+        f"logged AS ({_ACTIVITY_INSERT.replace('VALUES (%s, %s, %s, %s)', 'SELECT %s, %s, %s, %s FROM written')}), "
+        f"counted AS ({_ACTIVITY_DAY_UPSERT.replace('VALUES (%s, %s, 1)', 'SELECT %s, %s, 1 FROM written')}) "
+        "SELECT id FROM written"
+    )
 
 
 _ACTIVITY_INSERT = f"INSERT INTO {Activity._meta.db_table} (user_id, resource_id, status, occurred_at) VALUES (%s, %s, %s, %s)"

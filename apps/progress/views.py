@@ -15,14 +15,15 @@ from django_htmx.http import HttpResponseClientRedirect
 
 from apps.catalog.models import Resource
 from apps.core.content import memoized_get
-from apps.paths.selectors import followed_paths
+from apps.core.db import read_all
+from apps.paths.selectors import followed_paths, follows_read
 from apps.progress import exports, pages, selectors
 from apps.progress.bars import bars_for_scope, dashboard_bars, overall_bar
 from apps.progress.forms import ImportForm, NoteForm, StatusForm
 from apps.progress.imports import ProgressImportError, import_apply, import_plan
 from apps.progress.models import Status
 from apps.progress.overlay import overlay_fill
-from apps.progress.services import progress_set_note, progress_set_status
+from apps.progress.services import ProgressError, progress_set_note, progress_set_status
 
 PENDING_SESSION_KEY = "pending_progress"
 
@@ -58,7 +59,13 @@ def progress_set(request, resource_uuid):
         messages.info(request, f"Sign in to track your progress; “{resource.title}” will be saved.")
         return HttpResponseClientRedirect(login_url) if request.htmx else redirect(login_url)
 
-    progress_set_status(user=request.user, resource=resource, status=status)
+    try:
+        progress_set_status(user=request.user, resource=resource, status=status)
+    except ProgressError as exc:
+        if request.htmx:
+            return HttpResponse(str(exc), status=409)
+        messages.error(request, str(exc))
+        return redirect(back)
     if not request.htmx:
         return redirect(back)
     scope, slot = form.cleaned_data["scope"], form.cleaned_data["slot"] or str(resource.uuid)
@@ -104,11 +111,16 @@ def progress_note(request, resource_uuid):
 @login_required
 def dashboard(request):
     user = request.user
-    statuses = selectors.statuses_for(user=user)
-    latest = selectors.latest_rows(user=user)
+    statuses, latest, recent, year, follows = read_all(  # one round trip
+        selectors.statuses_read(user=user),
+        selectors.latest_read(user=user),
+        selectors.recently_changed_read(user=user),
+        selectors.activity_year_read(user=user),
+        follows_read(user=user),
+    )
     guides = selectors.dashboard_guides()
     tallies = selectors.guide_tallies(user=user, guides=guides, statuses=statuses, top_level=True)
-    guide = selectors.last_guide(user=user, guides=guides)
+    guide = selectors.last_guide(user=user, guides=guides, recent=recent)
     context = {
         "overall": overall_bar(selectors.overall_tally(user=user, statuses=statuses)),
         "guide_bars": overlay_fill(
@@ -118,8 +130,8 @@ def dashboard(request):
         "continue_entries": selectors.continue_in_guide(guide=guide, statuses=statuses) if guide else [],
         "in_progress": latest[Status.IN_PROGRESS],
         "recent": latest[Status.DONE],
-        "year": selectors.activity_year(user=user),
-        "followed_paths": followed_paths(user=user, statuses=statuses),
+        "year": year,
+        "followed_paths": followed_paths(user=user, statuses=statuses, follows=follows),
         "scope": "dashboard",
         "statuses": statuses,
     }

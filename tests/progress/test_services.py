@@ -97,6 +97,51 @@ def test_a_row_made_after_the_lookup_is_updated_not_duplicated(user, catalog, mo
     ]
 
 
+def test_a_row_changed_after_the_lookup_is_not_overwritten(user, catalog, monkeypatch):
+    """The write lands only on the row as it was read: a note added in between survives a
+    "not started" that, on the row as read, would have deleted it."""
+    resource = catalog["resources"][0]
+    progress_set_status(user=user, resource=resource, status=Status.DONE)
+    stale = services.progress_row(user=user, resource=resource)
+    progress_set_note(user=user, resource=resource, note="keep me")  # another request, in between
+    real_lookup, lookups = services.progress_row, []
+
+    def lookup_stale_once(**kwargs):
+        lookups.append(True)
+        return stale if len(lookups) == 1 else real_lookup(**kwargs)
+
+    monkeypatch.setattr(services, "progress_row", lookup_stale_once)
+    row = progress_set_status(user=user, resource=resource, status=Status.NOT_STARTED)
+    assert len(lookups) == 2
+    assert Progress.objects.get(user=user, resource=resource) == row
+    assert row.note == "keep me" and row.status == Status.NOT_STARTED and row.completed_at is None
+    assert list(Activity.objects.filter(user=user).order_by("occurred_at").values_list("status", flat=True)) == [
+        Status.DONE,
+        Status.NOT_STARTED,
+    ]
+
+
+def test_a_write_that_keeps_losing_gives_up_and_changes_nothing(user, catalog, monkeypatch):
+    resource = catalog["resources"][0]
+    progress_set_status(user=user, resource=resource, status=Status.IN_PROGRESS)
+    stale = services.progress_row(user=user, resource=resource)
+    progress_set_status(user=user, resource=resource, status=Status.DONE)
+    before = Progress.objects.get(user=user, resource=resource)
+    monkeypatch.setattr(services, "progress_row", lambda **kwargs: stale)
+    with pytest.raises(ProgressError, match="changed elsewhere"):
+        progress_set_status(user=user, resource=resource, status=Status.SKIPPED)
+    after = Progress.objects.get(user=user, resource=resource)
+    assert (after.status, after.completed_at, after.updated_at) == (Status.DONE, before.completed_at, before.updated_at)
+    assert Activity.objects.filter(user=user).count() == 2 and ActivityDay.objects.get(user=user).count == 2
+
+
+def test_the_same_status_again_writes_nothing(user, catalog):
+    resource = catalog["resources"][0]
+    first = progress_set_status(user=user, resource=resource, status=Status.DONE)
+    again = progress_set_status(user=user, resource=resource, status=Status.DONE)
+    assert again.updated_at == first.updated_at == Progress.objects.get(pk=first.pk).updated_at
+
+
 def test_each_status_change_counts_on_its_day_and_repeats_do_not(user, other_user, catalog):
     first, second = catalog["resources"][:2]
     monday = timezone.make_aware(timezone.datetime(2026, 3, 2, 23, 30))

@@ -8,7 +8,7 @@ from django.urls import reverse
 
 from apps.progress.models import Progress, Status
 from apps.progress.services import progress_set_status
-from tests.conftest import page_queries
+from tests.conftest import batch, page_queries
 from tests.factories import DEFAULT_PASSWORD
 from tests.progress.conftest import build_guide
 
@@ -132,6 +132,25 @@ def test_invalid_status_gives_a_message_and_changes_nothing(client, user, catalo
     assert response.status_code == 400
 
 
+def test_a_tick_that_keeps_losing_a_race_says_so_and_changes_nothing(client, user, catalog, monkeypatch):
+    from apps.progress import services
+
+    client.force_login(user)
+    resource = catalog["resources"][0]
+    progress_set_status(user=user, resource=resource, status=Status.IN_PROGRESS)
+    stale = services.progress_row(user=user, resource=resource)
+    progress_set_status(user=user, resource=resource, status=Status.SKIPPED)
+    monkeypatch.setattr(services, "progress_row", lambda **kwargs: stale)  # every write finds the row changed
+    response = client.post(tick_url(resource), {"status": "done", "next": "/guides/alpha/"})
+    assert response.status_code == 302 and response["Location"] == "/guides/alpha/"
+    assert [str(m) for m in get_messages(response.wsgi_request)] == [
+        "This resource is being changed elsewhere at the same moment; nothing was saved. Try again."
+    ]
+    response = client.post(tick_url(resource), {"status": "done"}, HTTP_HX_REQUEST="true")
+    assert response.status_code == 409 and b"nothing was saved" in response.content
+    assert Progress.objects.get(user=user, resource=resource).status == Status.SKIPPED
+
+
 def test_unknown_or_unpublished_resource_is_a_404(client, user, catalog):
     client.force_login(user)
     resource = catalog["resources"][0]
@@ -219,9 +238,9 @@ def test_dashboard_query_count_does_not_grow_with_rows(client, user, catalog):
     build_guide("gamma", n_sections=4, per_section=10)
     for resource in catalog["resources"][2:] + catalog["other_resources"]:
         progress_set_status(user=user, resource=resource, status=Status.DONE)
-    # Warm: session with its user and the token, statuses, latest done and started, last activity,
-    # activity days, followed paths.
-    assert page_queries(client, reverse("progress:dashboard")) == small == (small[0], 6)
+    # Warm: session with its user and the token, then in one batch statuses, latest done and
+    # started, last activity, activity days, followed paths.
+    assert page_queries(client, reverse("progress:dashboard")) == small == (small[0], 1 + batch(5))
 
 
 def test_json_export_import_round_trip_reproduces_progress(client, user, other_user, catalog):
