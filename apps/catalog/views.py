@@ -12,7 +12,7 @@ from django.views.decorators.vary import vary_on_headers
 from apps.catalog import pages, selectors
 from apps.catalog.forms import GuideFilterForm, SearchForm, TopicFilterForm
 from apps.catalog.models import Guide, Topic
-from apps.core.content import memoized, memoized_get
+from apps.core.content import memoized, published_get
 from apps.progress.context import progress_context
 from apps.progress.overlay import overlay_fill
 from apps.progress.views import dashboard
@@ -47,7 +47,7 @@ def home(request):
 @require_safe
 @vary_on_headers("HX-Request")
 def guide_detail(request, slug):
-    guide = memoized_get("published-guides", Guide.objects.published(), slug=slug)
+    guide = published_get(Guide, slug=slug)
     filters, context = _filters_from(request, GuideFilterForm)
     parts = pages.guide_parts(guide=guide, filters=filters, path=request.path)
     context |= {"guide": guide, "parts": parts, "tick_next": pages.tick_next(request.path, filters)}
@@ -73,7 +73,7 @@ def topic_list(request):
 @require_safe
 @vary_on_headers("HX-Request")
 def topic_detail(request, slug):
-    topic = memoized_get("published-topics", Topic.objects.published(), slug=slug)
+    topic = published_get(Topic, slug=slug)
     filters, context = _filters_from(request, TopicFilterForm)
     parts = pages.topic_parts(topic=topic, filters=filters, path=request.path)
     context |= {"topic": topic, "parts": parts, "tick_next": pages.tick_next(request.path, filters)}

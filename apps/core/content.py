@@ -218,12 +218,13 @@ def memoized(key, build):
     return memo.get(content_token(), key, build)
 
 
-def memoized_get(key, queryset, **lookup):
-    """The object of `queryset` (memoized under `key`) whose one `lookup` field matches, or
-    Http404: a page's slug or uuid lookup without a query. Shared, so read-only."""
+def published_get(model, **lookup):
+    """The published `model` object whose one `lookup` field matches, or Http404: a page's slug or
+    uuid lookup without a query (all published objects, memoized). Shared, so read-only."""
     [(field, value)] = lookup.items()
-    model = queryset.model
-    by_value = memoized((key, field), lambda: {getattr(obj, field): obj for obj in queryset})
+    by_value = memoized(
+        ("published", model._meta.label, field), lambda: {getattr(obj, field): obj for obj in model.objects.published()}
+    )
     try:
         return by_value[model._meta.get_field(field).to_python(value)]
     except (KeyError, ValidationError):

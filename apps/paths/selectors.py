@@ -207,13 +207,14 @@ def path_list(*, user):
     return _views(user=user, paths=published_paths())
 
 
-def path_detail(*, path, user):
-    """The path's view for `user`; `path` (looked up by the caller) names which."""
+def path_detail(*, path, user, statuses=None, follows=None):
+    """The path's view for `user`; `path` (looked up by the caller) names which. The learner's
+    statuses and follows are read unless the caller has them."""
     prefetched = next((candidate for candidate in published_paths() if candidate.id == path.id), None)
     if prefetched is None:  # not published (a curator's preview) or changed since the lookup
         prefetch_related_objects([path], _steps_prefetch())
         prefetched = path
-    return _views(user=user, paths=[prefetched])[0]
+    return _views(user=user, paths=[prefetched], statuses=statuses, follows=follows)[0]
 
 
 def path_outline(path) -> PathView:
@@ -227,13 +228,14 @@ def followed_paths(*, user, statuses, follows):
     return _views(user=user, paths=followed, statuses=statuses, follows=follows)
 
 
-def path_scope(*, user, path_uuid, resource):
-    """What a tick on a path page refreshes: the path bar, its steps holding `resource`, next up."""
+def path_scope(*, user, path_uuid, resource, statuses, follows):
+    """What a tick on a path page refreshes: the path bar, its steps holding `resource`, next up;
+    from the learner's statuses and follows, read by the caller."""
     try:
         path = published_path(uuid=path_uuid)
     except Http404:
         return None
-    view = path_detail(path=path, user=user)
+    view = path_detail(path=path, user=user, statuses=statuses, follows=follows)
     steps = [step for step in view.steps if resource.id in step.resource_ids]
     slots = [str(item.uuid) for step in steps for item, _ in step.items if item.resource_id == resource.id]
     return view, steps, slots

@@ -9,7 +9,8 @@ from dataclasses import dataclass
 from django.http import Http404
 
 from apps.catalog.models import Guide, Section, Topic
-from apps.core.content import memoized, memoized_get
+from apps.core.content import memoized, published_get
+from apps.core.db import Read
 from apps.progress.selectors import (
     Tally,
     dashboard_guides,
@@ -17,6 +18,7 @@ from apps.progress.selectors import (
     guide_tallies,
     overall_tally,
     statuses_for,
+    statuses_read,
 )
 
 
@@ -62,24 +64,25 @@ def path_bar(path_view):
     return Bar(f"bar-path-{path_view.path.uuid}", path_view.path.title, path_view.tally)
 
 
-def bars_for_scope(*, user, scope, resource):
+def bars_for_scope(*, user, scope, resource, statuses, follows):
     """(bars, other_slots, path_view): bars to refresh, the ids of the resource's other ticks
-    on that page, and on a path page the path (its "next up" is refreshed too)."""
+    on that page, and on a path page the path (its "next up" is refreshed too). From the learner's
+    statuses and follows, as read right after the tick (`scope_reads`)."""
     kind, _, key = (scope or "").partition(":")
     if kind == "path":
         from apps.paths.selectors import path_scope
 
-        found = path_scope(user=user, path_uuid=key, resource=resource)
+        found = path_scope(user=user, path_uuid=key, resource=resource, statuses=statuses, follows=follows)
         if found is None:
             return [], [], None
         view, steps, slots = found
         return [path_bar(view)] + [step_bar(step) for step in steps], slots, view
     if kind == "guide":
         try:
-            guide = memoized_get("published-guides", Guide.objects.published(), uuid=key)
+            guide = published_get(Guide, uuid=key)
         except Http404:
             return [], [], None
-        tallies = guide_tallies(user=user, guides=[guide], holding=resource.id)[guide.id]
+        tallies = guide_tallies(user=user, guides=[guide], statuses=statuses, holding=resource.id)[guide.id]
         bars = [guide_bar(guide, tallies.tally)] + [
             section_bar(section, tallies.sections[section.id])
             for section in _published_sections(guide)
@@ -89,15 +92,21 @@ def bars_for_scope(*, user, scope, resource):
         return bars, entry_uuids, None
     if kind == "topic":
         try:
-            topic = memoized_get("published-topics", Topic.objects.published(), slug=key)
+            topic = published_get(Topic, slug=key)
         except Http404:
             return [], [], None
-        return [topic_bar(topic, topic_tally(user=user, topic=topic))], [], None
+        return [topic_bar(topic, topic_tally(user=user, topic=topic, statuses=statuses))], [], None
     if kind == "dashboard":
-        statuses = statuses_for(user=user)
         tallies = guide_tallies(user=user, guides=dashboard_guides(), statuses=statuses, top_level=True)
         return [overall_bar(overall_tally(user=user, statuses=statuses))] + dashboard_bars(tallies), [], None
     return [], [], None
+
+
+def scope_reads(*, user) -> tuple[Read, Read]:
+    """What `bars_for_scope` works from, for any scope: the learner's statuses and follows."""
+    from apps.paths.selectors import follows_read
+
+    return statuses_read(user=user), follows_read(user=user)
 
 
 def dashboard_bars(tallies) -> list[Bar]:

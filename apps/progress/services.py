@@ -1,12 +1,14 @@
 """Writes to a learner's progress. Every write names the state the learner wants (never "toggle"),
 so double clicks and retries converge, and concurrent writes never duplicate a row."""
 
+from collections.abc import Sequence
 from copy import copy
 from dataclasses import dataclass
 
 from django.db import connection, transaction
 from django.utils import timezone
 
+from apps.core.db import Read, read_all, rows_of
 from apps.progress.models import Activity, ActivityDay, Progress, Status
 from apps.progress.selectors import progress_row
 
@@ -34,6 +36,20 @@ def progress_set_status(*, user, resource, status, at=None, note=None, started_a
     read, together with its activity, in one statement (PostgreSQL) or one transaction. If another
     request changed the row in between, the write is worked out again on top of that change.
     """
+    progress, _ = _status_set(
+        user=user, resource=resource, status=status, at=at, note=note, started_at=started_at, completed_at=completed_at
+    )
+    return progress
+
+
+def progress_tick(*, user, resource, status, then: Sequence[Read]) -> list:
+    """A learner's tick: `progress_set_status`, then `then` (what the page refreshes) read right
+    after the write, in the write's round trip where the database allows. Their results, in order."""
+    _, results = _status_set(user=user, resource=resource, status=status, then=then)
+    return results
+
+
+def _status_set(*, user, resource, status, at=None, note=None, started_at=None, completed_at=None, then=()):
     if status not in Status.values:
         raise ProgressError(f"Unknown status {status!r}.")
     now = at or timezone.now()
@@ -42,11 +58,12 @@ def progress_set_status(*, user, resource, status, at=None, note=None, started_a
         progress = _changed(seen, user=user, resource=resource, status=status, now=now, note=note,
                             started_at=started_at, completed_at=completed_at)
         if _unchanged(seen, progress):
-            return seen  # the status again: no write, no activity
+            return seen, read_all(*then)  # the status again: no write, no activity
         previous = seen.status if seen else Status.NOT_STARTED
         activity = (user.pk, resource.pk, status, now) if previous != status else None
-        if _written(seen, progress, activity):
-            return progress
+        results = _written(seen, progress, activity, then)
+        if results is not None:
+            return progress, results
     raise ProgressError("This resource is being changed elsewhere at the same moment; nothing was saved. Try again.")
 
 
@@ -114,10 +131,10 @@ def progress_apply_many(*, user, changes):
 # The write path runs on every tick: plain SQL where the ORM takes longer to build a statement
 # than the database takes to run it, and on PostgreSQL one statement where Django would need a
 # transaction (BEGIN, lock, write, log, COMMIT: five round trips).
-def _written(seen, progress, activity) -> bool:
+def _written(seen, progress, activity, then) -> list | None:
     """Write `progress` (None: no row) over `seen` (None: there was none) if the row is still as
-    read, and log `activity` (None: the status did not change) with it. False, writing nothing,
-    when another request got there first."""
+    read, and log `activity` (None: the status did not change) with it; then read `then`. None,
+    writing nothing, when another request got there first."""
     adapt = connection.ops.adapt_datetimefield_value
     if seen is None:
         progress.created_at = progress.updated_at = timezone.now()
@@ -136,23 +153,21 @@ def _written(seen, progress, activity) -> bool:
                 adapt(progress.updated_at), *as_read,
             ]
     logged, counted = _activity_params(*activity) if activity else ([], [])
-    with connection.cursor() as cursor:
-        if connection.vendor == "postgresql":
-            cursor.execute(_with_activity(write) if activity else write, params + logged + counted)
-            row = cursor.fetchone()
-        else:
-            with transaction.atomic():
-                cursor.execute(write, params)
-                row = cursor.fetchone()
-                if row is not None and activity:
-                    cursor.execute(_ACTIVITY_INSERT, logged)
-                    cursor.execute(_ACTIVITY_DAY_UPSERT, counted)
-    if row is None:
-        return False
+    if connection.vendor == "postgresql":
+        write = Read(_with_activity(write) if activity else write, params + logged + counted)
+        written, *after = rows_of(write, *then)
+    else:
+        with transaction.atomic():
+            [written] = rows_of(Read(write, params))
+            if written and activity:
+                rows_of(Read(_ACTIVITY_INSERT, logged), Read(_ACTIVITY_DAY_UPSERT, counted))
+        after = rows_of(*then) if written else []
+    if not written:
+        return None
     if progress is not None and seen is None:
-        progress.pk = row[0]
+        progress.pk = written[0][0]
         progress._state.adding, progress._state.db = False, connection.alias
-    return True
+    return [read.parse(rows) for read, rows in zip(then, after, strict=True)]
 
 
 _TABLE = Progress._meta.db_table

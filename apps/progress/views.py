@@ -14,16 +14,16 @@ from django.views.decorators.http import require_GET, require_http_methods, requ
 from django_htmx.http import HttpResponseClientRedirect
 
 from apps.catalog.models import Resource
-from apps.core.content import memoized_get
+from apps.core.content import published_get
 from apps.core.db import read_all
 from apps.paths.selectors import followed_paths, follows_read
 from apps.progress import exports, pages, selectors
-from apps.progress.bars import bars_for_scope, dashboard_bars, overall_bar
+from apps.progress.bars import bars_for_scope, dashboard_bars, overall_bar, scope_reads
 from apps.progress.forms import ImportForm, NoteForm, StatusForm
 from apps.progress.imports import ProgressImportError, import_apply, import_plan
 from apps.progress.models import Status
 from apps.progress.overlay import overlay_fill
-from apps.progress.services import ProgressError, progress_set_note, progress_set_status
+from apps.progress.services import ProgressError, progress_set_note, progress_tick
 
 PENDING_SESSION_KEY = "pending_progress"
 
@@ -36,7 +36,7 @@ def _safe_next(request, fallback):
 
 
 def _get_published_resource(resource_uuid):
-    return memoized_get("published-resources", Resource.objects.published(), uuid=resource_uuid)
+    return published_get(Resource, uuid=resource_uuid)
 
 
 @require_POST
@@ -59,8 +59,10 @@ def progress_set(request, resource_uuid):
         messages.info(request, f"Sign in to track your progress; “{resource.title}” will be saved.")
         return HttpResponseClientRedirect(login_url) if request.htmx else redirect(login_url)
 
+    # With htmx, the page's bars are refreshed from statuses read right after the write.
+    then = scope_reads(user=request.user) if request.htmx else ()
     try:
-        progress_set_status(user=request.user, resource=resource, status=status)
+        after = progress_tick(user=request.user, resource=resource, status=status, then=then)
     except ProgressError as exc:
         if request.htmx:
             return HttpResponse(str(exc), status=409)
@@ -69,7 +71,10 @@ def progress_set(request, resource_uuid):
     if not request.htmx:
         return redirect(back)
     scope, slot = form.cleaned_data["scope"], form.cleaned_data["slot"] or str(resource.uuid)
-    bars, other_slots, path_view = bars_for_scope(user=request.user, scope=scope, resource=resource)
+    statuses, follows = after
+    bars, other_slots, path_view = bars_for_scope(
+        user=request.user, scope=scope, resource=resource, statuses=statuses, follows=follows
+    )
     context = {
         "resource": resource,
         "status": status if status != Status.NOT_STARTED else "",

@@ -58,6 +58,24 @@ def test_htmx_tick_returns_the_tick_and_every_bar_of_the_guide_page(client, user
     assert f'id="bar-guide-{guide.uuid}" class="bar"' in html
 
 
+def test_htmx_tick_reads_what_its_bars_need_with_its_write(client, user, catalog):
+    """The bars a tick refreshes show the write itself, read in the write's round trip."""
+    from django.db import connection
+    from django.test.utils import CaptureQueriesContext
+
+    client.force_login(user)
+    guide, resources = catalog["guide"], catalog["resources"]
+    scope = f"guide:{guide.uuid}"
+    client.post(tick_url(resources[1]), {"status": "done", "scope": scope}, HTTP_HX_REQUEST="true")  # builds the memo
+    with CaptureQueriesContext(connection) as queries:
+        response = client.post(tick_url(resources[0]), {"status": "done", "scope": scope}, HTTP_HX_REQUEST="true")
+    assert "2/7 · 29%" in unescape(response.content.decode())  # this tick and the earlier one
+    # Session with its user and the token; the row; then one message on PostgreSQL: the write
+    # with its activity and day (one statement), the statuses and the follows. SQLite runs them
+    # one by one, the writes in a transaction (savepoint, write, activity, day, release).
+    assert len(queries) == (3 if connection.vendor == "postgresql" else 2 + 5 + 2)
+
+
 def test_htmx_tick_on_the_dashboard_refreshes_its_guide_and_section_bars_as_shown(client, user, catalog):
     client.force_login(user)
     resource, guide = catalog["resources"][0], catalog["guide"]
