@@ -10,14 +10,16 @@ may still be beyond ASCII: such a page encodes at the slow rate, and is no less 
 """
 
 from django.template.loader import render_to_string
-from django.utils.safestring import SafeString, mark_safe
+from django.utils.safestring import SafeString
 
 
 def as_ascii(html: str) -> SafeString:
-    """`html` (already safe) with every character beyond ASCII as a character reference."""
+    """`html` (already safe, and a str: never lazy) with every character beyond ASCII as a
+    character reference. Called for every tick and bar, so SafeString rather than mark_safe, which
+    first checks its argument for laziness."""
     if html.isascii():  # O(1) for CPython's compact strings
-        return mark_safe(html)
-    return mark_safe(html.encode("ascii", "xmlcharrefreplace").decode("ascii"))
+        return SafeString(html)
+    return SafeString(html.encode("ascii", "xmlcharrefreplace").decode("ascii"))
 
 
 def render_shared(template_name: str, context: dict) -> SafeString:

@@ -99,18 +99,28 @@ def bar_html(bar, *, compact=False, oob=False) -> SafeString:
 
 
 class BarShapes:
-    """One bar's shapes (complete or not) with its id and label already in: filling one with a
-    learner's tally is one join of four numbers. Overlays keep one per bar hole."""
+    """One bar's shapes (complete or not) with its id and label already in, as format strings:
+    filling one with a learner's tally is one `str.format` of four numbers. Overlays keep one per
+    bar hole."""
 
     def __init__(self, dom_id: str, label: str, *, compact=False):
         template, known = _template(BAR_TEMPLATE), {"dom_id": escape(dom_id), "label": as_ascii(escape(label))}
-        self._shapes = {
-            complete: _partly_filled(_bar_shape(template, complete, bool(compact), False), known)
+        self._formats = {
+            complete: _format_string(_partly_filled(_bar_shape(template, complete, bool(compact), False), known))
             for complete in (False, True)
         }
 
     def fill(self, tally) -> SafeString:
-        return _filled(self._shapes[tally.complete], _tally_values(tally))
+        return SafeString(self._formats[tally.complete].format(
+            done=tally.done, countable=tally.countable, percent=tally.percent, progress_max=tally.progress_max
+        ))  # ASCII: the label was made so, the rest is numbers
+
+
+def _format_string(shape: tuple[str, ...]) -> str:
+    """A (text, name, text, …) shape as a format string with a {name} field per name."""
+    return "".join(
+        "{" + part + "}" if index % 2 else part.replace("{", "{{").replace("}", "}}") for index, part in enumerate(shape)
+    )
 
 
 def _tally_values(tally) -> dict:

@@ -248,6 +248,21 @@ def test_dashboard_shows_overall_and_guide_progress(client, user, catalog):
     assert "current streak" in html and "<svg" in html
 
 
+def test_dashboard_links_follow_a_renamed_resource_and_stay_ascii(client, user, catalog):
+    client.force_login(user)
+    started, finished = catalog["resources"][:2]
+    progress_set_status(user=user, resource=started, status=Status.IN_PROGRESS)
+    progress_set_status(user=user, resource=finished, status=Status.DONE)
+    assert f'<a href="{started.get_absolute_url()}">{started.title}</a>' in client.get(reverse("progress:dashboard")).content.decode()
+    started.title, finished.title = "Attention \u2014 revisited", "Zur\u00fcck & weiter"
+    started.save()
+    finished.save()
+    html = client.get(reverse("progress:dashboard")).content.decode()
+    assert html.isascii()
+    assert f'<a href="{started.get_absolute_url()}">Attention \u2014 revisited</a>' in unescape(html)
+    assert f'<a href="{finished.get_absolute_url()}">Zur\u00fcck &amp; weiter</a>' in html.replace("&#252;", "\u00fc")
+
+
 def test_dashboard_query_count_does_not_grow_with_rows(client, user, catalog):
     client.force_login(user)
     for resource in catalog["resources"][:2]:
