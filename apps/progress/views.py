@@ -26,6 +26,7 @@ from apps.progress.overlay import overlay_fill
 from apps.progress.services import ProgressError, progress_set_note, progress_tick
 
 PENDING_SESSION_KEY = "pending_progress"
+PLAIN_TEXT = "text/plain; charset=utf-8"  # an htmx error's text, which static/js/shortcuts.js shows
 
 
 def _safe_next(request, fallback):
@@ -48,7 +49,7 @@ def progress_set(request, resource_uuid):
     form = StatusForm(_with_slot(request))
     if not form.is_valid():
         if request.htmx:
-            return HttpResponse("That status is not valid.", status=400)
+            return HttpResponse("That status is not valid; nothing was changed.", status=400, content_type=PLAIN_TEXT)
         messages.error(request, "That status is not valid; nothing was changed.")
         return redirect(back)
     status = form.cleaned_data["status"]
@@ -65,7 +66,7 @@ def progress_set(request, resource_uuid):
         after = progress_tick(user=request.user, resource=resource, status=status, then=then)
     except ProgressError as exc:
         if request.htmx:
-            return HttpResponse(str(exc), status=409)
+            return HttpResponse(str(exc), status=409, content_type=PLAIN_TEXT)
         messages.error(request, str(exc))
         return redirect(back)
     if not request.htmx:

@@ -1,4 +1,4 @@
-// Checklist keyboard shortcuts: j / k move focus to the next / previous checkbox.
+// Checklist keyboard shortcuts, and what a failed tick says. j / k move focus to the next / previous checkbox.
 // Space and Enter already tick the focused checkbox (it is a button).
 document.addEventListener("keydown", (event) => {
   if (event.defaultPrevented || event.altKey || event.ctrlKey || event.metaKey) return;
@@ -14,3 +14,29 @@ document.addEventListener("keydown", (event) => {
   boxes[next].scrollIntoView({ block: "nearest" });
   event.preventDefault();
 });
+
+// A tick the server refused (a forged status, a write that kept losing a race) or could not
+// reach: htmx swaps nothing for an error, so say what happened where the page's messages go.
+// The server's own words when it sent plain text, else a general one (an HTML error page).
+function showError(text) {
+  let box = document.getElementById("htmx-error");
+  if (!box) {
+    box = document.createElement("div");
+    box.id = "htmx-error";
+    box.className = "container messages";
+    box.setAttribute("role", "alert");
+    document.getElementById("main").before(box);
+  }
+  const item = document.createElement("li");
+  item.className = "message message--error";
+  item.textContent = text;
+  const list = document.createElement("ul");
+  list.append(item);
+  box.replaceChildren(list);
+}
+document.addEventListener("htmx:responseError", (event) => {
+  const xhr = event.detail.xhr;
+  const plain = (xhr.getResponseHeader("Content-Type") || "").startsWith("text/plain");
+  showError(plain && xhr.responseText ? xhr.responseText : "That did not work, and nothing was changed. Reload the page and try again.");
+});
+document.addEventListener("htmx:sendError", () => showError("The server could not be reached, and nothing was changed. Try again."));

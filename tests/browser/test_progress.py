@@ -69,6 +69,23 @@ def test_tick_three_by_mouse_and_one_by_keyboard_and_they_survive_a_reload(page,
     assert "4/5" in page.locator(f"#bar-guide-{guide.uuid}").inner_text()
 
 
+def test_a_refused_tick_says_so_and_stays_as_it_was(page, live_server, guide, learner):
+    page.goto(f"{live_server.url}/guides/inference/")
+    message = "This resource is being changed elsewhere at the same moment; nothing was saved. Try again."
+    page.route("**/progress/**", lambda route: route.fulfill(status=409, content_type="text/plain; charset=utf-8", body=message))
+    tick(page, "Paged attention").click()
+    expect(page.get_by_role("alert")).to_have_text(message)
+    expect(tick(page, "Paged attention")).to_have_attribute("aria-checked", "false")
+    page.route("**/progress/**", lambda route: route.fulfill(status=500, content_type="text/html", body="<h1>Server Error</h1>"))
+    tick(page, "Prefix caching").click()
+    expect(page.get_by_role("alert")).to_have_text(re.compile("^That did not work, and nothing was changed"))
+    page.unroute("**/progress/**")
+    tick(page, "Prefix caching").click()  # the real server again: it works, and the alert stays one
+    expect(tick(page, "Prefix caching")).to_have_attribute("aria-checked", "true")
+    assert page.get_by_role("alert").count() == 1
+    assert not Progress.objects.filter(user=learner, resource__title="Paged attention").exists()
+
+
 def test_following_a_path_next_up_advances_as_items_are_ticked(page, live_server, guide, learner):
     path = LearningPath.objects.create(slug="serving", title="Serving path", guide=guide)
     step = PathStep.objects.create(path=path, position=1, title="Basics")

@@ -147,7 +147,8 @@ def test_invalid_status_gives_a_message_and_changes_nothing(client, user, catalo
     assert ["That status is not valid; nothing was changed."] == [str(m) for m in get_messages(response.wsgi_request)]
     assert not Progress.objects.exists()
     response = client.post(tick_url(catalog["resources"][0]), {"status": "toggle"}, HTTP_HX_REQUEST="true")
-    assert response.status_code == 400
+    assert response.status_code == 400 and response["Content-Type"].startswith("text/plain")  # shown by shortcuts.js
+    assert response.content.decode() == "That status is not valid; nothing was changed."
 
 
 def test_a_tick_that_keeps_losing_a_race_says_so_and_changes_nothing(client, user, catalog, monkeypatch):
@@ -166,6 +167,7 @@ def test_a_tick_that_keeps_losing_a_race_says_so_and_changes_nothing(client, use
     ]
     response = client.post(tick_url(resource), {"status": "done"}, HTTP_HX_REQUEST="true")
     assert response.status_code == 409 and b"nothing was saved" in response.content
+    assert response["Content-Type"].startswith("text/plain")
     assert Progress.objects.get(user=user, resource=resource).status == Status.SKIPPED
 
 
