@@ -195,16 +195,17 @@ def _with_activity(write: str) -> str:
     concurrent one) logged only if it wrote: one statement, so all or nothing."""
     return (
         f"WITH written AS ({write}), "
-        f"logged AS ({_ACTIVITY_INSERT.replace('VALUES (%s, %s, %s, %s)', 'SELECT %s, %s, %s, %s FROM written')}), "
-        f"counted AS ({_ACTIVITY_DAY_UPSERT.replace('VALUES (%s, %s, 1)', 'SELECT %s, %s, 1 FROM written')}) "
+        f"logged AS (INSERT INTO {_ACTIVITY} SELECT %s, %s, %s, %s FROM written), "
+        f"counted AS (INSERT INTO {_ACTIVITY_DAY} SELECT %s, %s, 1 FROM written {_ACTIVITY_DAY_CONFLICT}) "
         "SELECT id FROM written"
     )
 
 
-_ACTIVITY_INSERT = f"INSERT INTO {Activity._meta.db_table} (user_id, resource_id, status, occurred_at) VALUES (%s, %s, %s, %s)"
-_ACTIVITY_DAY_UPSERT = f"""
-INSERT INTO {ActivityDay._meta.db_table} (user_id, day, count) VALUES (%s, %s, 1)
-ON CONFLICT (user_id, day) DO UPDATE SET count = {ActivityDay._meta.db_table}.count + 1"""
+_ACTIVITY = f"{Activity._meta.db_table} (user_id, resource_id, status, occurred_at)"
+_ACTIVITY_DAY = f"{ActivityDay._meta.db_table} (user_id, day, count)"
+_ACTIVITY_DAY_CONFLICT = f"ON CONFLICT (user_id, day) DO UPDATE SET count = {ActivityDay._meta.db_table}.count + 1"
+_ACTIVITY_INSERT = f"INSERT INTO {_ACTIVITY} VALUES (%s, %s, %s, %s)"
+_ACTIVITY_DAY_UPSERT = f"INSERT INTO {_ACTIVITY_DAY} VALUES (%s, %s, 1) {_ACTIVITY_DAY_CONFLICT}"
 
 
 def _earliest(*values):
