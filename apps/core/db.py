@@ -60,3 +60,19 @@ def _rows(cursor) -> list[tuple]:
 def aware(moment):
     """A datetime read with plain SQL, as the ORM would give it: SQLite's cursors give naive UTC."""
     return timezone.make_aware(moment, UTC) if moment is not None and timezone.is_naive(moment) else moment
+
+
+def instance_from_row(model, row):
+    """A `model` instance from a plain-SQL row of `columns(model)`. For models whose values need
+    no conversion but their datetimes (`aware`): booleans and the like would stay as SQLite stores
+    them (apps.accounts.sessions applies the ORM's converters to the swappable user model)."""
+    instance = model.from_db(connection.alias, columns(model), row)
+    for field in model._meta.concrete_fields:
+        if field.get_internal_type() == "DateTimeField":
+            setattr(instance, field.attname, aware(getattr(instance, field.attname)))
+    return instance
+
+
+def columns(model) -> list[str]:
+    """`model`'s concrete columns in field order, as `instance_from_row` takes them."""
+    return [field.attname for field in model._meta.concrete_fields]

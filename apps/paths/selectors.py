@@ -8,14 +8,13 @@ from dataclasses import dataclass, field
 from datetime import timedelta
 
 from django.core.exceptions import ValidationError
-from django.db import connection
 from django.db.models import Prefetch, prefetch_related_objects
 from django.http import Http404
 from django.utils import timezone
 
 from apps.catalog.models import Kind
 from apps.core.content import memoized
-from apps.core.db import Read, aware, read_all
+from apps.core.db import Read, columns, instance_from_row, read_all
 from apps.paths.models import LearningPath, PathFollow, PathStep, StepResource
 from apps.progress.models import Status
 from apps.progress.selectors import Tally, statuses_read
@@ -159,17 +158,15 @@ def _build(path, statuses, follow, today):
 def follows_read(*, user) -> Read:
     """{path_id: PathFollow} of the learner's follows; plain SQL, as every path page reads it and
     the ORM takes longer to build the query than the database to answer it."""
-    names = [field.attname for field in PathFollow._meta.concrete_fields]  # as from_db wants them
 
     def parse(rows):
-        follows = {}
-        for row in rows:
-            follow = PathFollow.from_db(connection.alias, names, row)
-            follow.followed_at = aware(follow.followed_at)
-            follows[follow.path_id] = follow
-        return follows
+        follows = (instance_from_row(PathFollow, row) for row in rows)
+        return {follow.path_id: follow for follow in follows}
 
-    return Read(f"SELECT {', '.join(names)} FROM {PathFollow._meta.db_table} WHERE user_id = %s", [user.pk], parse)
+    return Read(_FOLLOWS_SQL, [user.pk], parse)
+
+
+_FOLLOWS_SQL = f"SELECT {', '.join(columns(PathFollow))} FROM {PathFollow._meta.db_table} WHERE user_id = %s"
 
 
 def _views(*, user, paths, statuses=None, follows=None):

@@ -12,7 +12,7 @@ from django.utils import timezone
 
 from apps.catalog.models import Entry, Guide, Resource, Section
 from apps.core.content import memoized
-from apps.core.db import Read, aware, read_one
+from apps.core.db import Read, aware, columns, instance_from_row, read_one
 from apps.progress.models import Activity, ActivityDay, Progress, Status
 
 
@@ -92,17 +92,10 @@ def progress_row(*, user, resource) -> Progress | None:
     with connection.cursor() as cursor:
         cursor.execute(_ONE_ROW_SQL, [user.pk, resource.pk])
         row = cursor.fetchone()
-    if row is None:
-        return None
-    progress = Progress.from_db(connection.alias, _ROW_FIELDS, row)
-    for name in _ROW_DATETIMES:
-        setattr(progress, name, aware(getattr(progress, name)))
-    return progress
+    return None if row is None else instance_from_row(Progress, row)
 
 
-_ROW_FIELDS = [field.attname for field in Progress._meta.concrete_fields]
-_ROW_DATETIMES = [field.attname for field in Progress._meta.concrete_fields if field.get_internal_type() == "DateTimeField"]
-_ONE_ROW_SQL = f"SELECT {', '.join(_ROW_FIELDS)} FROM {Progress._meta.db_table} WHERE user_id = %s AND resource_id = %s"
+_ONE_ROW_SQL = f"SELECT {', '.join(columns(Progress))} FROM {Progress._meta.db_table} WHERE user_id = %s AND resource_id = %s"
 
 
 def published_entries():
