@@ -97,8 +97,7 @@ def bars_for_scope(*, user, scope, resource, statuses, follows):
             return [], [], None
         return [topic_bar(topic, topic_tally(user=user, topic=topic, statuses=statuses))], [], None
     if kind == "dashboard":
-        tallies = guide_tallies(user=user, guides=dashboard_guides(), statuses=statuses, top_level=True)
-        return [overall_bar(overall_tally(user=user, statuses=statuses))] + dashboard_bars(tallies), [], None
+        return [overall_bar(overall_tally(user=user, statuses=statuses))] + dashboard_bars(user=user, statuses=statuses), [], None
     return [], [], None
 
 
@@ -109,9 +108,10 @@ def scope_reads(*, user) -> tuple[Read, Read]:
     return statuses_read(user=user), follows_read(user=user)
 
 
-def dashboard_bars(tallies) -> list[Bar]:
-    """The dashboard's compact bars, each guide's followed by its top-level sections', filled from
-    `guide_tallies(..., top_level=True)`: a section with nothing tallied has no bar."""
+def dashboard_bars(*, user, statuses) -> list[Bar]:
+    """The dashboard's compact bars, each guide's followed by its top-level sections', for the
+    learner's `statuses`: a section with nothing tallied has no bar."""
+    tallies = guide_tallies(user=user, guides=dashboard_guides(), statuses=statuses, top_level=True)
     bars = []
     for guide_id, section_id, dom_id, label in _dashboard_bar_slots():
         item = tallies.get(guide_id)

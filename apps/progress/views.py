@@ -26,7 +26,6 @@ from apps.progress.overlay import overlay_fill
 from apps.progress.services import ProgressError, progress_set_note, progress_tick
 
 PENDING_SESSION_KEY = "pending_progress"
-PLAIN_TEXT = "text/plain; charset=utf-8"  # an htmx error's text, which static/js/shortcuts.js shows
 
 
 def _safe_next(request, fallback):
@@ -48,10 +47,7 @@ def progress_set(request, resource_uuid):
     back = _safe_next(request, resource.get_absolute_url())
     form = StatusForm(_with_slot(request))
     if not form.is_valid():
-        if request.htmx:
-            return HttpResponse("That status is not valid; nothing was changed.", status=400, content_type=PLAIN_TEXT)
-        messages.error(request, "That status is not valid; nothing was changed.")
-        return redirect(back)
+        return _refused(request, "That status is not valid; nothing was changed.", status=400, back=back)
     status = form.cleaned_data["status"]
     if not request.user.is_authenticated:
         # Remembered across sign-in (see signals.py), then applied.
@@ -65,10 +61,7 @@ def progress_set(request, resource_uuid):
     try:
         after = progress_tick(user=request.user, resource=resource, status=status, then=then)
     except ProgressError as exc:
-        if request.htmx:
-            return HttpResponse(str(exc), status=409, content_type=PLAIN_TEXT)
-        messages.error(request, str(exc))
-        return redirect(back)
+        return _refused(request, str(exc), status=409, back=back)
     if not request.htmx:
         return redirect(back)
     scope, slot = form.cleaned_data["scope"], form.cleaned_data["slot"] or str(resource.uuid)
@@ -85,6 +78,15 @@ def progress_set(request, resource_uuid):
         "path_view": path_view,
     }
     return HttpResponse(render_to_string("progress/tick_response.html", context, request=request))
+
+
+def _refused(request, message, *, status, back):
+    """A tick that changed nothing: htmx gets `message` as plain text (static/js/shortcuts.js shows
+    it), a page without JavaScript goes `back` with it as an error message."""
+    if request.htmx:
+        return HttpResponse(message, status=status, content_type="text/plain; charset=utf-8")
+    messages.error(request, message)
+    return redirect(back)
 
 
 TICK_BUTTON_ID_PREFIX = "tick-btn-"  # progress/includes/tick.html
@@ -124,13 +126,12 @@ def dashboard(request):
         selectors.activity_year_read(user=user),
         follows_read(user=user),
     )
-    guides = selectors.dashboard_guides()
-    tallies = selectors.guide_tallies(user=user, guides=guides, statuses=statuses, top_level=True)
-    guide = selectors.last_guide(user=user, guides=guides, recent=recent)
+    guide = selectors.last_guide(user=user, guides=selectors.dashboard_guides(), recent=recent)
+    bars = dashboard_bars(user=user, statuses=statuses)
     context = {
         "overall": overall_bar(selectors.overall_tally(user=user, statuses=statuses)),
         "guide_bars": overlay_fill(
-            request, pages.guide_bars(), statuses=statuses, tallies={bar.dom_id: bar.tally for bar in dashboard_bars(tallies)}
+            request, pages.guide_bars(), statuses=statuses, tallies={bar.dom_id: bar.tally for bar in bars}
         ),
         "continue_guide": guide,
         "continue_entries": selectors.continue_in_guide(guide=guide, statuses=statuses) if guide else [],

@@ -111,9 +111,7 @@ class BarShapes:
         }
 
     def fill(self, tally) -> SafeString:
-        return SafeString(self._formats[tally.complete].format(
-            done=tally.done, countable=tally.countable, percent=tally.percent, progress_max=tally.progress_max
-        ))  # ASCII: the label was made so, the rest is numbers
+        return SafeString(self._formats[tally.complete].format_map(_tally_values(tally)))  # ASCII: label made so, numbers
 
 
 def _format_string(shape: tuple[str, ...]) -> str:
