@@ -19,7 +19,8 @@ class Status(models.TextChoices):
 
 
 class Progress(models.Model):
-    user = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="progress")
+    # Indexed by the unique constraint, which leads with it.
+    user = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="progress", db_index=False)
     resource = models.ForeignKey(Resource, on_delete=models.CASCADE, related_name="progress")
     # NOT_STARTED rows exist only to hold a private note on something not begun yet.
     status = models.CharField(max_length=12, choices=Status.choices, default=Status.NOT_STARTED)
@@ -38,7 +39,12 @@ class Progress(models.Model):
                 condition=Q(completed_at__isnull=True) | Q(status=Status.DONE), name="progress_completed_only_when_done"
             ),
         ]
-        indexes = [models.Index(fields=["user", "status"]), models.Index(fields=["user", "-updated_at"])]
+        # The dashboard's latest finished and started resources: read in index order, no sort.
+        # Every write to a row maintains its indexes, so there are no others.
+        indexes = [
+            models.Index(fields=["user", "-completed_at"], condition=Q(status=Status.DONE), name="progress_latest_done"),
+            models.Index(fields=["user", "-started_at"], condition=Q(status=Status.IN_PROGRESS), name="progress_latest_started"),
+        ]
 
     def __str__(self):
         return f"{self.user} · {self.resource} · {self.get_status_display()}"
@@ -47,10 +53,11 @@ class Progress(models.Model):
 class Activity(models.Model):
     """One status change, for history, streaks and the heatmap."""
 
-    user = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="activities")
+    # Indexed by the (user, -occurred_at) index, which leads with it.
+    user = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="activities", db_index=False)
     resource = models.ForeignKey(Resource, on_delete=models.CASCADE, related_name="activities")
     status = models.CharField(max_length=12, choices=Status.choices)
-    occurred_at = models.DateTimeField(db_index=True)
+    occurred_at = models.DateTimeField(db_index=True)  # the admin's list, newest first
 
     class Meta:
         verbose_name_plural = "activities"

@@ -220,16 +220,18 @@ def latest_read(*, user, limit=5) -> Read:
                 shown.append(ProgressRow(resources[resource_id], status, aware(since)))
         return latest
 
-    return Read(_LATEST_SQL, [user.pk, Status.DONE, take, user.pk, Status.IN_PROGRESS, take], parse)
+    return Read(_LATEST_SQL, [user.pk, take, user.pk, take], parse)
 
 
-# Plain SQL, portable to SQLite (hence the outer SELECTs around each ordered, limited read).
+# Plain SQL, portable to SQLite (hence the outer SELECTs around each ordered, limited read). Each
+# read follows its partial index (Progress.Meta.indexes), which a planner uses only when the
+# statuses are written into the SQL, not passed as parameters.
 _LATEST_SQL = f"""
 SELECT * FROM (SELECT resource_id, status, completed_at FROM {Progress._meta.db_table}
-  WHERE user_id = %s AND status = %s AND completed_at IS NOT NULL ORDER BY completed_at DESC LIMIT %s) AS done
+  WHERE user_id = %s AND status = '{Status.DONE.value}' AND completed_at IS NOT NULL ORDER BY completed_at DESC LIMIT %s) AS done
 UNION ALL
 SELECT * FROM (SELECT resource_id, status, started_at FROM {Progress._meta.db_table}
-  WHERE user_id = %s AND status = %s AND started_at IS NOT NULL ORDER BY started_at DESC LIMIT %s) AS started"""
+  WHERE user_id = %s AND status = '{Status.IN_PROGRESS.value}' AND started_at IS NOT NULL ORDER BY started_at DESC LIMIT %s) AS started"""
 
 
 def unpublished_count() -> int:
