@@ -239,6 +239,9 @@ def production_env(*, url: str, port: int, workers: int) -> dict[str, str]:
         "DATABASE_URL": url,
         "PORT": str(port),
         "WEB_CONCURRENCY": str(workers),
+        # No recycling while measuring: a recycled worker's connections reconnect to the other one
+        # (see balanced_connections). In production it recycles every 10,000 requests.
+        "GUNICORN_MAX_REQUESTS": "0",
         "LOG_LEVEL": "WARNING",
         "PYTHONUNBUFFERED": "1",
     }
@@ -323,6 +326,72 @@ def base_headers(port: int) -> dict[str, str]:
 
 def http_connection(port: int) -> http.client.HTTPConnection:
     return http.client.HTTPConnection(HOST, port, timeout=30)
+
+
+def balanced_connections(server: Server, count: int, workers: int, attempts: int = 100) -> list[http.client.HTTPConnection]:
+    """`count` keep-alive connections spread evenly over the gunicorn workers.
+
+    Which worker accepts a connection is chance, and a lopsided draw (all four on one worker one
+    time in eight) serializes its requests on one interpreter lock: it moved a page's latency,
+    and its ratio to the floor, as much as the code did. So a worker holding more than its share
+    gives one connection up for a new one until the draw is even (Linux: read from /proc)."""
+    connections = [_opened(server.port) for _ in range(count)]
+    share = -(-count // workers)
+    for _ in range(attempts):
+        holders = _workers_of(server, connections)
+        crowded = next((i for i, pid in enumerate(holders) if pid is None or holders.count(pid) > share), None)
+        if crowded is None:
+            return connections
+        connections[crowded].close()
+        connections[crowded] = _opened(server.port)
+    raise BenchmarkError(f"could not spread {count} connections over {workers} gunicorn workers")
+
+
+def _opened(port: int) -> http.client.HTTPConnection:
+    """A connection a worker has accepted (it answered a request on it)."""
+    conn = http_connection(port)
+    conn.request("GET", "/healthz", headers=base_headers(port))
+    conn.getresponse().read()
+    return conn
+
+
+def _workers_of(server: Server, connections: list[http.client.HTTPConnection]) -> list[int | None]:
+    """The pid of the worker holding the server end of each connection."""
+    pid_of_inode = {}
+    for pid in _children(server.process.pid):
+        try:
+            fds = os.listdir(f"/proc/{pid}/fd")
+        except OSError:
+            continue
+        for fd in fds:
+            try:
+                link = os.readlink(f"/proc/{pid}/fd/{fd}")
+            except OSError:
+                continue
+            if link.startswith("socket:["):
+                pid_of_inode[link[len("socket:["):-1]] = pid
+    inode_of_client_port = {}
+    with open("/proc/net/tcp") as table:
+        for line in table.readlines()[1:]:
+            fields = line.split()
+            local_port, remote_port = (int(address.rsplit(":", 1)[1], 16) for address in fields[1:3])
+            if local_port == server.port:
+                inode_of_client_port[remote_port] = fields[9]
+    return [pid_of_inode.get(inode_of_client_port.get(conn.sock.getsockname()[1])) for conn in connections]
+
+
+def _children(parent: int) -> list[int]:
+    children = []
+    for entry in os.listdir("/proc"):
+        if entry.isdigit():
+            try:
+                with open(f"/proc/{entry}/stat") as stat:
+                    ppid = int(stat.read().rsplit(")", 1)[1].split()[1])
+            except (OSError, ValueError, IndexError):
+                continue
+            if ppid == parent:
+                children.append(int(entry))
+    return children
 
 
 def request_once(port: int, method: str, path: str, headers: dict | None = None, body: str | None = None):
@@ -420,10 +489,8 @@ def load_run(
     replaced there if the server closes it), requesting as fast as answered until `duration`
     seconds or `max_requests` in all. Non-2xx answers count as errors.
 
-    The caller keeps the connections from run to run: which gunicorn worker accepts a connection
-    is chance (2 workers, 4 connections: all on one worker one time in eight), and it moves a
-    page's latency a lot; the same connections keep that draw the same for the floor and for
-    every page, so their ratios compare like with like."""
+    The caller keeps the connections from run to run, spread evenly over the workers
+    (`balanced_connections`), so the floor and every page are served alike."""
     latencies: list[float] = []
     errors = 0
     count = 0

@@ -133,7 +133,8 @@ class Command(BaseCommand):
         # measured seconds before it, so a shared machine's drifting load moves both alike.
         rounds = max(options["rounds"], 1)
         runs = {endpoint.name: [] for endpoint in endpoints}
-        connections = [bench.http_connection(port) for _ in visitors]  # kept across runs: see load_run
+        # Kept across runs, spread evenly over the workers (see balanced_connections).
+        connections = bench.balanced_connections(server, len(visitors), options["workers"])
         for number in range(1, rounds + 1):
             for endpoint in endpoints:
                 runs[endpoint.name].append(bench.load_run(
