@@ -10,6 +10,8 @@ The same query reads the content token (apps.core.content), so that a request wi
 cookie makes one round trip for all three: the content middleware calls `preload()` first thing.
 """
 
+from functools import lru_cache
+
 from django.contrib.auth import SESSION_KEY, get_user_model
 from django.contrib.sessions.backends.db import SessionStore as DatabaseSessionStore
 from django.db import connections, router
@@ -73,8 +75,21 @@ def _user_from_row(user_model, fields, values, connection):
     """A user instance from its columns, converted as the ORM converts them (None if NULL)."""
     if values[fields.index(user_model._meta.pk)] is None:
         return None
-    compiler = user_model._default_manager.none().query.get_compiler(connection=connection)
-    converters = compiler.get_converters([field.get_col(user_model._meta.db_table) for field in fields])
-    if converters:
+    if _needs_converters(user_model, connection.alias):
+        compiler, converters = _converters(user_model, fields, connection)
         values = next(iter(compiler.apply_converters([values], converters)))
     return user_model.from_db(connection.alias, [field.attname for field in fields], values)
+
+
+def _converters(user_model, fields, connection):
+    compiler = user_model._default_manager.none().query.get_compiler(connection=connection)
+    return compiler, compiler.get_converters([field.get_col(user_model._meta.db_table) for field in fields])
+
+
+@lru_cache(maxsize=8)
+def _needs_converters(user_model, alias) -> bool:
+    """Whether the database gives some of the user's columns as other than Python values (SQLite's
+    booleans and datetimes do; PostgreSQL's driver converts them all). Asked once: the compiler
+    costs more than the rest of the session read."""
+    connection = connections[alias]
+    return bool(_converters(user_model, user_model._meta.concrete_fields, connection)[1])

@@ -15,10 +15,12 @@ from apps.progress.selectors import (
     Tally,
     dashboard_guides,
     guide_entries,
+    guide_structure,
     guide_tallies,
     overall_tally,
     statuses_for,
     statuses_read,
+    tallies_of,
 )
 
 
@@ -97,7 +99,7 @@ def bars_for_scope(*, user, scope, resource, statuses, follows):
             return [], [], None
         return [topic_bar(topic, topic_tally(user=user, topic=topic, statuses=statuses))], [], None
     if kind == "dashboard":
-        return [overall_bar(overall_tally(user=user, statuses=statuses))] + dashboard_bars(user=user, statuses=statuses), [], None
+        return [overall_bar(overall_tally(user=user, statuses=statuses))] + dashboard_bars(statuses=statuses), [], None
     return [], [], None
 
 
@@ -108,31 +110,33 @@ def scope_reads(*, user) -> tuple[Read, Read]:
     return statuses_read(user=user), follows_read(user=user)
 
 
-def dashboard_bars(*, user, statuses) -> list[Bar]:
+def dashboard_bars(*, statuses) -> list[Bar]:
     """The dashboard's compact bars, each guide's followed by its top-level sections', for the
-    learner's `statuses`: a section with nothing tallied has no bar."""
-    tallies = guide_tallies(user=user, guides=dashboard_guides(), statuses=statuses, top_level=True)
-    bars = []
-    for guide_id, section_id, dom_id, label in _dashboard_bar_slots():
-        item = tallies.get(guide_id)
-        tally = None if item is None else item.tally if section_id is None else item.sections.get(section_id)
-        if tally is not None:
-            bars.append(Bar(dom_id, label, tally, compact=True))
-    return bars
+    learner's `statuses`."""
+    tallies = dashboard_tallies(statuses=statuses)
+    return [Bar(dom_id, label, tallies[dom_id], compact=True) for dom_id, label, _ in _dashboard_bar_slots()]
+
+
+def dashboard_tallies(*, statuses) -> dict[str, Tally]:
+    """{dom id: tally} of every dashboard bar (`pages.guide_bars` makes a hole for each)."""
+    return tallies_of(((dom_id, ids) for dom_id, _, ids in _dashboard_bar_slots()), statuses)
 
 
 def _dashboard_bar_slots() -> list[tuple]:
-    """(guide id, top-level section id or None, dom id, label) of every dashboard bar, in page
-    order; per content version (a bar's id and label cost more to make than to fill)."""
+    """(dom id, label, resource ids) of every dashboard bar, in page order: each guide's, then its
+    top-level sections' that hold anything. Per content version (a bar's id and label cost more to
+    make than to fill)."""
 
     def build():
+        structure = guide_structure()
         slots = []
         for guide in dashboard_guides():
             bar = guide_bar(guide, None)
-            slots.append((guide.id, None, bar.dom_id, bar.label))
+            slots.append((bar.dom_id, bar.label, structure.guide_resources.get(guide.id, frozenset())))
             for section in guide.top_sections:
-                bar = section_bar(section, None)
-                slots.append((guide.id, section.id, bar.dom_id, bar.label))
+                if section.id in structure.section_resources:
+                    bar = section_bar(section, None)
+                    slots.append((bar.dom_id, bar.label, structure.section_resources[section.id]))
         return slots
 
     return memoized("dashboard-bar-slots", build)

@@ -46,14 +46,16 @@ class Tally:
     def of(cls, resource_ids, statuses):
         """The tally of `resource_ids` (a set, or any iterable of distinct ids) for `statuses`."""
         ids = resource_ids if isinstance(resource_ids, (set, frozenset)) else set(resource_ids)
-        groups = (statuses if isinstance(statuses, Statuses) else Statuses(statuses)).ids_by_status
-        none = frozenset()
-        return cls(
-            total=len(ids),
-            done=len(ids & groups.get(Status.DONE, none)),
-            skipped=len(ids & groups.get(Status.SKIPPED, none)),
-            in_progress=len(ids & groups.get(Status.IN_PROGRESS, none)),
-        )
+        return tallies_of([(None, ids)], statuses)[None]
+
+
+def tallies_of(sets, statuses) -> dict:
+    """{key: Tally} of each (key, frozenset of resource ids) in `sets`, for `statuses`: three set
+    intersections each, with the statuses grouped once."""
+    groups = (statuses if isinstance(statuses, Statuses) else Statuses(statuses)).ids_by_status
+    none = frozenset()
+    done, skipped, started = (groups.get(status, none) for status in (Status.DONE, Status.SKIPPED, Status.IN_PROGRESS))
+    return {key: Tally(len(ids), len(ids & done), len(ids & skipped), len(ids & started)) for key, ids in sets}
 
 
 class Statuses(dict):
@@ -121,7 +123,6 @@ class GuideStructure:
 
     guide_resources: dict  # guide_id -> frozenset of resource ids
     guide_sections: dict  # guide_id -> ids of its sections holding any resource
-    guide_top_sections: dict  # guide_id -> ids of its top-level sections holding any resource
     section_resources: dict  # section_id -> frozenset of resource ids (its whole subtree)
     all_resources: frozenset
 
@@ -148,38 +149,32 @@ def _guide_structure_build() -> GuideStructure:
             seen.add(node)
             per_section[node].add(resource_id)
             node = sections[node][0]
-    guide_sections, guide_top_sections = defaultdict(list), defaultdict(list)
+    guide_sections = defaultdict(list)
     for section_id in per_section:
-        parent_id, guide_id = sections[section_id]
-        guide_sections[guide_id].append(section_id)
-        if parent_id is None:
-            guide_top_sections[guide_id].append(section_id)
+        guide_sections[sections[section_id][1]].append(section_id)
     return GuideStructure(
         guide_resources={guide_id: frozenset(ids) for guide_id, ids in per_guide.items()},
         guide_sections={guide_id: tuple(ids) for guide_id, ids in guide_sections.items()},
-        guide_top_sections={guide_id: tuple(ids) for guide_id, ids in guide_top_sections.items()},
         section_resources={section_id: frozenset(ids) for section_id, ids in per_section.items()},
         all_resources=frozenset().union(*per_guide.values()),
     )
 
 
-def guide_tallies(*, user, guides=None, statuses=None, holding=None, top_level=False) -> dict[int, GuideTally]:
+def guide_tallies(*, user, guides=None, statuses=None, holding=None) -> dict[int, GuideTally]:
     """Per-guide and per-section (subtree) tallies of every published guide (or of `guides`):
     one query, for the learner's statuses (none when the caller has them). With `holding` (a
-    resource id), only the sections whose subtree holds that resource are tallied; with
-    `top_level`, only the top-level sections."""
+    resource id), only the sections whose subtree holds that resource are tallied."""
     structure = guide_structure()
     guides = list(guides if guides is not None else Guide.objects.published())
     if statuses is None:
         statuses = statuses_for(user=user)
-    sections_of = structure.guide_top_sections if top_level else structure.guide_sections
     return {
         guide.id: GuideTally(
             guide=guide,
             tally=Tally.of(structure.guide_resources.get(guide.id, ()), statuses),
             sections={
                 section_id: Tally.of(structure.section_resources[section_id], statuses)
-                for section_id in sections_of.get(guide.id, ())
+                for section_id in structure.guide_sections.get(guide.id, ())
                 if holding is None or holding in structure.section_resources[section_id]
             },
         )

@@ -1,5 +1,6 @@
 """Progress endpoints: tick/status, note, dashboard, export and import. Writes are POST only."""
 
+from functools import lru_cache
 from urllib.parse import quote
 
 from django.contrib import messages
@@ -7,7 +8,7 @@ from django.contrib.auth.decorators import login_required
 from django.http import HttpResponse, JsonResponse
 from django.shortcuts import redirect, render
 from django.template.loader import render_to_string
-from django.urls import reverse
+from django.urls import get_script_prefix, reverse
 from django.utils import timezone
 from django.utils.http import url_has_allowed_host_and_scheme
 from django.views.decorators.http import require_GET, require_http_methods, require_POST
@@ -18,7 +19,7 @@ from apps.core.content import published_get
 from apps.core.db import read_all
 from apps.paths.selectors import followed_paths, follows_read
 from apps.progress import exports, pages, selectors
-from apps.progress.bars import bars_for_scope, dashboard_bars, overall_bar, scope_reads
+from apps.progress.bars import bars_for_scope, dashboard_tallies, overall_bar, scope_reads
 from apps.progress.forms import ImportForm, NoteForm, StatusForm
 from apps.progress.imports import ProgressImportError, import_apply, import_plan
 from apps.progress.models import Status
@@ -127,12 +128,9 @@ def dashboard(request):
         follows_read(user=user),
     )
     guide = selectors.last_guide(user=user, guides=selectors.dashboard_guides(), recent=recent)
-    bars = dashboard_bars(user=user, statuses=statuses)
     context = {
         "overall": overall_bar(selectors.overall_tally(user=user, statuses=statuses)),
-        "guide_bars": overlay_fill(
-            request, pages.guide_bars(), statuses=statuses, tallies={bar.dom_id: bar.tally for bar in bars}
-        ),
+        "guide_bars": overlay_fill(request, pages.guide_bars(), statuses=statuses, tallies=dashboard_tallies(statuses=statuses)),
         "continue_guide": guide,
         "continue_entries": selectors.continue_in_guide(guide=guide, statuses=statuses) if guide else [],
         "in_progress": latest[Status.IN_PROGRESS],
@@ -141,8 +139,15 @@ def dashboard(request):
         "followed_paths": followed_paths(user=user, statuses=statuses, follows=follows),
         "scope": "dashboard",
         "statuses": statuses,
+        "data_links": _data_links(get_script_prefix()),
     }
     return render(request, "progress/dashboard.html", context)
+
+
+@lru_cache(maxsize=8)
+def _data_links(script_prefix: str) -> dict:  # reversed once per prefix the app is mounted at
+    links = {fmt: reverse("progress:export", args=[fmt]) for fmt in ("md", "csv", "json")}
+    return links | {"import": reverse("progress:import")}
 
 
 EXPORTS = {

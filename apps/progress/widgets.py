@@ -95,13 +95,14 @@ def squeeze(html: str) -> str:
 def bar_html(bar, *, compact=False, oob=False) -> SafeString:
     """A progress bar (apps.progress.bars.Bar); see progress/includes/bar.html."""
     shape = _bar_shape(_template(BAR_TEMPLATE), bool(bar.tally.complete), bool(compact), bool(oob))
-    return _filled(shape, {"dom_id": escape(bar.dom_id), "label": escape(bar.label), **_tally_values(bar.tally)})
+    numbers = dict(zip(_TALLY_FIELDS, map(str, _tally_numbers(bar.tally)), strict=True))
+    return _filled(shape, {"dom_id": escape(bar.dom_id), "label": escape(bar.label), **numbers})
 
 
 class BarShapes:
     """One bar's shapes (complete or not) with its id and label already in, as format strings:
-    filling one with a learner's tally is one `str.format` of four numbers. Overlays keep one per
-    bar hole."""
+    filling one with a learner's tally is one `str.format` of four numbers, in place. Overlays
+    keep one per bar hole."""
 
     def __init__(self, dom_id: str, label: str, *, compact=False):
         template, known = _template(BAR_TEMPLATE), {"dom_id": escape(dom_id), "label": as_ascii(escape(label))}
@@ -111,23 +112,23 @@ class BarShapes:
         }
 
     def fill(self, tally) -> SafeString:
-        return SafeString(self._formats[tally.complete].format_map(_tally_values(tally)))  # ASCII: label made so, numbers
+        return SafeString(self._formats[tally.complete].format(*_tally_numbers(tally)))  # ASCII: label made so, numbers
 
 
 def _format_string(shape: tuple[str, ...]) -> str:
-    """A (text, name, text, …) shape as a format string with a {name} field per name."""
+    """A (text, name, text, …) shape of the tally's fields as a format string that takes their
+    numbers in `_TALLY_FIELDS` order."""
     return "".join(
-        "{" + part + "}" if index % 2 else part.replace("{", "{{").replace("}", "}}") for index, part in enumerate(shape)
+        "{" + str(_TALLY_FIELDS.index(part)) + "}" if index % 2 else part.replace("{", "{{").replace("}", "}}")
+        for index, part in enumerate(shape)
     )
 
 
-def _tally_values(tally) -> dict:
-    return {
-        "done": str(tally.done),
-        "countable": str(tally.countable),
-        "percent": str(tally.percent),
-        "progress_max": str(tally.progress_max),
-    }
+_TALLY_FIELDS = ("done", "countable", "percent", "progress_max")  # what bar.html shows of a tally
+
+
+def _tally_numbers(tally) -> tuple[int, ...]:
+    return tally.done, tally.countable, tally.percent, tally.progress_max
 
 
 def _partly_filled(shape: tuple[str, ...], values: dict) -> tuple[str, ...]:
