@@ -8,9 +8,11 @@ from dataclasses import dataclass
 from django.db import connection, transaction
 from django.utils import timezone
 
-from apps.core.db import Read, read_all, rows_of
+from apps.core.db import Read, rows_of
 from apps.progress.models import Activity, ActivityDay, Progress, Status
 from apps.progress.selectors import progress_row
+
+_TABLE = Progress._meta.db_table
 
 
 class ProgressError(Exception):
@@ -36,20 +38,6 @@ def progress_set_status(*, user, resource, status, at=None, note=None, started_a
     read, together with its activity, in one statement (PostgreSQL) or one transaction. If another
     request changed the row in between, the write is worked out again on top of that change.
     """
-    progress, _ = _status_set(
-        user=user, resource=resource, status=status, at=at, note=note, started_at=started_at, completed_at=completed_at
-    )
-    return progress
-
-
-def progress_tick(*, user, resource, status, then: Sequence[Read]) -> list:
-    """A learner's tick: `progress_set_status`, then `then` (what the page refreshes) read right
-    after the write, in the write's round trip where the database allows. Their results, in order."""
-    _, results = _status_set(user=user, resource=resource, status=status, then=then)
-    return results
-
-
-def _status_set(*, user, resource, status, at=None, note=None, started_at=None, completed_at=None, then=()):
     if status not in Status.values:
         raise ProgressError(f"Unknown status {status!r}.")
     now = at or timezone.now()
@@ -58,16 +46,82 @@ def _status_set(*, user, resource, status, at=None, note=None, started_at=None, 
         progress = _changed(seen, user=user, resource=resource, status=status, now=now, note=note,
                             started_at=started_at, completed_at=completed_at)
         if _unchanged(seen, progress):
-            return seen, read_all(*then)  # the status again: no write, no activity
+            return seen  # the status again: no write, no activity
         previous = seen.status if seen else Status.NOT_STARTED
         activity = (user.pk, resource.pk, status, now) if previous != status else None
-        results = _written(seen, progress, activity, then)
-        if results is not None:
-            return progress, results
+        if _written(seen, progress, activity):
+            return progress
     raise ProgressError("This resource is being changed elsewhere at the same moment; nothing was saved. Try again.")
 
 
 WRITE_ATTEMPTS = 5  # each lost only to a concurrent write of the same row, so 2 do in practice
+
+
+def progress_tick(*, user, resource, status, then: Sequence[Read]) -> list:
+    """A learner's tick: `resource` put in `status` as `progress_set_status` puts it (no note or
+    dates to set), then `then` (what the page refreshes) read right after the write. Their
+    results, in order.
+
+    No read first: the database applies `_changed`'s rules to the row as it is when the write
+    lands (tests/progress/test_services.py checks the two agree on every change), so there is no
+    race to lose. On PostgreSQL the write, its activity and day count, and `then` are one message.
+    """
+    if status not in Status.values:
+        raise ProgressError(f"Unknown status {status!r}.")
+    now, adapt = timezone.now(), connection.ops.adapt_datetimefield_value
+    if status == Status.NOT_STARTED:  # the row goes, or stays with its note only
+        writes = [
+            Read(_CLEAR_SQL, [user.pk, resource.pk, Status.NOT_STARTED]),
+            Read(_KEEP_NOTE_SQL, [Status.NOT_STARTED, adapt(now), user.pk, resource.pk, Status.NOT_STARTED]),
+        ]
+    else:
+        started = adapt(now) if status in (Status.IN_PROGRESS, Status.DONE) else None
+        completed = adapt(now) if status == Status.DONE else None
+        writes = [Read(
+            _UPSERT_SQL[status], [user.pk, resource.pk, status, started, completed, adapt(now), adapt(now)]
+        )]
+    return _logged_with(writes, (user.pk, resource.pk, status, now), then)
+
+
+# The status rules of `_changed`, for a tick. A new row starts (and finishes) now; a row that
+# changes status keeps its start if it had one, or skips keeping it as it was, and finishes now
+# only when done. The same status again matches no row: nothing is written or logged.
+_UPSERT_SQL = {
+    status: f"""
+INSERT INTO {_TABLE} AS p (user_id, resource_id, status, note, started_at, completed_at, created_at, updated_at)
+VALUES (%s, %s, %s, '', %s, %s, %s, %s) ON CONFLICT (user_id, resource_id) DO UPDATE SET status = excluded.status,
+started_at = {started}, completed_at = excluded.completed_at, updated_at = excluded.updated_at
+WHERE p.status <> excluded.status RETURNING id"""
+    for status, started in (
+        (Status.IN_PROGRESS, "COALESCE(p.started_at, excluded.started_at)"),
+        (Status.DONE, "COALESCE(p.started_at, excluded.started_at)"),
+        (Status.SKIPPED, "p.started_at"),
+    )
+}
+_CLEAR_SQL = f"DELETE FROM {_TABLE} WHERE user_id = %s AND resource_id = %s AND note = '' AND status <> %s RETURNING id"
+_KEEP_NOTE_SQL = f"""
+UPDATE {_TABLE} SET status = %s, started_at = NULL, completed_at = NULL, updated_at = %s
+WHERE user_id = %s AND resource_id = %s AND note <> '' AND status <> %s RETURNING id"""
+
+
+def _logged_with(writes: list[Read], activity: tuple, then: Sequence[Read]) -> list:
+    """Run `writes` (each returning the ids it wrote; at most one writes), log `activity` if one
+    wrote, then read `then`: one statement and message on PostgreSQL, one transaction elsewhere."""
+    logged, counted = _activity_params(*activity)
+    if connection.vendor == "postgresql":
+        named = [f"write{index} AS ({write.sql})" for index, write in enumerate(writes)]
+        written = " UNION ALL ".join(f"SELECT id FROM write{index}" for index in range(len(writes)))
+        write = Read(
+            _with_activity(written, before=", ".join(named) + ", "),
+            [param for write in writes for param in write.params] + logged + counted,
+        )
+        _, *after = rows_of(write, *then)
+    else:
+        with transaction.atomic():
+            if any(rows_of(*writes)):
+                rows_of(Read(_ACTIVITY_INSERT, logged), Read(_ACTIVITY_DAY_UPSERT, counted))
+        after = rows_of(*then)
+    return [read.parse(rows) for read, rows in zip(then, after, strict=True)]
 
 
 def _unchanged(seen, progress) -> bool:
@@ -128,13 +182,12 @@ def progress_apply_many(*, user, changes):
             )
 
 
-# The write path runs on every tick: plain SQL where the ORM takes longer to build a statement
-# than the database takes to run it, and on PostgreSQL one statement where Django would need a
-# transaction (BEGIN, lock, write, log, COMMIT: five round trips).
-def _written(seen, progress, activity, then) -> list | None:
+# Plain SQL, and on PostgreSQL one statement where Django would need a transaction (BEGIN, lock,
+# write, log, COMMIT: five round trips).
+def _written(seen, progress, activity) -> bool:
     """Write `progress` (None: no row) over `seen` (None: there was none) if the row is still as
-    read, and log `activity` (None: the status did not change) with it; then read `then`. None,
-    writing nothing, when another request got there first."""
+    read, and log `activity` (None: the status did not change) with it. False, writing nothing,
+    when another request got there first."""
     adapt = connection.ops.adapt_datetimefield_value
     if seen is None:
         progress.created_at = progress.updated_at = timezone.now()
@@ -154,23 +207,18 @@ def _written(seen, progress, activity, then) -> list | None:
             ]
     logged, counted = _activity_params(*activity) if activity else ([], [])
     if connection.vendor == "postgresql":
-        write = Read(_with_activity(write) if activity else write, params + logged + counted)
-        written, *after = rows_of(write, *then)
+        [written] = rows_of(Read(_with_activity(write) if activity else write, params + logged + counted))
     else:
         with transaction.atomic():
             [written] = rows_of(Read(write, params))
             if written and activity:
                 rows_of(Read(_ACTIVITY_INSERT, logged), Read(_ACTIVITY_DAY_UPSERT, counted))
-        after = rows_of(*then) if written else []
-    if not written:
-        return None
-    if progress is not None and seen is None:
+    if written and progress is not None and seen is None:
         progress.pk = written[0][0]
         progress._state.adding, progress._state.db = False, connection.alias
-    return [read.parse(rows) for read, rows in zip(then, after, strict=True)]
+    return bool(written)
 
 
-_TABLE = Progress._meta.db_table
 _INSERT_SQL = f"""
 INSERT INTO {_TABLE} (user_id, resource_id, status, note, started_at, completed_at, created_at, updated_at)
 VALUES (%s, %s, %s, %s, %s, %s, %s, %s) ON CONFLICT (user_id, resource_id) DO NOTHING RETURNING id"""
@@ -190,11 +238,12 @@ def _activity_params(user_id, resource_id, status, at) -> tuple[list, list]:
     )
 
 
-def _with_activity(write: str) -> str:
-    """`write` with the Activity row and its day's count (ActivityDay, an upsert: safe against a
-    concurrent one) logged only if it wrote: one statement, so all or nothing."""
+def _with_activity(write: str, before: str = "") -> str:
+    """`write` (after the CTEs `before`, if any) with the Activity row and its day's count
+    (ActivityDay, an upsert: safe against a concurrent one) logged only if it wrote: one
+    statement, so all or nothing."""
     return (
-        f"WITH written AS ({write}), "
+        f"WITH {before}written AS ({write}), "
         f"logged AS (INSERT INTO {_ACTIVITY} SELECT %s, %s, %s, %s FROM written), "
         f"counted AS (INSERT INTO {_ACTIVITY_DAY} SELECT %s, %s, 1 FROM written {_ACTIVITY_DAY_CONFLICT}) "
         "SELECT id FROM written"

@@ -24,7 +24,7 @@ from apps.progress.forms import ImportForm, NoteForm, StatusForm
 from apps.progress.imports import ProgressImportError, import_apply, import_plan
 from apps.progress.models import Status
 from apps.progress.overlay import overlay_fill
-from apps.progress.services import ProgressError, progress_set_note, progress_tick
+from apps.progress.services import progress_set_note, progress_tick
 
 PENDING_SESSION_KEY = "pending_progress"
 
@@ -59,10 +59,7 @@ def progress_set(request, resource_uuid):
 
     # With htmx, the page's bars are refreshed from statuses read right after the write.
     then = scope_reads(user=request.user) if request.htmx else ()
-    try:
-        after = progress_tick(user=request.user, resource=resource, status=status, then=then)
-    except ProgressError as exc:
-        return _refused(request, str(exc), status=409, back=back)
+    after = progress_tick(user=request.user, resource=resource, status=status, then=then)
     if not request.htmx:
         return redirect(back)
     scope, slot = form.cleaned_data["scope"], form.cleaned_data["slot"] or str(resource.uuid)

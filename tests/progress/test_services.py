@@ -224,3 +224,49 @@ def test_heatmap_cells_place_each_day_with_its_level_and_count():
     assert 'class="hm hm-2"><title>3 on Mon 9 Nov 2026</title>' in html
     assert html.startswith('<rect x="0" y="0" width="11" height="11" rx="2" class="hm hm-0"><title>0 on Sun 1 Nov 2026</title>')
     assert heatmap_cells([]) == ""
+
+
+_BEFORE = timezone.now() - timedelta(days=3)
+_FINISHED = timezone.now() - timedelta(days=2)
+# (status, note, started_at, completed_at) of a row before a change, as the app leaves rows; None
+# for no row.
+_ROWS = [
+    None,
+    (Status.NOT_STARTED, "a note", None, None),
+    (Status.IN_PROGRESS, "", _BEFORE, None),
+    (Status.IN_PROGRESS, "a note", _BEFORE, None),
+    (Status.DONE, "", _BEFORE, _FINISHED),
+    (Status.DONE, "a note", _BEFORE, _FINISHED),
+    (Status.SKIPPED, "", None, None),
+    (Status.SKIPPED, "a note", _BEFORE, None),
+]
+
+
+@pytest.mark.parametrize("row", _ROWS, ids=lambda row: "no row" if row is None else f"{row[0]}{'+note' if row[1] else ''}")
+@pytest.mark.parametrize("status", Status.values)
+def test_a_tick_changes_a_row_exactly_as_progress_set_status_does(user, other_user, catalog, row, status):
+    """progress_tick applies the status rules in SQL, progress_set_status in Python: the same row
+    and the same activity, from every row to every status."""
+    from apps.progress.services import progress_tick
+
+    resource = catalog["resources"][0]
+    for learner in (user, other_user):
+        if row is not None:
+            status_was, note, started_at, completed_at = row
+            Progress.objects.create(
+                user=learner, resource=resource, status=status_was, note=note, started_at=started_at, completed_at=completed_at
+            )
+    started = timezone.now()
+    progress_set_status(user=user, resource=resource, status=status)
+    assert progress_tick(user=other_user, resource=resource, status=status, then=()) == []
+
+    def outcome(learner):
+        found = Progress.objects.filter(user=learner, resource=resource).first()
+        known = {None: None, _BEFORE: "before", _FINISHED: "finished"}
+        dates = (known[moment] if moment in known else "now" if moment >= started else moment
+                 for moment in (found.started_at, found.completed_at)) if found else ()
+        shape = None if found is None else (found.status, found.note, *dates)
+        logged = list(Activity.objects.filter(user=learner).values_list("status", flat=True))
+        return shape, logged, list(ActivityDay.objects.filter(user=learner).values_list("count", flat=True))
+
+    assert outcome(other_user) == outcome(user)
