@@ -527,7 +527,7 @@ def load_run(
                 response.read()
                 status = response.status
             except (http.client.HTTPException, OSError):
-                # A recycled worker (max_requests) closes keep-alive connections: reconnect.
+                # The server closed the keep-alive connection (a worker stopped): reconnect.
                 conn.close()
                 conn = connections[index] = http_connection(port)
                 continue

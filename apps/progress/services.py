@@ -80,7 +80,7 @@ def progress_tick(*, user, resource, status, then: Sequence[Read]) -> list:
         writes = [Read(
             _UPSERT_SQL[status], [user.pk, resource.pk, status, started, completed, adapt(now), adapt(now)]
         )]
-    return _logged_with(writes, (user.pk, resource.pk, status, now), then)
+    return _logged_with(writes, (user.pk, resource.pk, status, now), then)[1]
 
 
 # The status rules of `_changed`, for a tick. A new row starts (and finishes) now; a row that
@@ -104,24 +104,22 @@ UPDATE {_TABLE} SET status = %s, started_at = NULL, completed_at = NULL, updated
 WHERE user_id = %s AND resource_id = %s AND note <> '' AND status <> %s RETURNING id"""
 
 
-def _logged_with(writes: list[Read], activity: tuple, then: Sequence[Read]) -> list:
-    """Run `writes` (each returning the ids it wrote; at most one writes), log `activity` if one
-    wrote, then read `then`: one statement and message on PostgreSQL, one transaction elsewhere."""
-    logged, counted = _activity_params(*activity)
+def _logged_with(writes: Sequence[Read], activity: tuple | None, then: Sequence[Read] = ()) -> tuple[list, list]:
+    """Run `writes` (each returning the ids it wrote; at most one writes), log `activity` (None:
+    nothing to log) if one wrote, then read `then`: one statement and message on PostgreSQL, one
+    transaction elsewhere. The rows written, and `then`'s results in order."""
+    logged, counted = _activity_params(*activity) if activity else ([], [])
     if connection.vendor == "postgresql":
-        named = [f"write{index} AS ({write.sql})" for index, write in enumerate(writes)]
-        written = " UNION ALL ".join(f"SELECT id FROM write{index}" for index in range(len(writes)))
-        write = Read(
-            _with_activity(written, before=", ".join(named) + ", "),
-            [param for write in writes for param in write.params] + logged + counted,
-        )
-        _, *after = rows_of(write, *then)
+        statement = _one_statement([write.sql for write in writes], logged=bool(activity))
+        params = [param for write in writes for param in write.params] + logged + counted
+        written, *after = rows_of(Read(statement, params), *then)
     else:
         with transaction.atomic():
-            if any(rows_of(*writes)):
+            written = [row for rows in rows_of(*writes) for row in rows]
+            if written and activity:
                 rows_of(Read(_ACTIVITY_INSERT, logged), Read(_ACTIVITY_DAY_UPSERT, counted))
-        after = rows_of(*then)
-    return [read.parse(rows) for read, rows in zip(then, after, strict=True)]
+        after = rows_of(*then) if then else []
+    return written, [read.parse(rows) for read, rows in zip(then, after, strict=True)]
 
 
 def _unchanged(seen, progress) -> bool:
@@ -205,14 +203,7 @@ def _written(seen, progress, activity) -> bool:
                 progress.status, progress.note, adapt(progress.started_at), adapt(progress.completed_at),
                 adapt(progress.updated_at), *as_read,
             ]
-    logged, counted = _activity_params(*activity) if activity else ([], [])
-    if connection.vendor == "postgresql":
-        [written] = rows_of(Read(_with_activity(write) if activity else write, params + logged + counted))
-    else:
-        with transaction.atomic():
-            [written] = rows_of(Read(write, params))
-            if written and activity:
-                rows_of(Read(_ACTIVITY_INSERT, logged), Read(_ACTIVITY_DAY_UPSERT, counted))
+    written, _ = _logged_with([Read(write, params)], activity)
     if written and progress is not None and seen is None:
         progress.pk = written[0][0]
         progress._state.adding, progress._state.db = False, connection.alias
@@ -238,16 +229,18 @@ def _activity_params(user_id, resource_id, status, at) -> tuple[list, list]:
     )
 
 
-def _with_activity(write: str, before: str = "") -> str:
-    """`write` (after the CTEs `before`, if any) with the Activity row and its day's count
-    (ActivityDay, an upsert: safe against a concurrent one) logged only if it wrote: one
-    statement, so all or nothing."""
-    return (
-        f"WITH {before}written AS ({write}), "
-        f"logged AS (INSERT INTO {_ACTIVITY} SELECT %s, %s, %s, %s FROM written), "
-        f"counted AS (INSERT INTO {_ACTIVITY_DAY} SELECT %s, %s, 1 FROM written {_ACTIVITY_DAY_CONFLICT}) "
-        "SELECT id FROM written"
-    )
+def _one_statement(writes: list[str], *, logged: bool) -> str:
+    """`writes` as one statement returning the ids written: with `logged`, the Activity row and
+    its day's count (ActivityDay, an upsert: safe against a concurrent one) are inserted only if
+    one wrote. One statement, so all or nothing."""
+    if len(writes) == 1 and not logged:
+        return writes[0]
+    ctes = [f"write{index} AS ({write})" for index, write in enumerate(writes)]
+    ctes.append("written AS (" + " UNION ALL ".join(f"SELECT id FROM write{index}" for index in range(len(writes))) + ")")
+    if logged:
+        ctes.append(f"logged AS (INSERT INTO {_ACTIVITY} SELECT %s, %s, %s, %s FROM written)")
+        ctes.append(f"counted AS (INSERT INTO {_ACTIVITY_DAY} SELECT %s, %s, 1 FROM written {_ACTIVITY_DAY_CONFLICT})")
+    return f"WITH {', '.join(ctes)} SELECT id FROM written"
 
 
 _ACTIVITY = f"{Activity._meta.db_table} (user_id, resource_id, status, occurred_at)"
