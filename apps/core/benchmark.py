@@ -121,11 +121,27 @@ GROUP BY 1, 2
 """
 
 
+# Learners follow paths: one or two each, drawn among the published ones, half of them with a
+# weekly pace. The dashboard shows each followed path's bar, next-up and pace; the path page its
+# "following" state.
+_FOLLOW_SQL = """
+INSERT INTO paths_pathfollow (user_id, path_id, followed_at, hours_per_week)
+SELECT u.id, p.id, u.date_joined + random() * (now() - u.date_joined),
+       CASE WHEN random() < 0.5 THEN 2 + floor(random() * 9)::int END
+FROM auth_user u
+CROSS JOIN LATERAL (
+    SELECT id FROM paths_learningpath WHERE is_published ORDER BY random() LIMIT 1 + u.id %% 2
+) p
+WHERE u.email LIKE %(pattern)s
+"""
+
+
 @dataclass
 class Volume:
     users: int
     progress: int
     activities: int
+    follows: int
     seconds: float
 
 
@@ -160,10 +176,11 @@ def volume_load(*, url: str, users: int, resources_per_user: int, password_hash:
         progress = conn.execute(_PROGRESS_SQL, {"pattern": pattern, "share": share}).rowcount
         activities = conn.execute(_ACTIVITY_SQL, {"pattern": pattern}).rowcount
         conn.execute(_ACTIVITY_DAY_SQL, {"pattern": pattern, "tz": os.environ.get("TIME_ZONE") or "UTC"})
+        follows = conn.execute(_FOLLOW_SQL, {"pattern": pattern}).rowcount
         conn.execute("SET session_replication_role = DEFAULT")
         # Fresh statistics, as autovacuum would have by the time real traffic arrives.
         conn.execute("VACUUM ANALYZE")
-    return Volume(users=users, progress=progress, activities=activities, seconds=time.monotonic() - started)
+    return Volume(users=users, progress=progress, activities=activities, follows=follows, seconds=time.monotonic() - started)
 
 
 @dataclass

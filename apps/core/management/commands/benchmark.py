@@ -129,30 +129,39 @@ class Command(BaseCommand):
         queries = bench.query_counts(
             base_dir, env, [(e.name, e.path, e.signed_in) for e in endpoints if e.method == "GET"]
         )
-        # Rounds, each the floor and then every endpoint: a ratio compares an endpoint with the floor
-        # measured seconds before it, so a shared machine's drifting load moves both alike.
+        # Rounds, each every endpoint right after a run of the floor: a ratio compares an endpoint
+        # with the floor measured a moment before it, so a shared machine's drifting load moves both alike.
         rounds = max(options["rounds"], 1)
+        floor, pages = endpoints[0], endpoints[1:]
         runs = {endpoint.name: [] for endpoint in endpoints}
+        floors = {page.name: [] for page in pages}  # the p50 of the floor run just before each run
+
+        def measured(endpoint):
+            return bench.load_run(
+                port=port, endpoint=endpoint, visitors=visitors if endpoint.signed_in else anonymous,
+                connections=connections, duration=options["duration"] / rounds,
+                max_requests=max(options["max_requests"] // rounds, 1), warmup=options["warmup"] / rounds,
+            )
+
         # Kept across runs, spread evenly over the workers (see balanced_connections).
         connections = bench.balanced_connections(server, len(visitors), options["workers"])
         for number in range(1, rounds + 1):
-            for endpoint in endpoints:
-                runs[endpoint.name].append(bench.load_run(
-                    port=port, endpoint=endpoint, visitors=visitors if endpoint.signed_in else anonymous,
-                    connections=connections, duration=options["duration"] / rounds,
-                    max_requests=max(options["max_requests"] // rounds, 1), warmup=options["warmup"] / rounds,
-                ))
+            for page in pages:
+                runs[floor.name].append(measured(floor))
+                floors[page.name].append(runs[floor.name][-1].percentile(50))
+                runs[page.name].append(measured(page))
             self.say(f"  round {number}/{rounds}: " + ", ".join(
-                f"{name.split(' ')[0].rstrip(':')} {measured[-1].percentile(50):.1f}" for name, measured in runs.items()
-            ) + " (p50 ms)")
+                f"{page.name.split(' ')[0]} {runs[page.name][-1].percentile(50) / floors[page.name][-1]:.1f}×" for page in pages
+            ) + " (p50 / the floor's just before)")
         for connection in connections:
             connection.close()
-        floors = [measured.percentile(50) for measured in runs[endpoints[0].name]]
         rows = []
         for endpoint in endpoints:
             measurement = bench.Measurement.merged(runs[endpoint.name])
             p50, p95 = measurement.percentile(50), measurement.percentile(95)
-            ratio = statistics.median(run.percentile(50) / floor for run, floor in zip(runs[endpoint.name], floors, strict=True))
+            ratio = statistics.median(
+                run.percentile(50) / before for run, before in zip(runs[endpoint.name], floors[endpoint.name], strict=True)
+            ) if endpoint is not floor else 1.0
             weight = bench.page_weight(port, endpoint.path, visitors[0] if endpoint.signed_in else None) if endpoint.weigh else None
             misses = []
             if ratio > TARGET_RATIO:
