@@ -6,7 +6,6 @@ from dataclasses import dataclass, field
 from datetime import timedelta
 from functools import cached_property, lru_cache
 
-from django.db import connection
 from django.db.models import Prefetch
 from django.utils import timezone
 
@@ -90,11 +89,10 @@ _ALL_STATUSES_SQL = f"SELECT resource_id, status FROM {Progress._meta.db_table} 
 
 
 def progress_row(*, user, resource) -> Progress | None:
-    """The learner's row for one resource, if any. Plain SQL: the resource page and every tick read it."""
-    with connection.cursor() as cursor:
-        cursor.execute(_ONE_ROW_SQL, [user.pk, resource.pk])
-        row = cursor.fetchone()
-    return None if row is None else instance_from_row(Progress, row)
+    """The learner's row for one resource, if any. Plain SQL: the resource page and
+    `progress_set_status` (imports, a tick made before signing in) read it."""
+    read = Read(_ONE_ROW_SQL, [user.pk, resource.pk], lambda rows: instance_from_row(Progress, rows[0]) if rows else None)
+    return read_one(read)
 
 
 _ONE_ROW_SQL = f"SELECT {', '.join(columns(Progress))} FROM {Progress._meta.db_table} WHERE user_id = %s AND resource_id = %s"

@@ -1,6 +1,5 @@
 """Progress endpoints: tick/status, note, dashboard, export and import. Writes are POST only."""
 
-from functools import lru_cache
 from urllib.parse import quote
 
 from django.contrib import messages
@@ -8,7 +7,7 @@ from django.contrib.auth.decorators import login_required
 from django.http import HttpResponse, JsonResponse
 from django.shortcuts import redirect, render
 from django.template.loader import render_to_string
-from django.urls import get_script_prefix, reverse
+from django.urls import reverse
 from django.utils import timezone
 from django.utils.http import url_has_allowed_host_and_scheme
 from django.views.decorators.http import require_GET, require_http_methods, require_POST
@@ -17,6 +16,7 @@ from django_htmx.http import HttpResponseClientRedirect
 from apps.catalog.models import Resource
 from apps.core.content import published_get
 from apps.core.db import read_all
+from apps.core.reversing import reverse_cached
 from apps.paths.selectors import followed_paths, follows_read
 from apps.progress import exports, pages, selectors
 from apps.progress.bars import bars_for_scope, dashboard_tallies, overall_bar, scope_reads
@@ -136,15 +136,14 @@ def dashboard(request):
         "followed_paths": followed_paths(user=user, statuses=statuses, follows=follows),
         "scope": "dashboard",
         "statuses": statuses,
-        "data_links": _data_links(get_script_prefix()),
+        "data_links": _data_links(),
     }
     return render(request, "progress/dashboard.html", context)
 
 
-@lru_cache(maxsize=8)
-def _data_links(script_prefix: str) -> dict:  # reversed once per prefix the app is mounted at
-    links = {fmt: reverse("progress:export", args=[fmt]) for fmt in ("md", "csv", "json")}
-    return links | {"import": reverse("progress:import")}
+def _data_links() -> dict:
+    links = {fmt: reverse_cached("progress:export", fmt) for fmt in ("md", "csv", "json")}
+    return links | {"import": reverse_cached("progress:import")}
 
 
 EXPORTS = {

@@ -15,7 +15,7 @@ document.addEventListener("keydown", (event) => {
   event.preventDefault();
 });
 
-// A tick the server refused (a forged status, a write that kept losing a race) or could not
+// A tick the server refused (a forged status) or could not
 // reach: htmx swaps nothing for an error, so say what happened where the page's messages go.
 // The server's own words when it sent plain text, else a general one (an HTML error page).
 function showError(text) {

@@ -134,7 +134,7 @@ class Command(BaseCommand):
         rounds = max(options["rounds"], 1)
         floor, pages = endpoints[0], endpoints[1:]
         runs = {endpoint.name: [] for endpoint in endpoints}
-        floors = {page.name: [] for page in pages}  # the p50 of the floor run just before each run
+        ratios = {page.name: [] for page in pages}  # each run's p50 over the floor run's just before it
 
         def measured(endpoint):
             return bench.load_run(
@@ -148,10 +148,10 @@ class Command(BaseCommand):
         for number in range(1, rounds + 1):
             for page in pages:
                 runs[floor.name].append(measured(floor))
-                floors[page.name].append(runs[floor.name][-1].percentile(50))
                 runs[page.name].append(measured(page))
+                ratios[page.name].append(runs[page.name][-1].percentile(50) / runs[floor.name][-1].percentile(50))
             self.say(f"  round {number}/{rounds}: " + ", ".join(
-                f"{page.name.split(' ')[0]} {runs[page.name][-1].percentile(50) / floors[page.name][-1]:.1f}×" for page in pages
+                f"{page.name.split(' ')[0]} {ratios[page.name][-1]:.1f}×" for page in pages
             ) + " (p50 / the floor's just before)")
         for connection in connections:
             connection.close()
@@ -159,9 +159,7 @@ class Command(BaseCommand):
         for endpoint in endpoints:
             measurement = bench.Measurement.merged(runs[endpoint.name])
             p50, p95 = measurement.percentile(50), measurement.percentile(95)
-            ratio = statistics.median(
-                run.percentile(50) / before for run, before in zip(runs[endpoint.name], floors[endpoint.name], strict=True)
-            ) if endpoint is not floor else 1.0
+            ratio = statistics.median(ratios[endpoint.name]) if endpoint is not floor else 1.0
             weight = bench.page_weight(port, endpoint.path, visitors[0] if endpoint.signed_in else None) if endpoint.weigh else None
             misses = []
             if ratio > TARGET_RATIO:
