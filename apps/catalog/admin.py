@@ -14,9 +14,9 @@ from django.db.models import Count, IntegerField, OuterRef, Subquery, Value
 from django.db.models.functions import Coalesce
 from django.forms import Textarea, ValidationError
 from django.urls import path
-from django.utils.html import format_html
 from django.utils import timezone
 from django.utils.formats import date_format
+from django.utils.html import format_html
 from django.utils.text import Truncator
 
 from apps.catalog.models import Entry, Guide, Kind, LinkStatus, Resource, ResourceLink, Section, Topic

@@ -14,3 +14,18 @@ class ContentVersion(models.Model):
 
     def __str__(self):
         return self.token
+
+
+class Seeded(models.Model):
+    """An object `manage.py seed` has loaded from a bundled fixture (or found already there), by
+    model and uuid: the seed never creates it again, so what a curator deletes (or merges away)
+    stays deleted however often the seed runs."""
+
+    model = models.CharField(max_length=100)  # app_label.model_name, as the fixture names it
+    uuid = models.UUIDField()
+
+    class Meta:
+        constraints = [models.UniqueConstraint(fields=["model", "uuid"], name="seeded_once_per_object")]
+
+    def __str__(self):
+        return f"{self.model} {self.uuid}"

@@ -5,9 +5,13 @@ from io import StringIO
 
 import pytest
 from django.core.management import call_command
+from django.db import connection
+from django.test.utils import CaptureQueriesContext
 
 from apps.catalog.importer.fixtures import FIXTURE_PATH
 from apps.catalog.models import Entry, Guide, Resource, ResourceLink, Section, Topic
+from apps.core.models import Seeded
+from apps.curation.services import resource_merge
 from apps.paths.models import LearningPath
 
 MODELS = (Topic, Guide, Section, Resource, ResourceLink, Entry)
@@ -72,11 +76,62 @@ def test_seed_deletes_nothing_and_adds_only_what_is_missing():
     seed()
     own = Resource.objects.create(title="A curator's own find", url="https://example.com/find")
     entry = Entry.objects.filter(section__guide__slug="ai-infra-field-notes").first()
-    entry_uuid = entry.uuid
+    new_uuid = entry.uuid
     entry.delete()
+    Seeded.objects.filter(uuid=new_uuid).delete()  # as if a new release's fixture had added it
     assert seed().startswith("Seeded: 1 created, ")
     assert Resource.objects.filter(pk=own.pk).exists()
-    assert Entry.objects.filter(uuid=entry_uuid).exists()
+    assert Entry.objects.filter(uuid=new_uuid).exists()
+
+
+@pytest.mark.django_db
+def test_what_a_curator_deletes_stays_deleted_until_restored(fixture_size):
+    seed()
+    entry = Entry.objects.filter(section__guide__slug="ai-infra-field-notes").first()
+    path = LearningPath.objects.get(slug="ai-infra-field-notes-frontier-topics")
+    entry.delete()
+    path.delete()  # its steps go with it
+    assert seed() == (
+        f"Seeded: 0 created, {fixture_size - 1} already present, "
+        "1 deleted since seeded (left deleted; `seed --restore` brings them back)"
+    )
+    assert not Entry.objects.filter(uuid=entry.uuid).exists()
+    assert not LearningPath.objects.filter(slug=path.slug).exists()
+
+    call_command("seed", "--restore", stdout=StringIO())
+    assert Entry.objects.filter(uuid=entry.uuid).exists()
+    assert LearningPath.objects.get(slug=path.slug).steps.exists()
+    assert seed() == f"Seeded: 0 created, {fixture_size} already present"
+
+
+@pytest.mark.django_db
+def test_a_merged_away_duplicate_does_not_come_back():
+    seed()
+    survivor, duplicate = Resource.objects.filter(entries__section__guide__slug="ai-infra-field-notes").distinct()[:2]
+    resource_merge(survivor=survivor, duplicates=[duplicate])
+    seed()
+    assert not Resource.objects.filter(uuid=duplicate.uuid).exists()
+
+
+@pytest.mark.django_db
+def test_a_database_seeded_before_the_ledger_is_recorded_without_losing_anything(fixture_size):
+    seed()
+    Seeded.objects.all().delete()  # seeded by a release that kept no record
+    entry = Entry.objects.first()
+    entry.delete()  # deleted back then: nothing says the seed made it, so it comes back once
+    assert seed() == f"Seeded: 1 created, {fixture_size - 1} already present"
+    assert Seeded.objects.filter(model="catalog.entry").count() == Entry.objects.count()
+    entry = Entry.objects.first()
+    entry.delete()
+    assert "1 deleted since seeded" in seed()
+
+
+@pytest.mark.django_db
+def test_a_seed_with_nothing_to_do_writes_nothing():
+    seed()
+    with CaptureQueriesContext(connection) as queries:
+        seed()
+    assert not [q["sql"] for q in queries if not q["sql"].lstrip().upper().startswith(("SELECT", "SAVEPOINT", "RELEASE"))]
 
 
 @pytest.mark.django_db

@@ -16,10 +16,12 @@ def seeded(django_db_setup, django_db_blocker):
         yield
         LearningPath.objects.all().delete()
         from apps.catalog.models import Guide, Resource, Topic
+        from apps.core.models import Seeded
 
         Guide.objects.all().delete()
         Resource.objects.all().delete()
         Topic.objects.all().delete()
+        Seeded.objects.all().delete()  # or the next seed would leave it all deleted
 
 
 def steps(slug):

@@ -21,6 +21,7 @@ from django.db import IntegrityError, transaction
 from apps.catalog.importer import builder
 from apps.catalog.importer import topics as taxonomy
 from apps.catalog.importer.planner import ImportPlan, plan_catalog
+from apps.core.models import Seeded
 
 FIXTURE_PATH = Path(settings.BASE_DIR) / "fixtures" / "catalog.json"
 FIXTURE_NAME = FIXTURE_PATH.name
@@ -92,12 +93,15 @@ class SeedResult:
     created: int = 0
     present: int = 0
     skipped: int = 0  # could not be created: a conflicting curator edit, or its parent is gone
+    deleted: int = 0  # seeded once, deleted since (by a curator, or merged away): left deleted
 
     def __str__(self) -> str:
         text = f"Seeded: {self.created} created, {self.present} already present"
-        return text + (f", {self.skipped} skipped (conflicting with curator changes)" if self.skipped else "")
-
-
+        if self.skipped:
+            text += f", {self.skipped} skipped (conflicting with curator changes)"
+        if self.deleted:
+            text += f", {self.deleted} deleted since seeded (left deleted; `seed --restore` brings them back)"
+        return text
 
 
 def _save_new(deserialized) -> bool:
@@ -121,26 +125,37 @@ def _save_new(deserialized) -> bool:
     return True
 
 
-def seed_catalog(path: Path | None = None) -> SeedResult:
+def seed_catalog(path: Path | None = None, *, restore: bool = False) -> SeedResult:
     """Load the catalog fixture additively: create what is missing, never change or delete anything.
 
     Objects are matched on uuid. A curator's edits survive because existing objects are
     not touched at all (topics of a resource are only set when the resource is created);
-    whatever the fixture does not mention is left alone.
+    whatever the fixture does not mention is left alone. What the seed loaded once and a curator
+    deleted since (core.Seeded remembers) is not created again, unless `restore`.
     """
     objects = json.loads((path or FIXTURE_PATH).read_text(encoding="utf-8"))
+    labels = {obj["model"] for obj in objects}
     present = {
-        label: {str(value) for value in apps.get_model(label).objects.values_list("uuid", flat=True)}
-        for label in {obj["model"] for obj in objects}
+        (label, str(value)) for label in labels for value in apps.get_model(label).objects.values_list("uuid", flat=True)
     }
-    missing = [obj for obj in objects if obj["fields"]["uuid"] not in present[obj["model"]]]
-    result = SeedResult(present=len(objects) - len(missing))
-    if not missing:
-        return result
+    seeded = set() if restore else {
+        (label, str(value)) for label, value in Seeded.objects.filter(model__in=labels).values_list("model", "uuid")
+    }
+    keys = [(obj["model"], obj["fields"]["uuid"]) for obj in objects]
+    result = SeedResult(
+        present=sum(key in present for key in keys),
+        deleted=sum(key not in present and key in seeded for key in keys),
+    )
+    missing = [obj for obj, key in zip(objects, keys, strict=True) if key not in present and key not in seeded]
     with transaction.atomic():
+        loaded = {key for key in keys if key in present}
         for deserialized in serializers.deserialize("python", missing, handle_forward_references=True):
             if _save_new(deserialized):
                 result.created += 1
+                loaded.add((deserialized.object._meta.label_lower, str(deserialized.object.uuid)))
             else:
                 result.skipped += 1
+        Seeded.objects.bulk_create(
+            [Seeded(model=label, uuid=value) for label, value in sorted(loaded - seeded)], ignore_conflicts=True
+        )
     return result

@@ -3,8 +3,15 @@
 from django.core.management.base import BaseCommand, CommandError
 
 from apps.catalog.models import LinkStatus
-from apps.curation.linkcheck import DEFAULT_RETRIES, DEFAULT_TIMEOUT, DEFAULT_WORKERS, MAX_WORKERS, LinkChecker
-from apps.curation.linkcheck import resources_check_links, stale_resources
+from apps.curation.linkcheck import (
+    DEFAULT_RETRIES,
+    DEFAULT_TIMEOUT,
+    DEFAULT_WORKERS,
+    MAX_WORKERS,
+    LinkChecker,
+    resources_check_links,
+    stale_resources,
+)
 
 
 class Command(BaseCommand):
