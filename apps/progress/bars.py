@@ -18,7 +18,6 @@ from apps.progress.selectors import (
     guide_structure,
     guide_tallies,
     overall_tally,
-    statuses_for,
     statuses_read,
     tallies_of,
 )
@@ -48,13 +47,11 @@ def overall_bar(tally):
     return Bar("bar-overall", "All guides", tally)
 
 
-def topic_tally(*, user, topic, statuses=None):
+def topic_tally(*, topic, statuses):
     """Over what the topic page lists: the topic's published resources."""
     resource_ids = memoized(
         ("topic-resources", topic.id), lambda: frozenset(topic.resources.published().values_list("id", flat=True))
     )
-    if statuses is None:
-        statuses = statuses_for(user=user, resource_ids=resource_ids)
     return Tally.of(resource_ids, statuses)
 
 
@@ -84,7 +81,7 @@ def bars_for_scope(*, user, scope, resource, statuses, follows):
             guide = published_get(Guide, uuid=key)
         except Http404:
             return [], [], None
-        tallies = guide_tallies(user=user, guides=[guide], statuses=statuses, holding=resource.id)[guide.id]
+        tallies = guide_tallies(guide=guide, statuses=statuses, holding=resource.id)
         bars = [guide_bar(guide, tallies.tally)] + [
             section_bar(section, tallies.sections[section.id])
             for section in _published_sections(guide)
@@ -97,9 +94,9 @@ def bars_for_scope(*, user, scope, resource, statuses, follows):
             topic = published_get(Topic, slug=key)
         except Http404:
             return [], [], None
-        return [topic_bar(topic, topic_tally(user=user, topic=topic, statuses=statuses))], [], None
+        return [topic_bar(topic, topic_tally(topic=topic, statuses=statuses))], [], None
     if kind == "dashboard":
-        return [overall_bar(overall_tally(user=user, statuses=statuses))] + dashboard_bars(statuses=statuses), [], None
+        return [overall_bar(overall_tally(statuses=statuses))] + dashboard_bars(statuses=statuses), [], None
     return [], [], None
 
 

@@ -26,9 +26,9 @@ def progress_context(user, *, guide=None, topic=None, resource=None):
         }
     context["statuses"] = statuses = statuses_for(user=user)
     if guide is not None:
-        tallies = guide_tallies(user=user, guides=[guide], statuses=statuses)[guide.id]
+        tallies = guide_tallies(guide=guide, statuses=statuses)
         context["guide_progress_bar"] = guide_bar(guide, tallies.tally)
         context["section_tallies"] = tallies.sections
     if topic is not None:
-        context["topic_progress_bar"] = topic_bar(topic, topic_tally(user=user, topic=topic, statuses=statuses))
+        context["topic_progress_bar"] = topic_bar(topic, topic_tally(topic=topic, statuses=statuses))
     return context

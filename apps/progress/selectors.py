@@ -69,14 +69,11 @@ class Statuses(dict):
         return {status: frozenset(ids) for status, ids in groups.items()}
 
 
-def statuses_for(*, user, resource_ids=None) -> Statuses:
+def statuses_for(*, user) -> Statuses:
     """{resource_id: status} for the user's started/done/skipped resources (one query)."""
     if not user.is_authenticated:
         return Statuses()
-    if resource_ids is None:
-        return read_one(statuses_read(user=user))
-    rows = Progress.objects.filter(user=user, resource_id__in=list(resource_ids)).exclude(status=Status.NOT_STARTED)
-    return Statuses(rows.values_list("resource_id", "status"))
+    return read_one(statuses_read(user=user))
 
 
 def statuses_read(*, user) -> Read:
@@ -110,7 +107,6 @@ def published_entries():
 
 @dataclass
 class GuideTally:
-    guide: Guide
     tally: Tally
     sections: dict = field(default_factory=dict)  # section_id -> Tally (subtree)
 
@@ -158,31 +154,21 @@ def _guide_structure_build() -> GuideStructure:
     )
 
 
-def guide_tallies(*, user, guides=None, statuses=None, holding=None) -> dict[int, GuideTally]:
-    """Per-guide and per-section (subtree) tallies of every published guide (or of `guides`):
-    one query, for the learner's statuses (none when the caller has them). With `holding` (a
-    resource id), only the sections whose subtree holds that resource are tallied."""
+def guide_tallies(*, guide, statuses, holding=None) -> GuideTally:
+    """The guide's tally and its sections' (each over its subtree), for the learner's `statuses`.
+    With `holding` (a resource id), only the sections whose subtree holds that resource."""
     structure = guide_structure()
-    guides = list(guides if guides is not None else Guide.objects.published())
-    if statuses is None:
-        statuses = statuses_for(user=user)
-    return {
-        guide.id: GuideTally(
-            guide=guide,
-            tally=Tally.of(structure.guide_resources.get(guide.id, ()), statuses),
-            sections={
-                section_id: Tally.of(structure.section_resources[section_id], statuses)
-                for section_id in structure.guide_sections.get(guide.id, ())
-                if holding is None or holding in structure.section_resources[section_id]
-            },
-        )
-        for guide in guides
-    }
+    return GuideTally(
+        tally=Tally.of(structure.guide_resources.get(guide.id, ()), statuses),
+        sections={
+            section_id: Tally.of(structure.section_resources[section_id], statuses)
+            for section_id in structure.guide_sections.get(guide.id, ())
+            if holding is None or holding in structure.section_resources[section_id]
+        },
+    )
 
 
-def overall_tally(*, user, statuses=None) -> Tally:
-    if statuses is None:
-        statuses = statuses_for(user=user)
+def overall_tally(*, statuses) -> Tally:
     return Tally.of(guide_structure().all_resources, statuses)
 
 
@@ -191,10 +177,6 @@ class ProgressRow:
     resource: object  # a published Resource, shared (read-only)
     status: str
     since: object  # completed_at when done, started_at when in progress
-
-
-def latest_rows(*, user, limit=5) -> dict[str, list[ProgressRow]]:
-    return read_one(latest_read(user=user, limit=limit))
 
 
 def latest_read(*, user, limit=5) -> Read:
@@ -249,12 +231,10 @@ def dashboard_guides():
     )
 
 
-def last_guide(*, user, guides, recent=None):
-    """Of `guides`, the one holding the resource the user most recently changed (None if none);
-    `recent` is `recently_changed_read`'s result when the caller has it."""
+def last_guide(*, guides, recent):
+    """Of `guides`, the one holding the resource the learner most recently changed (None if none);
+    `recent` is `recently_changed_read`'s result."""
     structure = guide_structure()
-    if recent is None:
-        recent = read_one(recently_changed_read(user=user))
     for resource_id in recent:
         for guide in guides:
             if resource_id in structure.guide_resources.get(guide.id, ()):
@@ -305,10 +285,6 @@ class ActivityYear:
     current_streak: int
     longest_streak: int
     busiest: tuple | None
-
-
-def activity_year(*, user, today=None) -> ActivityYear:
-    return read_one(activity_year_read(user=user, today=today))
 
 
 def activity_year_read(*, user, today=None) -> Read:

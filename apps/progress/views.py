@@ -124,9 +124,9 @@ def dashboard(request):
         selectors.activity_year_read(user=user),
         follows_read(user=user),
     )
-    guide = selectors.last_guide(user=user, guides=selectors.dashboard_guides(), recent=recent)
+    guide = selectors.last_guide(guides=selectors.dashboard_guides(), recent=recent)
     context = {
-        "overall": overall_bar(selectors.overall_tally(user=user, statuses=statuses)),
+        "overall": overall_bar(selectors.overall_tally(statuses=statuses)),
         "guide_bars": overlay_fill(request, pages.guide_bars(), statuses=statuses, tallies=dashboard_tallies(statuses=statuses)),
         "continue_guide": guide,
         "continue_entries": selectors.continue_in_guide(guide=guide, statuses=statuses) if guide else [],

@@ -5,9 +5,10 @@ import pytest
 from django.db import connection
 from django.utils import timezone
 
+from apps.core.db import read_one
 from apps.progress import services
 from apps.progress.models import Activity, ActivityDay, Progress, Status
-from apps.progress.selectors import activity_year
+from apps.progress.selectors import activity_year_read
 from apps.progress.services import ProgressError, progress_set_note, progress_set_status
 
 pytestmark = pytest.mark.django_db
@@ -171,14 +172,14 @@ def test_streaks_and_heatmap_read_the_day_counts(user, catalog):
     on(1, resources[4])  # yesterday and today: the current streak is 2
     on(0, resources[5])
     on(0, resources[5], Status.NOT_STARTED)
-    year = activity_year(user=user)
+    year = read_one(activity_year_read(user=user))
     assert (year.current_streak, year.longest_streak, year.active_days, year.total) == (2, 4, 6, 7)
     assert year.days[-1] == (today, 2) and year.busiest == (today, 2)
 
 
 def test_latest_rows_are_the_newest_published_ones_even_behind_newer_unpublished_ones(user, catalog):
     from apps.catalog.models import Resource
-    from apps.progress.selectors import latest_rows
+    from apps.progress.selectors import latest_read
 
     resources = catalog["resources"]  # 6 of them
     start = timezone.now() - timedelta(days=30)
@@ -186,7 +187,7 @@ def test_latest_rows_are_the_newest_published_ones_even_behind_newer_unpublished
         progress_set_status(user=user, resource=resource, status=Status.DONE, at=start + timedelta(days=day))
     progress_set_status(user=user, resource=catalog["shared"], status=Status.IN_PROGRESS, at=start)
     Resource.objects.filter(pk__in=[resources[5].pk, resources[4].pk]).update(is_published=False)  # the newest two
-    latest = latest_rows(user=user, limit=3)
+    latest = read_one(latest_read(user=user, limit=3))
     assert [row.resource for row in latest[Status.DONE]] == [resources[3], resources[2], resources[1]]
     assert [row.since for row in latest[Status.DONE]] == [start + timedelta(days=day) for day in (3, 2, 1)]
     assert [(row.resource, row.since) for row in latest[Status.IN_PROGRESS]] == [(catalog["shared"], start)]

@@ -138,15 +138,14 @@ def seed_catalog(path: Path | None = None, *, restore: bool = False) -> SeedResu
     present = {
         (label, str(value)) for label in labels for value in apps.get_model(label).objects.values_list("uuid", flat=True)
     }
-    seeded = set() if restore else {
-        (label, str(value)) for label, value in Seeded.objects.filter(model__in=labels).values_list("model", "uuid")
-    }
+    seeded = {(label, str(value)) for label, value in Seeded.objects.filter(model__in=labels).values_list("model", "uuid")}
+    left_deleted = set() if restore else seeded
     keys = [(obj["model"], obj["fields"]["uuid"]) for obj in objects]
     result = SeedResult(
         present=sum(key in present for key in keys),
-        deleted=sum(key not in present and key in seeded for key in keys),
+        deleted=sum(key not in present and key in left_deleted for key in keys),
     )
-    missing = [obj for obj, key in zip(objects, keys, strict=True) if key not in present and key not in seeded]
+    missing = [obj for obj, key in zip(objects, keys, strict=True) if key not in present and key not in left_deleted]
     with transaction.atomic():
         loaded = {key for key in keys if key in present}
         for deserialized in serializers.deserialize("python", missing, handle_forward_references=True):
@@ -155,7 +154,7 @@ def seed_catalog(path: Path | None = None, *, restore: bool = False) -> SeedResu
                 loaded.add((deserialized.object._meta.label_lower, str(deserialized.object.uuid)))
             else:
                 result.skipped += 1
-        Seeded.objects.bulk_create(
+        Seeded.objects.bulk_create(  # ignore_conflicts: a seed running at the same time may record them first
             [Seeded(model=label, uuid=value) for label, value in sorted(loaded - seeded)], ignore_conflicts=True
         )
     return result
