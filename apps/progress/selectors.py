@@ -279,7 +279,7 @@ def continue_in_guide(*, guide, statuses, limit=5):
 
 @dataclass
 class ActivityYear:
-    days: list  # [(date, count)] oldest first, exactly 371 days ending today (53 full weeks)
+    days: list  # [(date, count)] oldest first, from the Sunday 52 weeks before this week's to today (365 to 371 days, 53 columns)
     total: int
     active_days: int
     current_streak: int

@@ -129,11 +129,14 @@ def dashboard(request):
         "overall": overall_bar(selectors.overall_tally(statuses=statuses)),
         "guide_bars": overlay_fill(request, pages.guide_bars(), statuses=statuses, tallies=dashboard_tallies(statuses=statuses)),
         "continue_guide": guide,
-        "continue_entries": selectors.continue_in_guide(guide=guide, statuses=statuses) if guide else [],
-        "in_progress": latest[Status.IN_PROGRESS],
-        "recent": latest[Status.DONE],
+        "continue_rows": pages.continue_rows(
+            selectors.continue_in_guide(guide=guide, statuses=statuses) if guide else [], statuses=statuses
+        ),
+        "in_progress_rows": pages.latest_rows(latest[Status.IN_PROGRESS], partial="in-progress-row"),
+        "recent_rows": pages.latest_rows(latest[Status.DONE], partial="done-row"),
         "year": year,
-        "followed_paths": followed_paths(user=user, statuses=statuses, follows=follows),
+        "heatmap": pages.heatmap(year),
+        "followed_path_rows": pages.followed_path_rows(followed_paths(user=user, statuses=statuses, follows=follows)),
         "scope": "dashboard",
         "statuses": statuses,
         "data_links": _data_links(),

@@ -14,8 +14,8 @@ from types import SimpleNamespace
 from django.contrib.auth.models import AnonymousUser
 from django.template import Context
 from django.template.loader import get_template
-from django.utils.html import escape
-from django.utils.safestring import SafeString
+from django.utils.html import conditional_escape, escape
+from django.utils.safestring import SafeString, mark_safe
 
 from apps.core.html import as_ascii
 from apps.progress.models import Status
@@ -58,6 +58,18 @@ def tick_html(*, resource, slot, status, signed_in, oob=False) -> SafeString:
         _tick_shape(_template(TICK_TEMPLATE), status or "", bool(signed_in), bool(oob)),
         {"uuid": str(resource.uuid), "title": escape(resource.title), "slot": escape(slot)},
     )
+
+
+def slots_html(template_name: str, **values) -> SafeString:
+    """`template_name` (a template or partial whose only variables are plain `{{ slot }}`s) with
+    `values` in its slots, each escaped unless safe: one join of a shape rendered once."""
+    shape = _slots_shape(_template(template_name), tuple(values))
+    return _filled(shape, {name: conditional_escape(value) for name, value in values.items()})
+
+
+@lru_cache(maxsize=32)
+def _slots_shape(template, names: tuple[str, ...]) -> tuple[str, ...]:
+    return _split(template.render(Context({name: mark_safe(_open(name)) for name in names})))
 
 
 class _OpenTally:

@@ -98,6 +98,24 @@ def test_follow_unfollow_keeps_progress_and_pace_gives_a_finish_date(client, use
     assert Progress.objects.filter(user=user, status=Status.DONE).count() == 1
 
 
+def test_dashboard_shows_each_followed_path_with_its_bar_next_up_and_pace(client, user, catalog, learning_path):
+    """The followed path's row is filled into its partial's shape: link, compact bar, next up
+    (the path page's own markup) and, with a weekly pace, the finish date."""
+    client.force_login(user)
+    progress_set_status(user=user, resource=catalog["resources"][0], status=Status.DONE)
+    PathFollow.objects.create(user=user, path=learning_path, hours_per_week=3)
+    html = client.get(reverse("progress:dashboard")).content.decode()
+    row = html.split('class="plain-list followed-paths">')[1].split("</ul>")[0]
+    assert f'<h3><a href="{learning_path.get_absolute_url()}">Kernel development</a></h3>' in row
+    assert f'id="bar-path-{learning_path.uuid}" class="bar bar--compact"' in row and "1/4" in row
+    assert f'id="next-up-{learning_path.uuid}"' in row and unescape(row).count(catalog["shared"].title) == 1
+    assert "At 3 h/week: finish around " in row and (" ahead by " in row or " behind by " in row)
+
+    PathFollow.objects.filter(user=user).update(hours_per_week=None)
+    row = client.get(reverse("progress:dashboard")).content.decode().split('class="plain-list followed-paths">')[1]
+    assert "h/week" not in row.split("</ul>")[0]
+
+
 @pytest.mark.parametrize("hours", ["0", "999", "abc", "-3"])
 def test_bad_pace_gets_a_message_and_changes_nothing(client, user, learning_path, hours):
     client.force_login(user)

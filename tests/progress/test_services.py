@@ -214,7 +214,7 @@ def test_latest_rows_are_read_in_index_order_without_a_sort(user):
 def test_heatmap_cells_place_each_day_with_its_level_and_count():
     from datetime import date
 
-    from apps.progress.templatetags.progress_tags import heatmap_cells
+    from apps.progress.pages import heatmap_cells
 
     sunday = date(2026, 11, 1)
     days = [(sunday + timedelta(days=i), count) for i, count in enumerate([0, 1, 0, 0, 0, 0, 0, 6, 3])]

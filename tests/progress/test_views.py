@@ -1,10 +1,12 @@
 import json
+import re
 from html import unescape
 
 import pytest
 from django.contrib.messages import get_messages
 from django.test import Client
 from django.urls import reverse
+from django.utils import timezone
 
 from apps.progress.models import Progress, Status
 from apps.progress.services import progress_set_note, progress_set_status
@@ -241,6 +243,53 @@ def test_dashboard_shows_overall_and_guide_progress(client, user, catalog):
     assert f'id="bar-guide-{catalog["guide"].uuid}"' in html and "2/7" in html
     assert f'id="bar-guide-{catalog["other_guide"].uuid}"' in html and "1/4" in html
     assert "current streak" in html and "<svg" in html
+
+
+def test_dashboard_lists_next_up_in_progress_and_recently_completed(client, user, catalog):
+    """The lists' rows are filled into shapes of the page's partials: each row shows its own
+    resource, status and time, and a title is escaped."""
+    first, second, third, fourth = catalog["resources"][:4]
+    first.title = "Tokens <b>& friends</b>"
+    first.save()
+    progress_set_status(user=user, resource=first, status=Status.IN_PROGRESS)
+    progress_set_status(user=user, resource=second, status=Status.DONE)
+    progress_set_status(user=user, resource=fourth, status=Status.DONE)  # the latest change: alpha
+    client.force_login(user)
+    html = client.get(reverse("progress:dashboard")).content.decode()
+
+    next_up = html.split('id="continue-heading"')[1].split("<h3>In progress</h3>")[0]
+    assert "Next in <a" in next_up and ">Alpha</a>" in next_up
+    titles = [resource.title for resource in (first, third)]  # alpha's unfinished, in order
+    assert [unescape(title) for title in re.findall(r'class="tick-box"[^>]*aria-label="Done: ([^"]*)"', next_up)][:2] == titles
+    assert "tick tick--in_progress" in next_up and "Tokens &lt;b&gt;&amp; friends&lt;/b&gt;" in next_up
+    assert "&middot; alpha part 0 tier 1</span>" in next_up and second.title not in next_up
+
+    in_progress = html.split("<h3>In progress</h3>")[1].split("</ul>")[0]
+    assert f'<a href="{first.get_absolute_url()}">Tokens &lt;b&gt;&amp; friends&lt;/b&gt;</a>' in in_progress
+    assert "&middot; started now</span>" in in_progress and second.title not in in_progress
+    recent = html.split('id="recent-heading"')[1].split("</section>")[0]
+    assert re.findall(r'<li><a href="([^"]*)">', recent) == [fourth.get_absolute_url(), second.get_absolute_url()]
+    assert recent.count("&middot; now</span>") == 2
+
+
+def test_dashboard_heatmap_sums_up_the_learners_year(client, user, catalog):
+    for resource in catalog["resources"][:2]:
+        progress_set_status(user=user, resource=resource, status=Status.DONE)
+    client.force_login(user)
+    html = client.get(reverse("progress:dashboard")).content.decode()
+    figure = html.split('<figure class="heatmap">')[1].split("</figure>")[0]
+    today = timezone.localdate()
+    assert '<desc id="heatmap-desc">2 changes on 1 day.</desc>' in figure
+    assert f"2 changes on 1 active day in the last year; busiest day {today.day} {today:%b %Y} (2).</figcaption>" in figure
+    weeks_back = today.weekday() + 1 + 52 * 7  # from a Sunday, 53 columns
+    assert figure.count("<rect ") == weeks_back + 1 and 'class="hm hm-4"><title>2 on ' in figure
+
+
+def test_dashboard_lists_say_so_when_empty(client, user, catalog):
+    client.force_login(user)
+    html = client.get(reverse("progress:dashboard")).content.decode()
+    assert "Tick something in a guide" in html and "Nothing completed yet." in html
+    assert "<h3>In progress</h3>" not in html and 'class="mini-row"' not in html
 
 
 def test_dashboard_links_follow_a_renamed_resource_and_stay_ascii(client, user, catalog):
