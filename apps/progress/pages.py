@@ -47,7 +47,7 @@ def continue_rows(entries, *, statuses) -> SafeString:
         slots_html(
             f"{DASHBOARD}#continue-row",
             tick=tick_html(resource=entry.resource, slot=str(entry.uuid), status=statuses.get(entry.resource_id, ""), signed_in=True),
-            link=resource_link(entry.resource),
+            link=model_link(entry.resource),
             section=str(entry.section),
         )
         for entry in entries
@@ -57,7 +57,7 @@ def continue_rows(entries, *, statuses) -> SafeString:
 def latest_rows(rows, *, partial: str) -> SafeString:
     """A row per `selectors.ProgressRow`: its link and how long ago (`partial`: which row)."""
     return _joined(
-        slots_html(f"{DASHBOARD}#{partial}", link=resource_link(row.resource), since=naturaltime(row.since)) for row in rows
+        slots_html(f"{DASHBOARD}#{partial}", link=model_link(row.resource), since=naturaltime(row.since)) for row in rows
     )
 
 
@@ -66,7 +66,7 @@ def followed_path_rows(views) -> SafeString:
     return _joined(
         slots_html(
             f"{DASHBOARD}#followed-path",
-            link=resource_link(view.path),
+            link=model_link(view.path),
             bar=bar_html(path_bar(view), compact=True),
             next_up=as_ascii(get_template(NEXT_UP).render({"view": view})),
             pace=_pace(view.pace) if view.pace else "",
@@ -111,7 +111,7 @@ def _joined(rows) -> SafeString:
     return SafeString("".join(rows))
 
 
-def resource_link(obj) -> SafeString:
+def model_link(obj) -> SafeString:
     """`<a href="…">title</a>` of a published resource or path, made once per content version:
     the dashboard's rows are mostly these links."""
     links = memoized("dashboard-links", dict)  # filled as rows ask; one link's HTML is a pure value
