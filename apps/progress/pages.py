@@ -6,13 +6,13 @@ from datetime import timedelta
 from functools import lru_cache
 
 from django.contrib.humanize.templatetags.humanize import naturaltime
-from django.template.loader import get_template
+from django.template.defaultfilters import pluralize
 from django.utils.dateformat import format as date_format
 from django.utils.html import format_html
 from django.utils.safestring import SafeString
 
 from apps.core.content import memoized
-from apps.core.html import as_ascii
+from apps.core.html import as_ascii, render_shared
 from apps.progress.bars import guide_bar, path_bar, section_bar
 from apps.progress.overlay import Overlay, overlay_render
 from apps.progress.selectors import Tally, dashboard_guides, guide_structure
@@ -68,7 +68,7 @@ def followed_path_rows(views) -> SafeString:
             f"{DASHBOARD}#followed-path",
             link=model_link(view.path),
             bar=bar_html(path_bar(view), compact=True),
-            next_up=as_ascii(get_template(NEXT_UP).render({"view": view})),
+            next_up=render_shared(NEXT_UP, {"view": view}),
             pace=_pace(view.pace) if view.pace else "",
         )
         for view in views
@@ -100,7 +100,7 @@ def heatmap(year) -> SafeString:
 
 
 def _counted(number: int, noun: str) -> str:
-    return f"{number} {noun}{'' if number == 1 else 's'}"
+    return f"{number} {noun}{pluralize(number)}"
 
 
 def _day(day) -> str:

@@ -141,7 +141,7 @@ def dashboard(request):
         "statuses": statuses,
         "data_links": _data_links(),
     }
-    return render(request, "progress/dashboard.html", context)
+    return render(request, pages.DASHBOARD, context)
 
 
 def _data_links() -> dict:
