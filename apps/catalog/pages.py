@@ -34,6 +34,7 @@ def shared_html(key, template_name: str, context: Callable[[], dict]) -> SafeStr
 @dataclass(frozen=True)
 class GuideParts:
     total_count: int
+    heading: SafeString  # breadcrumbs, title, description and size: the header up to the learner's bar
     toc: SafeString  # "" when the guide is too small to need one
     entries: Overlay  # filters, result count and the section tree with its rows
     section_bars: dict  # section_id -> the dom id of its bar in `entries`
@@ -60,6 +61,7 @@ def _guide_parts_build(*, guide, filters, path):
     }
     return GuideParts(
         total_count=contents.total_count,
+        heading=render_shared("catalog/guide_detail.html#heading", {"guide": guide, "total_count": contents.total_count}),
         toc=render_shared("catalog/includes/guide_toc.html", {"contents": contents}) if len(contents.contents) > 2 else "",
         entries=overlay_render("catalog/includes/guide_entries.html", context),
         section_bars={section.id: section_bar(section, None).dom_id for section in sections},

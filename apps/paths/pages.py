@@ -1,7 +1,22 @@
-"""A path's steps, rendered once per content version and worker (see apps.catalog.pages)."""
+"""A path's heading and steps, rendered once per content version and worker (see apps.catalog.pages)."""
 
+from django.utils.safestring import SafeString
+
+from apps.catalog.pages import shared_html
 from apps.core.content import memoized
+from apps.core.context_processors import layout_urls
 from apps.progress.overlay import Overlay, overlay_render
+
+
+def path_heading(*, path) -> SafeString:
+    """Breadcrumbs, title, description and size of `path` (prefetched): nobody's progress."""
+    from apps.paths.selectors import path_outline
+
+    return shared_html(
+        ("path-heading", path.id),
+        "paths/path_detail.html#heading",
+        lambda: {"view": path_outline(path), "layout": layout_urls()},
+    )
 
 
 def path_steps(*, path) -> Overlay:

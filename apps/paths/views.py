@@ -31,6 +31,7 @@ def path_detail(request, slug):
     )
     context = {
         "view": view,
+        "heading": pages.path_heading(path=view.path),
         "steps": steps,
         "scope": f"path:{path.uuid}",
     }

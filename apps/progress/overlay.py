@@ -12,12 +12,12 @@ from dataclasses import dataclass
 
 from django.utils.safestring import SafeString, mark_safe
 
-from apps.core.html import render_shared
+from apps.core.html import render_shared, squeeze
 from apps.progress.models import Status
-from apps.progress.widgets import BarShapes, squeeze, tick_html
+from apps.progress.widgets import BarShapes, tick_html
 
 HOLES = "overlay_holes"  # the context key under which a template being overlaid collects holes
-_MARK = re.compile("\x00(\\d+)\x00")  # NUL never occurs in rendered content (see widgets)
+_MARK = re.compile("\x00(\\d+)\x00")  # NUL never occurs in rendered content (see apps.core.html)
 TICK_STATUSES = ("", Status.IN_PROGRESS, Status.DONE, Status.SKIPPED)  # "" is not started
 
 

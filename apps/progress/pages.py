@@ -1,6 +1,6 @@
 """The dashboard's HTML: its learner-free part rendered once per content version (see
 apps.catalog.pages), and its learner's parts filled into shapes of its templates' partials (see
-widgets.slots_html): a dashboard renders only its layout through the template engine."""
+apps.core.html.slots_html): a dashboard renders only its layout through the template engine."""
 
 from datetime import timedelta
 from functools import lru_cache
@@ -12,11 +12,11 @@ from django.utils.html import format_html
 from django.utils.safestring import SafeString
 
 from apps.core.content import memoized
-from apps.core.html import as_ascii, render_shared
+from apps.core.html import as_ascii, render_shared, slots_html
 from apps.progress.bars import guide_bar, path_bar, section_bar
 from apps.progress.overlay import Overlay, overlay_render
 from apps.progress.selectors import Tally, dashboard_guides, guide_structure
-from apps.progress.widgets import bar_html, slots_html, tick_html
+from apps.progress.widgets import bar_html, tick_html
 
 DASHBOARD = "progress/dashboard.html"
 HEATMAP = "progress/includes/heatmap.html"

@@ -1,114 +1,66 @@
-"""The tick and the progress bar, rendered fast from their own templates.
-
-A page may hold hundreds of ticks and dozens of bars. Each template is rendered once per look
-(status, signed in or not, compact, out-of-band…) with placeholders where the values go, and
-every widget after that is one join of that *shape*'s pieces with its values. The templates stay the
-one source of the markup; shapes are cached per loaded template, so an edited template (the
-development server reloads them) brings new shapes with it.
+"""The tick and the progress bar, rendered fast from their own templates as shapes
+(apps.core.html): each template is rendered once per look (status, signed in or not, compact,
+out-of-band…) with placeholders where the values go, and every widget after that is one join of
+that shape's pieces with its values. A page may hold hundreds of ticks and dozens of bars.
 """
 
-import re
 from functools import lru_cache
 from types import SimpleNamespace
 
 from django.contrib.auth.models import AnonymousUser
 from django.template import Context
-from django.template.loader import get_template
-from django.utils.html import conditional_escape, escape
-from django.utils.safestring import SafeString, mark_safe
+from django.utils.html import escape
+from django.utils.safestring import SafeString
 
-from apps.core.html import as_ascii
+from apps.core.html import as_ascii, engine_template, shape_fill, shape_split, slot
 from apps.progress.models import Status
 
 TICK_TEMPLATE = "progress/includes/tick.html"
 BAR_TEMPLATE = "progress/includes/bar.html"
-# NUL cannot occur in rendered content: Django's form fields refuse it and PostgreSQL cannot store it.
 _OPEN_UUID = "00000000-0000-0000-0000-000000000000"  # `{% url %}` needs a real UUID
-
-
-def _open(name: str) -> str:
-    return f"\x00{name}\x00"
-
-
-def _template(name: str):
-    """The engine's own Template, which its cached loader keeps (and renews when the file changes)."""
-    return get_template(name).template
-
-
-_BLANKS = re.compile(r"[ \t]*\n\s*")
 
 
 @lru_cache(maxsize=64)
 def _tick_shape(template, status: str, signed_in: bool, oob: bool) -> tuple[str, ...]:
-    return _split(template.render(
+    return shape_split(template.render(
         Context({
-            "resource": SimpleNamespace(uuid=_OPEN_UUID, title=_open("title")),
+            "resource": SimpleNamespace(uuid=_OPEN_UUID, title=slot("title")),
             "status": status,
             "status_label": Status(status).label if status else "",
             "user": SimpleNamespace(is_authenticated=True) if signed_in else AnonymousUser(),
-            "slot": _open("slot"),
+            "slot": slot("slot"),
             "oob": oob,
         })
-    ).replace(_OPEN_UUID, _open("uuid")))
+    ).replace(_OPEN_UUID, slot("uuid")))
 
 
 def tick_html(*, resource, slot, status, signed_in, oob=False) -> SafeString:
     """The checkbox of `resource` in `status` ("" or a Status value); see progress/includes/tick.html."""
-    return _filled(
-        _tick_shape(_template(TICK_TEMPLATE), status or "", bool(signed_in), bool(oob)),
+    return shape_fill(
+        _tick_shape(engine_template(TICK_TEMPLATE), status or "", bool(signed_in), bool(oob)),
         {"uuid": str(resource.uuid), "title": escape(resource.title), "slot": escape(slot)},
     )
-
-
-def slots_html(template_name: str, **values) -> SafeString:
-    """`template_name` (a template or partial whose only variables are plain `{{ slot }}`s) with
-    `values` in its slots, each escaped unless safe: one join of a shape rendered once."""
-    shape = _slots_shape(_template(template_name), tuple(values))
-    return _filled(shape, {name: conditional_escape(value) for name, value in values.items()})
-
-
-@lru_cache(maxsize=32)
-def _slots_shape(template, names: tuple[str, ...]) -> tuple[str, ...]:
-    return _split(template.render(Context({name: mark_safe(_open(name)) for name in names})))
 
 
 class _OpenTally:
     def __init__(self, complete: bool):
         self.complete = complete
         self.done, self.countable, self.percent, self.progress_max = (
-            _open(name) for name in ("done", "countable", "percent", "progress_max")
+            slot(name) for name in ("done", "countable", "percent", "progress_max")
         )
 
 
 @lru_cache(maxsize=16)
 def _bar_shape(template, complete: bool, compact: bool, oob: bool) -> tuple[str, ...]:
-    bar = SimpleNamespace(dom_id=_open("dom_id"), label=_open("label"), tally=_OpenTally(complete))
-    return _split(template.render(Context({"bar": bar, "compact": compact, "oob": oob})))
-
-
-def _split(html: str) -> tuple[str, ...]:
-    """A rendered shape, squeezed and split at its placeholders: (text, name, text, name, …, text).
-    Filling it is one join, and a value can never be mistaken for a placeholder."""
-    return tuple(squeeze(html).split("\x00"))
-
-
-def _filled(shape: tuple[str, ...], values: dict) -> SafeString:
-    parts = list(shape)
-    parts[1::2] = [values[name] for name in parts[1::2]]
-    return as_ascii("".join(parts))
-
-
-def squeeze(html: str) -> str:
-    """Each whitespace run with a line break as one newline: the same rendering outside <pre>
-    and <textarea>, without the indentation of nested includes (a third of a big page's bytes)."""
-    return _BLANKS.sub("\n", html)
+    bar = SimpleNamespace(dom_id=slot("dom_id"), label=slot("label"), tally=_OpenTally(complete))
+    return shape_split(template.render(Context({"bar": bar, "compact": compact, "oob": oob})))
 
 
 def bar_html(bar, *, compact=False, oob=False) -> SafeString:
     """A progress bar (apps.progress.bars.Bar); see progress/includes/bar.html."""
-    shape = _bar_shape(_template(BAR_TEMPLATE), bool(bar.tally.complete), bool(compact), bool(oob))
+    shape = _bar_shape(engine_template(BAR_TEMPLATE), bool(bar.tally.complete), bool(compact), bool(oob))
     numbers = dict(zip(_TALLY_FIELDS, map(str, _tally_numbers(bar.tally)), strict=True))
-    return _filled(shape, {"dom_id": escape(bar.dom_id), "label": escape(bar.label), **numbers})
+    return shape_fill(shape, {"dom_id": escape(bar.dom_id), "label": escape(bar.label), **numbers})
 
 
 class BarShapes:
@@ -117,7 +69,7 @@ class BarShapes:
     keep one per bar hole."""
 
     def __init__(self, dom_id: str, label: str, *, compact=False):
-        template, known = _template(BAR_TEMPLATE), {"dom_id": escape(dom_id), "label": as_ascii(escape(label))}
+        template, known = engine_template(BAR_TEMPLATE), {"dom_id": escape(dom_id), "label": as_ascii(escape(label))}
         self._formats = {
             complete: _format_string(_partly_filled(_bar_shape(template, complete, bool(compact), False), known))
             for complete in (False, True)

@@ -141,6 +141,21 @@ def test_guide_page_shows_sections_in_order_with_headings_by_depth(client, guide
     assert '<h3 class="guide-section__title" id="section-' in page
 
 
+def test_guide_heading_is_shared_yet_follows_a_curators_edit(client, guide):
+    guide.description = "Serve models.\n\nFast & cheap."
+    guide.source_url = "https://example.com/inference"
+    guide.save()
+    page = html(client.get(guide.get_absolute_url()))
+    assert '<h1 class="page-header__title">Inference Engineering</h1>' in page
+    assert "<p>Serve models.</p>\n\n<p>Fast &amp; cheap.</p>" in page
+    assert "<span>4 entries</span>" in page and 'href="https://example.com/inference"' in page
+    guide.title = "Inference, revised"
+    guide.save()  # moves the content version: the heading rendered once per version is made again
+    page = html(client.get(guide.get_absolute_url()))
+    assert '<h1 class="page-header__title">Inference, revised</h1>' in page
+    assert '<span aria-current="page">Inference, revised</span>' in page
+
+
 def test_guide_page_shows_each_entry_with_its_annotation(client, guide):
     entry = guide.sections.get(title="Basics").entries.get(resource__title="Attention Is All You Need")
     resource = entry.resource
