@@ -43,11 +43,6 @@ def layout(request):
     }
 
 
-def layout_urls() -> dict:
-    """`layout` outside a request's context: for HTML rendered once and shared."""
-    return _layout(get_script_prefix())
-
-
 @lru_cache(maxsize=8)
 def _layout(script_prefix: str) -> dict:  # reversed URLs start with the prefix the app is mounted at
     return {

@@ -4,7 +4,6 @@ from django.utils.safestring import SafeString
 
 from apps.catalog.pages import shared_html
 from apps.core.content import memoized
-from apps.core.context_processors import layout_urls
 from apps.progress.overlay import Overlay, overlay_render
 
 
@@ -15,7 +14,7 @@ def path_heading(*, path) -> SafeString:
     return shared_html(
         ("path-heading", path.id),
         "paths/path_detail.html#heading",
-        lambda: {"view": path_outline(path), "layout": layout_urls()},
+        lambda: {"view": path_outline(path)},
     )
 
 

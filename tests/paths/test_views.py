@@ -46,7 +46,7 @@ def test_unpublished_or_unknown_path_is_a_404(client, learning_path):
 def test_path_heading_is_shared_yet_follows_a_curators_edit(client, user, catalog, learning_path):
     client.force_login(user)
     page = unescape(client.get(learning_path.get_absolute_url()).content.decode())
-    assert "<h1>Kernel development</h1>" in page
+    assert f'<a href="{reverse("paths:path-list")}">Paths</a>' in page and "<h1>Kernel development</h1>" in page
     assert "2 steps · 4 resources" in page and f'from <a href="{catalog["guide"].get_absolute_url()}">' in page
     learning_path.title, learning_path.description = "Kernels, revised", "Write your own."
     learning_path.save()  # moves the content version: the heading rendered once per version is made again
