@@ -32,6 +32,7 @@ def path_detail(request, slug):
     context = {
         "view": view,
         "heading": pages.path_heading(path=view.path),
+        "next_up": pages.next_up_html(view),
         "steps": steps,
         "scope": f"path:{path.uuid}",
     }

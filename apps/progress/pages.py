@@ -12,7 +12,8 @@ from django.utils.html import format_html
 from django.utils.safestring import SafeString
 
 from apps.core.content import memoized
-from apps.core.html import as_ascii, render_shared, slots_html
+from apps.core.html import as_ascii, slots_html
+from apps.paths.pages import next_up_html
 from apps.progress.bars import guide_bar, path_bar, section_bar
 from apps.progress.overlay import Overlay, overlay_render
 from apps.progress.selectors import Tally, dashboard_guides, guide_structure
@@ -20,7 +21,6 @@ from apps.progress.widgets import bar_html, tick_html
 
 DASHBOARD = "progress/dashboard.html"
 HEATMAP = "progress/includes/heatmap.html"
-NEXT_UP = "paths/includes/next_up.html"
 
 
 def guide_bars() -> Overlay:
@@ -68,7 +68,7 @@ def followed_path_rows(views) -> SafeString:
             f"{DASHBOARD}#followed-path",
             link=model_link(view.path),
             bar=bar_html(path_bar(view), compact=True),
-            next_up=render_shared(NEXT_UP, {"view": view}),
+            next_up=next_up_html(view),
             pace=_pace(view.pace) if view.pace else "",
         )
         for view in views

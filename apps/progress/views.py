@@ -17,6 +17,7 @@ from apps.catalog.models import Resource
 from apps.core.content import published_get
 from apps.core.db import read_all
 from apps.core.reversing import reverse_cached
+from apps.paths.pages import next_up_html
 from apps.paths.selectors import followed_paths, follows_read
 from apps.progress import exports, pages, selectors
 from apps.progress.bars import bars_for_scope, dashboard_tallies, overall_bar, scope_reads
@@ -73,7 +74,7 @@ def progress_set(request, resource_uuid):
         "slot": slot,
         "other_slots": [s for s in other_slots if s != slot],
         "bars": bars,
-        "path_view": path_view,
+        "next_up": next_up_html(path_view, oob=True) if path_view else "",
     }
     return HttpResponse(render_to_string("progress/tick_response.html", context, request=request))
 
