@@ -35,9 +35,9 @@ def layout(request):
     `chrome`. The page's `csrf_token` becomes the chrome's, read only if the page shows it: Django
     masks the token anew on every read, and the layout's account corner shows it beside the page's
     own forms (this processor runs after Django's built-in one, so its value wins)."""
-    chrome = Chrome(request)
+    chrome = Chrome(request, get_script_prefix())
     return {
-        "layout": _layout(get_script_prefix()),
+        "layout": chrome.urls,
         "chrome": chrome,
         "csrf_token": SimpleLazyObject(lambda: chrome.csrf_token),
     }
@@ -66,8 +66,9 @@ class Chrome:
     The account corner is filled per request, and only when the page shows it, since it reads the
     CSRF token (reading it makes the response set the CSRF cookie)."""
 
-    def __init__(self, request):
-        self._request = request
+    def __init__(self, request, script_prefix: str):
+        self._request, self._prefix = request, script_prefix
+        self.urls = _layout(script_prefix)
 
     def __getitem__(self, name):
         """`{{ chrome.head }}` and the like: the template engine looks a name up as an item first."""
@@ -79,7 +80,7 @@ class Chrome:
     def _parts(self) -> dict:
         match = self._request.resolver_match
         current = NAV_SECTIONS.get(match.url_name) if match else None
-        return _parts(engine_template(LAYOUT_PARTS), get_script_prefix(), current)
+        return _parts(engine_template(LAYOUT_PARTS), self._prefix, current)
 
     @property
     def messages(self):
@@ -94,7 +95,7 @@ class Chrome:
 
     @property
     def account(self):
-        urls, user = _layout(get_script_prefix()), self._request.user
+        urls, user = self.urls, self._request.user
         if not user.is_authenticated:
             return slots_html(f"{ACCOUNT_NAV}#signed-out", login_url=urls["login"])
         return slots_html(
