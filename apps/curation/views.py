@@ -1,6 +1,6 @@
 """The curators' custom admin pages: merge duplicates, import a markdown guide, export guides.
 
-They are wired into the catalog's ModelAdmins (apps/catalog/admin.py: ``GuideAdmin.get_urls``
+They are wired into the catalog's ModelAdmins (apps/curation/admin/catalog.py: ``GuideAdmin.get_urls``
 and the Resource merge action), wrapped by ``admin_site.admin_view``: only active staff get
 here, others go to the admin login. Each view checks the model permissions it needs.
 """
@@ -23,7 +23,7 @@ from django.views.decorators.http import require_http_methods
 
 from apps.catalog.importer import CatalogImportError, apply_import, plan_import
 from apps.catalog.models import Entry, Guide, Resource
-from apps.curation.admin_base import log_change_many
+from apps.curation.admin.base import log_change_many
 from apps.curation.exports import guide_export_filename, guide_to_markdown
 from apps.curation.forms import GuideImportForm, ImportConfirmForm, MergeForm
 from apps.curation.services import CurationError, resource_merge

@@ -1,7 +1,7 @@
 """Django admin for the catalog, where curators keep it alive.
 
 Shared behaviour (publish actions with history, positions that renumber, recent changes)
-lives in apps/curation/admin_base.py; the curators' bigger tools (merge, import/export,
+lives in apps/curation/admin/base.py; the curators' bigger tools (merge, import/export,
 link checks) in apps/curation. Changelists annotate their counts and select their
 relations, so a page costs the same few queries however many rows it shows.
 """
@@ -21,7 +21,7 @@ from django.utils.text import Truncator
 
 from apps.catalog.models import Entry, Guide, Kind, LinkStatus, Resource, ResourceLink, Section, Topic
 from apps.curation import views as curation_views
-from apps.curation.admin_base import (
+from apps.curation.admin.base import (
     CatalogModelAdmin,
     PositionedAdminMixin,
     PositionedForm,

@@ -4,7 +4,7 @@ resources (autocomplete), and reorder by typing positions. Follows are learner d
 from django.contrib import admin
 from django.db.models import Count
 
-from apps.curation.admin_base import CatalogModelAdmin, PositionedForm, PositionedInlineFormSet
+from apps.curation.admin.base import CatalogModelAdmin, PositionedForm, PositionedInlineFormSet
 from apps.paths.models import LearningPath, PathStep, StepResource
 
 
