@@ -15,7 +15,17 @@ from dataclasses import dataclass, field
 from django.contrib.postgres.search import SearchQuery, SearchRank, SearchVector
 from django.core.paginator import Page, Paginator
 from django.db import connection
-from django.db.models import Case, Count, IntegerField, Prefetch, Q, QuerySet, Value, When, prefetch_related_objects
+from django.db.models import (
+    Case,
+    Count,
+    IntegerField,
+    Prefetch,
+    Q,
+    QuerySet,
+    Value,
+    When,
+    prefetch_related_objects,
+)
 from django.shortcuts import get_object_or_404
 
 from apps.catalog.forms import TIER_CHOICES

@@ -30,7 +30,9 @@ def layout(request):
 
 
 @lru_cache(maxsize=8)
-def _layout(script_prefix: str) -> dict:  # reversed URLs start with the prefix the app is mounted at
+def _layout(
+    script_prefix: str,
+) -> dict:  # reversed URLs start with the prefix the app is mounted at
     return {
         "home": reverse("catalog:home"),
         "topics": reverse("catalog:topic-list"),
@@ -42,5 +44,7 @@ def _layout(script_prefix: str) -> dict:  # reversed URLs start with the prefix 
         "logo": static("img/logo.svg"),
         "css": static("css/app.css"),
         "shortcuts": static("js/shortcuts.js"),
-        "htmx": htmx_script(minified=True),  # no nonce: the CSP allows our own scripts, no inline ones
+        "htmx": htmx_script(
+            minified=True
+        ),  # no nonce: the CSP allows our own scripts, no inline ones
     }

@@ -38,8 +38,15 @@ def shared_html(key, template_name: str, context) -> SafeString:
 
 def shared_overlay(key, template_name: str, context, memo=None) -> "Overlay":
     """`template_name` rendered with `context()` as an Overlay, once per content version and `key`."""
-    build = lambda: overlay_render(template_name, context())  # noqa: E731
-    return memo.get(content_token(), key, build) if memo is not None else memoized(("overlay", key), build)
+
+    def build():
+        return overlay_render(template_name, context())
+
+    return (
+        memo.get(content_token(), key, build)
+        if memo is not None
+        else memoized(("overlay", key), build)
+    )
 
 
 @dataclass(frozen=True)
@@ -60,7 +67,11 @@ class Overlay:
     def __init__(self, parts):
         parts = tuple(parts)  # str | TickHole | BarHole
         self._pieces = [part if type(part) is str else "" for part in parts]
-        self._ticks = tuple((i, part.resource_id, part.signed_in) for i, part in enumerate(parts) if type(part) is TickHole)
+        self._ticks = tuple(
+            (i, part.resource_id, part.signed_in)
+            for i, part in enumerate(parts)
+            if type(part) is TickHole
+        )
         self._bars = tuple((i, part.bar) for i, part in enumerate(parts) if type(part) is BarHole)
         anonymous = self._pieces.copy()  # visitors see each tick's sign-in button and no bars
         for index, part in enumerate(parts):
@@ -77,20 +88,28 @@ class Overlay:
             pieces[index] = html[status_of(resource_id, "")]
         for index, bar in self._bars:
             tally = tallies.get(bar.dom_id)
-            pieces[index] = "" if tally is None else bar_html(Bar(bar.dom_id, bar.label, tally, bar.compact))
+            pieces[index] = (
+                "" if tally is None else bar_html(Bar(bar.dom_id, bar.label, tally, bar.compact))
+            )
         return mark_safe("".join(pieces))
 
 
-def overlay_fill(request, overlay: Overlay, *, statuses: dict, tallies: dict | None = None) -> SafeString:
+def overlay_fill(
+    request, overlay: Overlay, *, statuses: dict, tallies: dict | None = None
+) -> SafeString:
     """`overlay` as the learner making `request` sees it."""
-    return overlay.fill(statuses=statuses, tallies=tallies or {}, signed_in=request.user.is_authenticated)
+    return overlay.fill(
+        statuses=statuses, tallies=tallies or {}, signed_in=request.user.is_authenticated
+    )
 
 
 def overlay_render(template_name: str, context: dict) -> Overlay:
     """Render `template_name` with a marker for each hole its tags register, then split at them."""
     holes = []
     html = render_to_string(template_name, {**context, HOLES: holes})
-    pieces = html.split("\x00")  # NUL cannot occur in content: forms refuse it, PostgreSQL cannot store it
+    pieces = html.split(
+        "\x00"
+    )  # NUL cannot occur in content: forms refuse it, PostgreSQL cannot store it
     parts = [holes[int(piece)] if index % 2 else piece for index, piece in enumerate(pieces)]
     return Overlay(part for part in parts if part != "")
 
@@ -103,7 +122,9 @@ def tick_hole(holes: list, *, resource, slot: str, oob: bool) -> SafeString:
 
     signed_in = {status: render(status, True) for status in TICK_STATUSES}
     signed_in[Status.NOT_STARTED] = signed_in[""]
-    holes.append(TickHole(resource_id=resource.id, signed_in=signed_in, anonymous=render("", False)))
+    holes.append(
+        TickHole(resource_id=resource.id, signed_in=signed_in, anonymous=render("", False))
+    )
     return mark_safe(f"\x00{len(holes) - 1}\x00")
 
 
@@ -124,7 +145,9 @@ def tick_next(path: str, filters: dict) -> str:
 @dataclass(frozen=True)
 class GuideParts:
     total_count: int
-    heading: SafeString  # breadcrumbs, title, description and size: the header up to the learner's bar
+    heading: (
+        SafeString  # breadcrumbs, title, description and size: the header up to the learner's bar
+    )
     toc: SafeString  # "" when the guide is too small to need one
     entries: Overlay  # filters, result count and the section tree with its rows
 
@@ -140,7 +163,9 @@ def _guide_parts_build(*, guide, filters, path):
         "contents": contents,
         "filters": filters,
         "page_path": path,
-        "section_tallies": {section.id: Tally(total=1) for section in _walk(contents.sections)},  # a hole each
+        "section_tallies": {
+            section.id: Tally(total=1) for section in _walk(contents.sections)
+        },  # a hole each
     }
     heading = {"guide": guide, "total_count": contents.total_count}
     return GuideParts(
@@ -175,12 +200,16 @@ def _topic_parts_build(*, topic, filters, path):
     contents = selectors.topic_contents(topic=topic, filters=filters)
     context = {"topic": topic, "contents": contents, "filters": filters, "page_path": path}
     resources = overlay_render("catalog/includes/topic_resources.html", context)
-    return TopicParts(total_count=contents.total_count, shown_count=len(contents.resources), resources=resources)
+    return TopicParts(
+        total_count=contents.total_count, shown_count=len(contents.resources), resources=resources
+    )
 
 
 @dataclass(frozen=True)
 class ResourceParts:
-    resource: object  # with its links, topics and placements (selectors.resource_details); read-only
+    resource: (
+        object  # with its links, topics and placements (selectors.resource_details); read-only
+    )
     crumbs: SafeString
     head: SafeString  # badges, title, author, the link and any notice about it
     body: SafeString  # description, more links, placements in the guides, topics
@@ -198,8 +227,13 @@ def resource_parts(*, uuid) -> ResourceParts:
     def build():
         resource = selectors.resource_details(uuid=uuid)
         context = {"resource": resource}
-        part = lambda name: mark_safe(render_to_string(f"catalog/includes/resource_{name}.html", context))  # noqa: E731
-        return ResourceParts(resource=resource, crumbs=part("crumbs"), head=part("head"), body=part("body"))
+
+        def part(name):
+            return mark_safe(render_to_string(f"catalog/includes/resource_{name}.html", context))
+
+        return ResourceParts(
+            resource=resource, crumbs=part("crumbs"), head=part("head"), body=part("body")
+        )
 
     return _resource_memo.get(content_token(), uuid, build)
 
@@ -220,19 +254,30 @@ def search_results(*, query: str, page_number, path: str) -> Overlay:
             "next_url": url(page.next_page_number()) if page.has_next() else "",
         }
 
-    return shared_overlay((query, str(page_number)), "catalog/includes/search_results.html", context, memo=_search_memo)
+    return shared_overlay(
+        (query, str(page_number)),
+        "catalog/includes/search_results.html",
+        context,
+        memo=_search_memo,
+    )
 
 
 def dashboard_guide_bars() -> Overlay:
     """A bar per published guide and per visible top-level section, as holes."""
 
     def context():
-        holding = selectors.guide_structure().section_resources  # sections with nothing in them get no bar
+        holding = (
+            selectors.guide_structure().section_resources
+        )  # sections with nothing in them get no bar
         rows = [
             {
                 "guide": guide,
                 "bar": guide_bar(guide, Tally(total=1)),
-                "sections": [section_bar(section, Tally(total=1)) for section in guide.top_sections if section.id in holding],
+                "sections": [
+                    section_bar(section, Tally(total=1))
+                    for section in guide.top_sections
+                    if section.id in holding
+                ],
             }
             for guide in selectors.guides_with_top_sections()
         ]

@@ -20,7 +20,9 @@ progress_urls = [
     path("dashboard/", views.dashboard, name="dashboard"),
     path("progress/<uuid:resource_uuid>/", views.progress_set, name="set"),
     path("progress/<uuid:resource_uuid>/note/", progress_views.progress_note, name="note"),
-    re_path(r"^progress/export\.(?P<fmt>md|csv|json)$", progress_views.progress_export, name="export"),
+    re_path(
+        r"^progress/export\.(?P<fmt>md|csv|json)$", progress_views.progress_export, name="export"
+    ),
     path("progress/import/", progress_views.progress_import, name="import"),
 ]
 

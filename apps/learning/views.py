@@ -52,7 +52,9 @@ def _page_or_fragment(request, template_name: str, fragment: str, context: dict)
 
 def _filters_from(request, form_class) -> tuple[dict, dict]:
     """The valid filters of the query string, and the context that shows them and any rejected."""
-    if request.GET.keys().isdisjoint(form_class.base_fields):  # no filter asked for: nothing to check
+    if request.GET.keys().isdisjoint(
+        form_class.base_fields
+    ):  # no filter asked for: nothing to check
         return {}, {"filters": {}, "filter_errors": []}
     form = form_class(request.GET)
     filters = form.cleaned_filters()
@@ -65,8 +67,12 @@ def home(request):
     if request.user.is_authenticated:
         return dashboard(request)
     overview = memoized("catalog-overview", selectors.catalog_overview)
-    overview_html = shared.shared_html("home", "catalog/includes/catalog_overview.html", lambda: {"overview": overview})
-    return render(request, "catalog/home.html", {"overview": overview, "overview_html": overview_html})
+    overview_html = shared.shared_html(
+        "home", "catalog/includes/catalog_overview.html", lambda: {"overview": overview}
+    )
+    return render(
+        request, "catalog/home.html", {"overview": overview, "overview_html": overview_html}
+    )
 
 
 @require_safe
@@ -83,7 +89,9 @@ def guide_detail(request, slug):
         "tick_next": shared.tick_next(request.path, filters),
         "progress_scope": f"guide:{guide.uuid}",
         "statuses": statuses,
-        "entries": overlay_fill(request, parts.entries, statuses=statuses, tallies=_section_bar_tallies(guide, tallies)),
+        "entries": overlay_fill(
+            request, parts.entries, statuses=statuses, tallies=_section_bar_tallies(guide, tallies)
+        ),
     }
     if request.user.is_authenticated:
         context["guide_progress_bar"] = guide_bar(guide, tallies.tally)
@@ -114,7 +122,9 @@ def resource_detail(request, uuid):
 
 @require_safe
 def topic_list(request):
-    cards = shared.shared_html("topics", "catalog/includes/topic_cards.html", lambda: {"topics": selectors.topic_list()})
+    cards = shared.shared_html(
+        "topics", "catalog/includes/topic_cards.html", lambda: {"topics": selectors.topic_list()}
+    )
     return render(request, "catalog/topic_list.html", {"topic_cards": cards})
 
 
@@ -134,7 +144,9 @@ def topic_detail(request, slug):
         "resources": overlay_fill(request, parts.resources, statuses=statuses),
     }
     if request.user.is_authenticated:
-        context["topic_progress_bar"] = topic_bar(topic, topic_tally(topic=topic, statuses=statuses))
+        context["topic_progress_bar"] = topic_bar(
+            topic, topic_tally(topic=topic, statuses=statuses)
+        )
     return _page_or_fragment(request, "catalog/topic_detail.html", "topic-resources", context)
 
 
@@ -145,8 +157,12 @@ def search(request):
     query = form.query()
     context = {"form": form, "query": query, "truncated": form.truncated}
     if query:
-        results = shared.search_results(query=query, page_number=request.GET.get("page"), path=request.path)
-        context["results"] = overlay_fill(request, results, statuses=progress_selectors.statuses_for(user=request.user))
+        results = shared.search_results(
+            query=query, page_number=request.GET.get("page"), path=request.path
+        )
+        context["results"] = overlay_fill(
+            request, results, statuses=progress_selectors.statuses_for(user=request.user)
+        )
     return _page_or_fragment(request, "catalog/search.html", "search-results", context)
 
 
@@ -159,10 +175,15 @@ def dashboard(request):
     context = {
         "overall": overall_bar(progress_selectors.overall_tally(statuses=statuses)),
         "guide_bars": overlay_fill(
-            request, shared.dashboard_guide_bars(), statuses=statuses, tallies=dashboard_tallies(statuses=statuses)
+            request,
+            shared.dashboard_guide_bars(),
+            statuses=statuses,
+            tallies=dashboard_tallies(statuses=statuses),
         ),
         "continue_guide": guide,
-        "continue_entries": progress_selectors.continue_in_guide(guide=guide, statuses=statuses) if guide else [],
+        "continue_entries": progress_selectors.continue_in_guide(guide=guide, statuses=statuses)
+        if guide
+        else [],
         "in_progress_rows": progress_selectors.latest_rows(user=user, status=Status.IN_PROGRESS),
         "recent_rows": progress_selectors.latest_rows(user=user, status=Status.DONE),
         "year": progress_selectors.activity_year(user=user),
@@ -179,22 +200,35 @@ def dashboard(request):
 
 @require_safe
 def path_list(request):
-    return render(request, "paths/path_list.html", {"paths": path_selectors.path_list(user=request.user)})
+    return render(
+        request, "paths/path_list.html", {"paths": path_selectors.path_list(user=request.user)}
+    )
 
 
 @require_safe
 def path_detail(request, slug):
     path = path_selectors.published_path(slug=slug)
     view = path_selectors.path_detail(path=path, user=request.user)
-    statuses = {item.resource_id: status for step in view.steps for item, status in step.items if status}
-    outline = shared.path_steps(path=view.path, outline=lambda: path_selectors.path_outline(view.path))
+    statuses = {
+        item.resource_id: status for step in view.steps for item, status in step.items if status
+    }
+    outline = shared.path_steps(
+        path=view.path, outline=lambda: path_selectors.path_outline(view.path)
+    )
     context = {
         "view": view,
         "heading": shared.shared_html(
-            ("path-heading", path.id), "paths/path_detail.html#heading", lambda: {"view": path_selectors.path_outline(path)}
+            ("path-heading", path.id),
+            "paths/path_detail.html#heading",
+            lambda: {"view": path_selectors.path_outline(path)},
         ),
         "next_up": next_up_html(view),
-        "steps": overlay_fill(request, outline, statuses=statuses, tallies={step_bar(step).dom_id: step.tally for step in view.steps}),
+        "steps": overlay_fill(
+            request,
+            outline,
+            statuses=statuses,
+            tallies={step_bar(step).dom_id: step.tally for step in view.steps},
+        ),
         "scope": f"path:{path.uuid}",
     }
     return render(request, "paths/path_detail.html", context)
@@ -211,7 +245,9 @@ def progress_set(request, resource_uuid):
     back = safe_next(request, resource.get_absolute_url())
     form = StatusForm(_with_slot(request))
     if not form.is_valid():
-        return _refused(request, "That status is not valid; nothing was changed.", status=400, back=back)
+        return _refused(
+            request, "That status is not valid; nothing was changed.", status=400, back=back
+        )
     status = form.cleaned_data["status"]
     if not request.user.is_authenticated:
         # Remembered across sign-in (see apps.progress.signals), then applied.

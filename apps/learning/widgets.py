@@ -18,7 +18,12 @@ from django.utils.html import format_html
 from django.utils.safestring import SafeString, mark_safe
 
 from apps.catalog.models import Guide, Topic
-from apps.catalog.selectors import guide_entries, guide_structure, guides_with_top_sections, visible_tree
+from apps.catalog.selectors import (
+    guide_entries,
+    guide_structure,
+    guides_with_top_sections,
+    visible_tree,
+)
 from apps.core.content import memoized, published_get
 from apps.paths.selectors import path_scope
 from apps.progress.models import Status
@@ -33,13 +38,17 @@ class Bar:
     dom_id: str
     label: str
     tally: Tally
-    compact: bool = False  # a bar among others (sections, steps, the dashboard's guides): no percentage
+    compact: bool = (
+        False  # a bar among others (sections, steps, the dashboard's guides): no percentage
+    )
 
 
 def bar_html(bar: Bar, *, compact=False, oob=False) -> SafeString:
     """A progress bar: a <progress> with its numbers, and a compact one without the percentage."""
     tally, compact = bar.tally, compact or bar.compact
-    classes = "bar" + (" bar--compact" if compact else "") + (" bar--complete" if tally.complete else "")
+    classes = (
+        "bar" + (" bar--compact" if compact else "") + (" bar--complete" if tally.complete else "")
+    )
     return format_html(
         '<div id="{}" class="{}"{}>\n'
         '<progress max="{}" value="{}" aria-label="{}: {} of {} done">{}%</progress>\n'
@@ -86,7 +95,9 @@ def overall_bar(tally):
 
 
 def step_bar(step_view):
-    return Bar(f"bar-step-{step_view.step.uuid}", step_view.step.title, step_view.tally, compact=True)
+    return Bar(
+        f"bar-step-{step_view.step.uuid}", step_view.step.title, step_view.tally, compact=True
+    )
 
 
 def path_bar(path_view):
@@ -96,7 +107,8 @@ def path_bar(path_view):
 def topic_tally(*, topic, statuses):
     """Over what the topic page lists: the topic's published resources."""
     resource_ids = memoized(
-        ("topic-resources", topic.id), lambda: frozenset(topic.resources.published().values_list("id", flat=True))
+        ("topic-resources", topic.id),
+        lambda: frozenset(topic.resources.published().values_list("id", flat=True)),
     )
     return Tally.of(resource_ids, statuses)
 
@@ -109,10 +121,22 @@ def dashboard_bar_slots() -> list[tuple]:
         structure = guide_structure()
         slots = []
         for guide in guides_with_top_sections():
-            slots.append((f"bar-guide-{guide.uuid}", guide.title, structure.guide_resources.get(guide.id, frozenset())))
+            slots.append(
+                (
+                    f"bar-guide-{guide.uuid}",
+                    guide.title,
+                    structure.guide_resources.get(guide.id, frozenset()),
+                )
+            )
             for section in guide.top_sections:
                 if section.id in structure.section_resources:
-                    slots.append((f"bar-section-{section.uuid}", str(section), structure.section_resources[section.id]))
+                    slots.append(
+                        (
+                            f"bar-section-{section.uuid}",
+                            str(section),
+                            structure.section_resources[section.id],
+                        )
+                    )
         return slots
 
     return memoized("dashboard-bar-slots", build)
@@ -140,8 +164,14 @@ def bars_for_scope(*, user, scope, resource, statuses):
             tallies = guide_tallies(guide=guide, statuses=statuses, holding=resource.id)
             sections = visible_tree().visible
             held = sorted(tallies.sections.items(), key=lambda item: sections[item[0]].position)
-            bars = [guide_bar(guide, tallies.tally)] + [section_bar(sections[pk], tally) for pk, tally in held]
-            entries = [str(entry.uuid) for entry in guide_entries(guide=guide) if entry.resource_id == resource.id]
+            bars = [guide_bar(guide, tallies.tally)] + [
+                section_bar(sections[pk], tally) for pk, tally in held
+            ]
+            entries = [
+                str(entry.uuid)
+                for entry in guide_entries(guide=guide)
+                if entry.resource_id == resource.id
+            ]
             return bars, entries, None
         if kind == "topic":
             topic = published_get(Topic, slug=key)
@@ -150,7 +180,10 @@ def bars_for_scope(*, user, scope, resource, statuses):
         return [], [], None
     if kind == "dashboard":
         tallies = dashboard_tallies(statuses=statuses)
-        bars = [Bar(dom_id, label, tallies[dom_id], compact=True) for dom_id, label, _ in dashboard_bar_slots()]
+        bars = [
+            Bar(dom_id, label, tallies[dom_id], compact=True)
+            for dom_id, label, _ in dashboard_bar_slots()
+        ]
         return [overall_bar(overall_tally(statuses=statuses)), *bars], [], None
     return [], [], None
 
@@ -181,8 +214,10 @@ def _heatmap_frame(start, length: int) -> tuple[tuple[str, str], ...]:
     frame = []
     for index in range(length):
         day = start + timedelta(days=index)
-        frame.append((
-            f'<rect x="{(index // 7) * 14}" y="{(index % 7) * 14}" width="11" height="11" rx="2" class="hm hm-',
-            f" on {_WEEKDAYS[day.weekday()]} {day.day} {_MONTHS[day.month - 1]} {day.year}</title></rect>",
-        ))
+        frame.append(
+            (
+                f'<rect x="{(index // 7) * 14}" y="{(index % 7) * 14}" width="11" height="11" rx="2" class="hm hm-',
+                f" on {_WEEKDAYS[day.weekday()]} {day.day} {_MONTHS[day.month - 1]} {day.year}</title></rect>",
+            )
+        )
     return tuple(frame)

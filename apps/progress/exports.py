@@ -11,8 +11,8 @@ import re
 from django.utils import timezone
 
 from apps.catalog.models import Guide
-from apps.progress.models import Activity, Progress, Status
 from apps.catalog.selectors import visible_entries
+from apps.progress.models import Activity, Progress, Status
 
 JSON_FORMAT = "syllabus-progress"
 JSON_VERSION = 1

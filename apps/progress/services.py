@@ -33,7 +33,9 @@ class ProgressChange:
     completed_at: datetime | None = None
 
 
-def progress_set_status(*, user, resource, status, note=None, started_at=None, completed_at=None, at=None):
+def progress_set_status(
+    *, user, resource, status, note=None, started_at=None, completed_at=None, at=None
+):
     """Put `resource` in `status` for `user`; returns the Progress row, or None when none is kept.
 
     Idempotent: the same status (and note) again changes nothing and logs no activity.
@@ -50,10 +52,22 @@ def progress_set_status(*, user, resource, status, note=None, started_at=None, c
         if progress is None:
             progress = Progress(user=user, resource=resource)
         before = (progress.status, progress.note, progress.started_at, progress.completed_at)
-        _apply_status(progress, status=status, previous=previous, now=now, started_at=started_at, completed_at=completed_at)
+        _apply_status(
+            progress,
+            status=status,
+            previous=previous,
+            now=now,
+            started_at=started_at,
+            completed_at=completed_at,
+        )
         if note is not None:
             progress.note = note
-        if (progress.status, progress.note, progress.started_at, progress.completed_at) == before and progress.pk:
+        if (
+            progress.status,
+            progress.note,
+            progress.started_at,
+            progress.completed_at,
+        ) == before and progress.pk:
             return progress
         if status == Status.NOT_STARTED and not progress.note:
             if progress.pk:
@@ -62,7 +76,13 @@ def progress_set_status(*, user, resource, status, note=None, started_at=None, c
         else:
             progress.save()
         if previous != status:
-            carried = completed_at if status == Status.DONE else started_at if status == Status.IN_PROGRESS else None
+            carried = (
+                completed_at
+                if status == Status.DONE
+                else started_at
+                if status == Status.IN_PROGRESS
+                else None
+            )
             _log(user=user, resource=resource, status=status, at=at or carried or now)
     return progress
 
@@ -145,8 +165,15 @@ def progress_merge(*, survivor, duplicates) -> tuple[int, int]:
     recorded is lost. Returns (rows moved, rows combined)."""
     moved = combined = 0
     with transaction.atomic():
-        rows = {row.user_id: row for row in Progress.objects.select_for_update().filter(resource=survivor)}
-        for row in Progress.objects.select_for_update().filter(resource__in=duplicates).order_by("created_at", "pk"):
+        rows = {
+            row.user_id: row
+            for row in Progress.objects.select_for_update().filter(resource=survivor)
+        }
+        for row in (
+            Progress.objects.select_for_update()
+            .filter(resource__in=duplicates)
+            .order_by("created_at", "pk")
+        ):
             kept = rows.get(row.user_id)
             if kept is None:
                 row.resource = survivor
@@ -157,7 +184,11 @@ def progress_merge(*, survivor, duplicates) -> tuple[int, int]:
             if STATUS_RANK[Status(row.status)] > STATUS_RANK[Status(kept.status)]:
                 kept.status = row.status
             kept.started_at = _earliest(kept.started_at, row.started_at)
-            kept.completed_at = _earliest(kept.completed_at, row.completed_at) if kept.status == Status.DONE else None
+            kept.completed_at = (
+                _earliest(kept.completed_at, row.completed_at)
+                if kept.status == Status.DONE
+                else None
+            )
             if kept.status == Status.DONE and kept.completed_at is None:
                 kept.completed_at = timezone.now()
             kept.note = _join_notes(kept.note, row.note)

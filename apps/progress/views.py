@@ -16,6 +16,7 @@ from apps.progress.forms import ImportForm, NoteForm
 from apps.progress.imports import ProgressImportError, import_apply, import_plan
 from apps.progress.services import progress_set_note
 
+
 def safe_next(request, fallback):
     """The `next` the request names if it stays on this site, else `fallback`."""
     target = request.POST.get("next") or request.GET.get("next") or ""

@@ -2,7 +2,7 @@
 
 import pytest
 
-from benchmarks.__main__ import CommandError, Command
+from benchmarks.__main__ import Command, CommandError
 from benchmarks.harness import Measurement
 
 

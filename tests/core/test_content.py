@@ -3,8 +3,7 @@ token on every write to what learner pages are built from, however the write is 
 nothing built under an old token is served after it."""
 
 import pytest
-from django.db import DEFAULT_DB_ALIAS, connection, connections
-from django.test.utils import CaptureQueriesContext
+from django.db import connection
 
 from apps.catalog.models import Entry, Resource, Section, Topic
 from apps.core.content import ContentMemo, content_tables, content_token, memoized

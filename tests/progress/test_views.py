@@ -145,7 +145,7 @@ def test_invalid_status_gives_a_message_and_changes_nothing(client, user, catalo
     client.force_login(user)
     response = client.post(tick_url(catalog["resources"][0]), {"status": "toggle"})
     assert response.status_code == 302
-    assert ["That status is not valid; nothing was changed."] == [str(m) for m in get_messages(response.wsgi_request)]
+    assert [str(m) for m in get_messages(response.wsgi_request)] == ["That status is not valid; nothing was changed."]
     assert not Progress.objects.exists()
     response = client.post(tick_url(catalog["resources"][0]), {"status": "toggle"}, HTTP_HX_REQUEST="true")
     assert response.status_code == 400 and response["Content-Type"].startswith("text/plain")  # shown by shortcuts.js

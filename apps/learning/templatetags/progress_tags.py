@@ -3,7 +3,14 @@
 from django import template
 
 from apps.learning.shared import HOLES, bar_hole, tick_hole
-from apps.learning.widgets import bar_html, heatmap_cells, path_bar, section_bar, step_bar, tick_html
+from apps.learning.widgets import (
+    bar_html,
+    heatmap_cells,
+    path_bar,
+    section_bar,
+    step_bar,
+    tick_html,
+)
 
 register = template.Library()
 
@@ -43,7 +50,11 @@ def progress_bar(context, bar, oob=False, compact=False):
     if not bar:  # None, or "" from a variable that did not resolve
         return ""
     holes, compact = context.get(HOLES), compact or bar.compact
-    return bar_hole(holes, bar, compact=compact) if holes is not None else bar_html(bar, compact=compact, oob=oob)
+    return (
+        bar_hole(holes, bar, compact=compact)
+        if holes is not None
+        else bar_html(bar, compact=compact, oob=oob)
+    )
 
 
 @register.filter
