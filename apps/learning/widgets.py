@@ -14,7 +14,7 @@ from functools import lru_cache
 
 from django.http import Http404
 from django.template.loader import render_to_string
-from django.utils.html import format_html
+from django.utils.html import escape
 from django.utils.safestring import SafeString, mark_safe
 
 from apps.catalog.models import Guide, Topic
@@ -44,19 +44,20 @@ class Bar:
 
 
 def bar_html(bar: Bar, *, compact=False, oob=False) -> SafeString:
-    """A progress bar: a <progress> with its numbers, and a compact one without the percentage."""
+    """A progress bar: a <progress> with its numbers, and a compact one without the percentage.
+    An f-string with its two texts escaped: format_html's escaping of every number made the
+    dashboard's 75 bars cost 4 ms."""
     tally, compact = bar.tally, compact or bar.compact
-    classes = (
-        "bar" + (" bar--compact" if compact else "") + (" bar--complete" if tally.complete else "")
+    done, countable, percent = tally.done, tally.countable, tally.percent
+    classes = "bar" + (" bar--compact" if compact else "") + (" bar--complete" if tally.complete else "")
+    swap = ' hx-swap-oob="true"' if oob else ""
+    label = escape(bar.label)
+    return SafeString(
+        f'<div id="{escape(bar.dom_id)}" class="{classes}"{swap}>\n'
+        f'<progress max="{tally.progress_max}" value="{done}" aria-label="{label}: {done} of {countable} done">'
+        f"{percent}%</progress>\n"
+        f'<span class="bar-text">{done}/{countable}{"" if compact else f" · {percent}%"}</span>\n</div>'
     )
-    return format_html(
-        '<div id="{}" class="{}"{}>\n'
-        '<progress max="{}" value="{}" aria-label="{}: {} of {} done">{}%</progress>\n'
-        '<span class="bar-text">{}/{}{}</span>\n</div>',
-        bar.dom_id, classes, mark_safe(' hx-swap-oob="true"') if oob else "",
-        tally.progress_max, tally.done, bar.label, tally.done, tally.countable, tally.percent,
-        tally.done, tally.countable, "" if compact else f" · {tally.percent}%",
-    )  # fmt: skip
 
 
 def tick_html(*, resource, slot, status, signed_in, oob=False) -> SafeString:
