@@ -45,6 +45,7 @@ def progress_set_status(
     """
     if status not in Status.values:
         raise ProgressError(f"Unknown status {status!r}.")
+    at, started_at, completed_at = (_aware(moment) for moment in (at, started_at, completed_at))
     now = at or timezone.now()
     with transaction.atomic():
         progress = _locked_row(user=user, resource=resource)
@@ -206,6 +207,13 @@ def _join_notes(first: str, second: str) -> str:
     if not first:
         return second
     return f"{first}{NOTE_SEPARATOR}{second}"
+
+
+def _aware(moment):
+    """A date an import carries without a zone is read in the server's TIME_ZONE."""
+    return (
+        timezone.make_aware(moment) if moment is not None and timezone.is_naive(moment) else moment
+    )
 
 
 def _earliest(*values):

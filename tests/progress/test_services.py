@@ -207,3 +207,16 @@ def test_every_change_keeps_the_status_rules(user, catalog, row, status):
     logged = list(Activity.objects.filter(user=user).values_list("status", flat=True))
     assert logged == ([] if before == status else [status])
     assert list(ActivityDay.objects.filter(user=user).values_list("count", flat=True)) == ([] if before == status else [1])
+
+
+def test_an_imported_change_is_logged_on_its_own_day(user, catalog):
+    """Imports carry their own dates (with or without a zone): the history lands on those days."""
+    from datetime import datetime
+
+    resource, other = catalog["resources"][:2]
+    finished = timezone.now() - timedelta(days=40)
+    progress_set_status(user=user, resource=resource, status=Status.DONE, completed_at=finished, started_at=finished)
+    progress_set_status(user=user, resource=other, status=Status.IN_PROGRESS, started_at=datetime(2025, 3, 1, 12, 0))
+    assert Progress.objects.get(user=user, resource=resource).completed_at == finished
+    days = set(ActivityDay.objects.filter(user=user).values_list("day", flat=True))
+    assert days == {timezone.localdate(finished), datetime(2025, 3, 1).date()}
