@@ -169,23 +169,18 @@ def search(request):
 @login_required
 def dashboard(request):
     user = request.user
-    statuses = progress_selectors.statuses_for(user=user)
-    guides = selectors.guides_with_top_sections()
-    guide = progress_selectors.last_guide(user=user, guides=guides)
+    overview = progress_selectors.progress_overview(user=user)
+    statuses = overview.statuses
+    guide = progress_selectors.last_guide(guides=selectors.guides_with_top_sections(), recent=overview.recent)
     context = {
         "overall": overall_bar(progress_selectors.overall_tally(statuses=statuses)),
         "guide_bars": overlay_fill(
-            request,
-            shared.dashboard_guide_bars(),
-            statuses=statuses,
-            tallies=dashboard_tallies(statuses=statuses),
+            request, shared.dashboard_guide_bars(), statuses=statuses, tallies=dashboard_tallies(statuses=statuses)
         ),
         "continue_guide": guide,
-        "continue_entries": progress_selectors.continue_in_guide(guide=guide, statuses=statuses)
-        if guide
-        else [],
-        "in_progress_rows": progress_selectors.latest_rows(user=user, status=Status.IN_PROGRESS),
-        "recent_rows": progress_selectors.latest_rows(user=user, status=Status.DONE),
+        "continue_entries": progress_selectors.continue_in_guide(guide=guide, statuses=statuses) if guide else [],
+        "in_progress_rows": overview.in_progress,
+        "recent_rows": overview.done,
         "year": progress_selectors.activity_year(user=user),
         "followed_paths": path_selectors.followed_paths(
             user=user, statuses=statuses, follows=path_selectors.follows_for(user=user)

@@ -115,7 +115,7 @@ def test_streaks_and_heatmap_read_the_day_counts(user, catalog):
 
 def test_latest_rows_are_the_newest_published_ones_even_behind_newer_unpublished_ones(user, catalog):
     from apps.catalog.models import Resource
-    from apps.progress.selectors import latest_rows
+    from apps.progress.selectors import progress_overview
 
     resources = catalog["resources"]  # 6 of them
     start = timezone.now() - timedelta(days=30)
@@ -123,25 +123,12 @@ def test_latest_rows_are_the_newest_published_ones_even_behind_newer_unpublished
         progress_set_status(user=user, resource=resource, status=Status.DONE, at=start + timedelta(days=day))
     progress_set_status(user=user, resource=catalog["shared"], status=Status.IN_PROGRESS, at=start)
     Resource.objects.filter(pk__in=[resources[5].pk, resources[4].pk]).update(is_published=False)  # the newest two
-    done = latest_rows(user=user, status=Status.DONE, limit=3)
+    overview = progress_overview(user=user, limit=3)
+    done = overview.done
     assert [row.resource for row in done] == [resources[3], resources[2], resources[1]]
     assert [row.since for row in done] == [start + timedelta(days=day) for day in (3, 2, 1)]
-    started = latest_rows(user=user, status=Status.IN_PROGRESS, limit=3)
+    started = overview.in_progress
     assert [(row.resource, row.since) for row in started] == [(catalog["shared"], start)]
-
-
-def test_latest_rows_are_read_in_index_order_without_a_sort(user):
-    """Each of the two reads follows its partial index (Progress.Meta.indexes): a learner's
-    hundreds of finished rows are not sorted on every dashboard view."""
-    from apps.progress.selectors import latest_query
-
-    if connection.vendor == "postgresql":  # a tiny test table: make the planner show what it can do
-        with connection.cursor() as cursor:
-            cursor.execute("SET LOCAL enable_seqscan = off")
-            cursor.execute("SET LOCAL enable_sort = off")
-    plan = "\n".join(latest_query(user=user, status=status, take=5).explain() for status in (Status.DONE, Status.IN_PROGRESS))
-    assert "progress_latest_done" in plan and "progress_latest_started" in plan, plan
-    assert "Sort" not in plan and "TEMP B-TREE" not in plan, plan
 
 
 def test_heatmap_cells_place_each_day_with_its_level_and_count():
