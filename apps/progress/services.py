@@ -45,46 +45,56 @@ def progress_set_status(
     """
     if status not in Status.values:
         raise ProgressError(f"Unknown status {status!r}.")
-    at, started_at, completed_at = (_aware(moment) for moment in (at, started_at, completed_at))
+    change = {
+        "status": status,
+        "note": note,
+        "started_at": _aware(started_at),
+        "completed_at": _aware(completed_at),
+        "at": _aware(at),
+    }
+    return _once_more_on_conflict(_write, user=user, resource=resource, **change)
+
+
+def _once_more_on_conflict(write, **kwargs):
+    """`write(**kwargs)` in a transaction; again if a concurrent first write made the row between
+    our read and our insert: it exists now, so the second time it is locked and written over."""
+    try:
+        with transaction.atomic():
+            return write(**kwargs)
+    except IntegrityError:
+        with transaction.atomic():
+            return write(**kwargs)
+
+
+def _write(*, user, resource, status, note, started_at, completed_at, at):
     now = at or timezone.now()
-    with transaction.atomic():
-        progress = _locked_row(user=user, resource=resource)
-        previous = progress.status if progress else Status.NOT_STARTED
-        if progress is None:
-            progress = Progress(user=user, resource=resource)
-        before = (progress.status, progress.note, progress.started_at, progress.completed_at)
-        _apply_status(
-            progress,
-            status=status,
-            previous=previous,
-            now=now,
-            started_at=started_at,
-            completed_at=completed_at,
-        )
-        if note is not None:
-            progress.note = note
-        if (
-            progress.status,
-            progress.note,
-            progress.started_at,
-            progress.completed_at,
-        ) == before and progress.pk:
-            return progress
-        if status == Status.NOT_STARTED and not progress.note:
-            if progress.pk:
-                progress.delete()
-            progress = None
-        else:
-            progress.save()
-        if previous != status:
-            carried = (
-                completed_at
-                if status == Status.DONE
-                else started_at
-                if status == Status.IN_PROGRESS
-                else None
-            )
-            _log(user=user, resource=resource, status=status, at=at or carried or now)
+    progress = _locked_row(user=user, resource=resource)
+    previous = progress.status if progress else Status.NOT_STARTED
+    if progress is None:
+        progress = Progress(user=user, resource=resource)
+    before = (progress.status, progress.note, progress.started_at, progress.completed_at)
+    _apply_status(
+        progress,
+        status=status,
+        previous=previous,
+        now=now,
+        started_at=started_at,
+        completed_at=completed_at,
+    )
+    if note is not None:
+        progress.note = note
+    after = (progress.status, progress.note, progress.started_at, progress.completed_at)
+    if after == before and progress.pk:
+        return progress
+    if status == Status.NOT_STARTED and not progress.note:
+        if progress.pk:
+            progress.delete()
+        progress = None
+    else:
+        progress.save()
+    if previous != status:
+        carried = {Status.DONE: completed_at, Status.IN_PROGRESS: started_at}.get(status)
+        _log(user=user, resource=resource, status=status, at=at or carried or now)
     return progress
 
 
@@ -122,18 +132,20 @@ def _log(*, user, resource, status, at) -> None:
 
 def progress_set_note(*, user, resource, note):
     """Save the learner's private note; an empty note on an unstarted resource removes the row."""
-    note = note.strip()
-    with transaction.atomic():
-        progress = _locked_row(user=user, resource=resource)
-        if progress is None:
-            if not note:
-                return None
-            progress = Progress(user=user, resource=resource)
-        progress.note = note
-        if progress.status == Status.NOT_STARTED and not note:
-            progress.delete()
+    return _once_more_on_conflict(_write_note, user=user, resource=resource, note=note.strip())
+
+
+def _write_note(*, user, resource, note):
+    progress = _locked_row(user=user, resource=resource)
+    if progress is None:
+        if not note:
             return None
-        progress.save()
+        progress = Progress(user=user, resource=resource)
+    progress.note = note
+    if progress.status == Status.NOT_STARTED and not note:
+        progress.delete()
+        return None
+    progress.save()
     return progress
 
 
