@@ -19,7 +19,7 @@ catalog_urls = [
 progress_urls = [
     path("dashboard/", views.dashboard, name="dashboard"),
     path("progress/<uuid:resource_uuid>/", views.progress_set, name="set"),
-    path("progress/<uuid:resource_uuid>/note/", progress_views.progress_note, name="note"),
+    path("progress/<uuid:resource_uuid>/note/", views.progress_note, name="note"),
     re_path(
         r"^progress/export\.(?P<fmt>md|csv|json)$", progress_views.progress_export, name="export"
     ),

@@ -13,6 +13,7 @@ from django.contrib.auth.decorators import login_required
 from django.http import HttpResponse
 from django.shortcuts import redirect, render
 from django.urls import reverse
+from django.utils.http import url_has_allowed_host_and_scheme
 from django.views.decorators.http import require_POST, require_safe
 from django.views.decorators.vary import vary_on_headers
 from django_htmx.http import HttpResponseClientRedirect
@@ -36,11 +37,10 @@ from apps.learning.widgets import (
 )
 from apps.paths import selectors as path_selectors
 from apps.progress import selectors as progress_selectors
-from apps.progress.forms import StatusForm
+from apps.progress.forms import NoteForm, StatusForm
 from apps.progress.models import Status
-from apps.progress.services import progress_set_status
+from apps.progress.services import progress_set_note, progress_set_status
 from apps.progress.signals import PENDING_SESSION_KEY
-from apps.progress.views import safe_next
 
 
 def _page_or_fragment(request, template_name: str, fragment: str, context: dict):
@@ -171,14 +171,21 @@ def dashboard(request):
     user = request.user
     overview = progress_selectors.progress_overview(user=user)
     statuses = overview.statuses
-    guide = progress_selectors.last_guide(guides=selectors.guides_with_top_sections(), recent=overview.recent)
+    guide = progress_selectors.last_guide(
+        guides=selectors.guides_with_top_sections(), recent=overview.recent
+    )
     context = {
         "overall": overall_bar(progress_selectors.overall_tally(statuses=statuses)),
         "guide_bars": overlay_fill(
-            request, shared.dashboard_guide_bars(), statuses=statuses, tallies=dashboard_tallies(statuses=statuses)
+            request,
+            shared.dashboard_guide_bars(),
+            statuses=statuses,
+            tallies=dashboard_tallies(statuses=statuses),
         ),
         "continue_guide": guide,
-        "continue_entries": progress_selectors.continue_in_guide(guide=guide, statuses=statuses) if guide else [],
+        "continue_entries": progress_selectors.continue_in_guide(guide=guide, statuses=statuses)
+        if guide
+        else [],
         "in_progress_rows": overview.in_progress,
         "recent_rows": overview.done,
         "year": progress_selectors.activity_year(user=user),
@@ -227,6 +234,28 @@ def path_detail(request, slug):
         "scope": f"path:{path.uuid}",
     }
     return render(request, "paths/path_detail.html", context)
+
+
+def safe_next(request, fallback):
+    """The `next` the request names if it stays on this site, else `fallback`."""
+    target = request.POST.get("next") or request.GET.get("next") or ""
+    allowed = url_has_allowed_host_and_scheme(
+        target, allowed_hosts={request.get_host()}, require_https=request.is_secure()
+    )
+    return target if allowed else fallback
+
+
+@login_required
+@require_POST
+def progress_note(request, resource_uuid):
+    resource = published_get(Resource, uuid=resource_uuid)
+    form = NoteForm(request.POST)
+    if form.is_valid():
+        progress_set_note(user=request.user, resource=resource, note=form.cleaned_data["note"])
+        messages.success(request, "Note saved.")
+    else:
+        messages.error(request, "Notes can be at most 10,000 characters; nothing was saved.")
+    return redirect(safe_next(request, resource.get_absolute_url()))
 
 
 TICK_BUTTON_ID_PREFIX = "tick-btn-"  # progress/includes/tick.html
