@@ -14,7 +14,7 @@ PYTHON ?= $(shell for p in python3.13 python3.12 python3 $$HOME/.pyenv/versions/
 UV := .tools/bin/uv
 MANAGE := .venv/bin/python manage.py
 
-.PHONY: run test setup lock benchmark screenshots clean
+.PHONY: run test setup lock benchmark lint screenshots clean
 
 $(UV):
 	@test -n "$(PYTHON)" || { echo "Syllabus needs Python >= 3.12: install it (e.g. pyenv install 3.13) and retry." >&2; exit 1; }
@@ -37,9 +37,14 @@ test: setup
 	.venv/bin/pytest $(PYTEST_ARGS)
 
 ## Production gunicorn on PostgreSQL at 10,000 users, page by page (DROPS syllabus_bench; see docs/BENCHMARKS.md)
-benchmark: export DEBUG ?= true
 benchmark: setup
-	$(MANAGE) benchmark $(BENCHMARK_ARGS)
+	.venv/bin/python -m benchmarks $(BENCHMARK_ARGS)
+
+## Lint, format check and the import layers, as CI runs them
+lint: setup
+	.venv/bin/ruff check
+	.venv/bin/ruff format --check
+	.venv/bin/lint-imports
 
 ## Re-resolve dependencies into uv.lock after editing pyproject.toml
 lock: $(UV)

@@ -53,6 +53,7 @@ LOCAL_APPS = [
     "apps.accounts",
     "apps.progress",
     "apps.paths",
+    "apps.learning",
     "apps.curation",
 ]
 INSTALLED_APPS = DJANGO_APPS + THIRD_PARTY_APPS + LOCAL_APPS
@@ -61,12 +62,11 @@ MIDDLEWARE = [
     "django.middleware.security.SecurityMiddleware",
     "whitenoise.middleware.WhiteNoiseMiddleware",
     "django.contrib.sessions.middleware.SessionMiddleware",  # makes the store, reads nothing yet
-    # Before anything that may query: its token read (with the session's, see apps.accounts.
-    # sessions.SessionStore.preload) is the connection's health check.
+    # Lets a page read the content token once, however many shared parts it shows.
     "apps.core.content.ContentVersionMiddleware",
     "django.middleware.common.CommonMiddleware",
     "django.middleware.csrf.CsrfViewMiddleware",
-    "apps.accounts.auth.AuthenticationMiddleware",
+    "django.contrib.auth.middleware.AuthenticationMiddleware",
     "django.contrib.messages.middleware.MessageMiddleware",
     "django.middleware.clickjacking.XFrameOptionsMiddleware",
     "django.middleware.csp.ContentSecurityPolicyMiddleware",
@@ -99,8 +99,8 @@ DATABASES = {
     "default": dj_database_url.parse(
         env_str("DATABASE_URL", f"sqlite:///{BASE_DIR / 'db.sqlite3'}"),
         conn_max_age=env_int("DB_CONN_MAX_AGE", 60),
-        # Off: every request's first query, the content token's, is the health check instead
-        # (apps.core.content.ContentVersionMiddleware), saving each request a round trip.
+        # Django's default: checking a kept connection costs every request one more round trip;
+        # one the server dropped fails a single request and is opened again for the next.
         conn_health_checks=False,
     )
 }
@@ -134,9 +134,8 @@ else:
 
 # --- Auth (django-allauth) ------------------------------------------------------------------
 AUTHENTICATION_BACKENDS = [
-    # Django's and allauth's, taking the user their session was read with (apps.accounts.auth).
-    "apps.accounts.auth.ModelBackend",
-    "apps.accounts.auth.AuthenticationBackend",
+    "django.contrib.auth.backends.ModelBackend",
+    "allauth.account.auth_backends.AuthenticationBackend",
 ]
 AUTH_PASSWORD_VALIDATORS = [
     {"NAME": "django.contrib.auth.password_validation.UserAttributeSimilarityValidator"},
@@ -237,7 +236,13 @@ SECURE_REFERRER_POLICY = "same-origin"
 SECURE_CONTENT_TYPE_NOSNIFF = True
 SECURE_CROSS_ORIGIN_OPENER_POLICY = "same-origin"
 X_FRAME_OPTIONS = "DENY"
-SESSION_ENGINE = "apps.accounts.sessions"  # database sessions read together with their user
+# Sessions are read from the cache, and kept in the database too when the cache is a separate
+# service (Redis); with the default database cache, plain database sessions are one query already.
+SESSION_ENGINE = (
+    "django.contrib.sessions.backends.cached_db"
+    if "redis" in CACHES["default"]["BACKEND"].lower()
+    else "django.contrib.sessions.backends.db"
+)
 SESSION_COOKIE_HTTPONLY = True
 if not DEBUG:
     # Behind a TLS-terminating proxy set SECURE_PROXY_SSL_HEADER=true (it must set X-Forwarded-Proto).

@@ -6,7 +6,7 @@ os.environ.setdefault("DEBUG", "true")
 os.environ.setdefault("CACHE_URL", "locmem://")
 os.environ.setdefault("EMAIL_URL", "locmem://")
 
-from config.settings import *  # noqa: E402,F403
+from config.settings import *  # noqa: F403
 
 PASSWORD_HASHERS = ["django.contrib.auth.hashers.MD5PasswordHasher"]
 

@@ -60,14 +60,6 @@ def sign_in(page, live_server, user):
     page.context.add_cookies([{"name": cookie.key, "value": cookie.value, "url": live_server.url}])
 
 
-def batch(reads: int) -> int:
-    """The queries `reads` plain reads sent together cost (apps.core.db): one message on
-    PostgreSQL, one query each elsewhere."""
-    from django.db import connection
-
-    return 1 if connection.vendor == "postgresql" else reads
-
-
 def page_queries(client, url, data=None) -> tuple[int, int]:
     """(cold, warm): SQL queries of a page's first request after a content change — it builds
     this worker's memo (apps.core.content) — and of the next, which every later request pays."""

@@ -19,6 +19,7 @@ from django.views.decorators.http import require_GET, require_POST
 
 from apps.accounts import services
 from apps.accounts.forms import AccountDeleteForm
+from apps.progress import exports
 
 
 def _render_account(request, *, delete_form, status=200):
@@ -41,11 +42,7 @@ def account(request):
 @require_GET
 def data_export(request):
     """Everything the learner recorded, as a JSON download they can keep or import elsewhere."""
-    # Imported here so the account pages keep working while the progress app is
-    # being built; the exporter decides what "all my data" contains.
-    from apps.progress.exports import user_data_export
-
-    data = user_data_export(request.user)
+    data = exports.user_data_export(request.user)
     response = JsonResponse(data, json_dumps_params={"indent": 2, "ensure_ascii": False})
     filename = f"syllabus-export-{timezone.localdate():%Y-%m-%d}.json"
     response["Content-Disposition"] = content_disposition_header(as_attachment=True, filename=filename)

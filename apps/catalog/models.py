@@ -181,14 +181,14 @@ class Resource(CatalogModel):
     def __str__(self):
         return self.title
 
-    def get_absolute_url(self):
-        return reverse_cached("catalog:resource-detail", self.uuid)
-
     def save(self, *args, **kwargs):
         # An empty URL means "no URL": store NULL so the unique constraint ignores it.
         if not self.url:
             self.url = None
         super().save(*args, **kwargs)
+
+    def get_absolute_url(self):
+        return reverse_cached("catalog:resource-detail", self.uuid)
 
 
 class ResourceLink(UUIDModel):

@@ -1,20 +1,31 @@
-"""Reads behind the learner-facing catalog pages.
+"""Reads behind the learner-facing catalog pages, and the one owner of what learners may see.
 
 Each page costs a constant number of queries however large the catalog grows: rows are
 fetched with their relations in bulk and arranged in Python.
 
 What a learner sees: only published guides, sections, entries and resources. A section is
 also hidden when one of its ancestors is unpublished, and a hidden section hides its
-entries, so a curator can withdraw a whole branch of a guide with one switch.
+entries, so a curator can withdraw a whole branch of a guide with one switch. Everything
+else (progress bars, exports, the dashboard) asks `visible_entries` and `guide_structure`.
 """
 
-from collections import Counter
+from collections import Counter, defaultdict
 from dataclasses import dataclass, field
 
 from django.contrib.postgres.search import SearchQuery, SearchRank, SearchVector
 from django.core.paginator import Page, Paginator
 from django.db import connection
-from django.db.models import Case, Count, IntegerField, Prefetch, Q, QuerySet, Value, When, prefetch_related_objects
+from django.db.models import (
+    Case,
+    Count,
+    IntegerField,
+    Prefetch,
+    Q,
+    QuerySet,
+    Value,
+    When,
+    prefetch_related_objects,
+)
 from django.shortcuts import get_object_or_404
 
 from apps.catalog.forms import TIER_CHOICES
@@ -179,7 +190,7 @@ def published_placements() -> dict[int, list[Entry]]:
 
 
 def _placements_build():
-    tree = _SectionTree()
+    tree = visible_tree()
     placements: dict[int, list[Entry]] = {}
     entries = tree.entries(Entry.objects.all()).order_by(
         "section__guide__position", "section__guide_id", "section__position", "position"
@@ -187,6 +198,84 @@ def _placements_build():
     for entry in entries:
         placements.setdefault(entry.resource_id, []).append(tree.place(entry))
     return placements
+
+
+def visible_entries() -> QuerySet:
+    """Every entry a learner may see (published entry, resource, section, every ancestor section
+    and guide): the one definition everyone asks."""
+    return visible_tree().entries(Entry.objects.all())
+
+
+def visible_tree() -> "_SectionTree":
+    """The visible sections of every published guide; shared per content version, read-only."""
+    return memoized("section-tree", _SectionTree)
+
+
+def guide_entries(*, guide: Guide) -> list[Entry]:
+    """The guide's visible entries in reading order, with resource and section; shared, read-only."""
+    return memoized(
+        ("guide-entries", guide.id),
+        lambda: list(
+            visible_entries()
+            .filter(section__guide=guide)
+            .select_related("resource", "section")
+            .order_by("section__position", "position")
+        ),
+    )
+
+
+@dataclass(frozen=True)
+class GuideStructure:
+    """Which resources each guide and each visible section (with its subsections) holds."""
+
+    guide_resources: dict  # guide_id -> frozenset of resource ids
+    guide_sections: dict  # guide_id -> ids of its sections holding any resource
+    section_resources: dict  # section_id -> frozenset of resource ids (its whole subtree)
+    all_resources: frozenset
+
+
+def guide_structure() -> GuideStructure:
+    """Built from the visible catalog once per content version (apps.core.content)."""
+    return memoized("guide-structure", _guide_structure_build)
+
+
+def _guide_structure_build() -> GuideStructure:
+    tree = visible_tree()
+    per_guide, per_section = defaultdict(set), defaultdict(set)
+    for guide_id, section_id, resource_id in (
+        tree.entries(Entry.objects.all()).values_list("section__guide_id", "section_id", "resource_id")
+    ):
+        per_guide[guide_id].add(resource_id)
+        section = tree.visible[section_id]
+        for holder in (section, *section.ancestors):
+            per_section[holder.id].add(resource_id)
+    guide_sections = defaultdict(list)
+    for section_id in per_section:
+        guide_sections[tree.visible[section_id].guide_id].append(section_id)
+    return GuideStructure(
+        guide_resources={guide_id: frozenset(ids) for guide_id, ids in per_guide.items()},
+        guide_sections={guide_id: tuple(ids) for guide_id, ids in guide_sections.items()},
+        section_resources={section_id: frozenset(ids) for section_id, ids in per_section.items()},
+        all_resources=frozenset().union(*per_guide.values()),
+    )
+
+
+def guides_with_top_sections() -> list[Guide]:
+    """Published guides with their visible top-level sections (`.top_sections`); shared, read-only."""
+
+    def build():
+        tree = visible_tree()
+        guides = list(Guide.objects.published())
+        for guide in guides:
+            guide.top_sections = [section for section in tree.roots if section.guide_id == guide.id]
+        return guides
+
+    return memoized("guides-top-sections", build)
+
+
+def published_resources() -> dict[int, Resource]:
+    """{id: Resource} of every published resource; shared per content version, read-only."""
+    return memoized("published-resources", lambda: {r.id: r for r in Resource.objects.published()})
 
 
 def _facet(name: str, label: str, choices, counts: Counter, active: str | None) -> Facet:
@@ -202,7 +291,7 @@ def _facet(name: str, label: str, choices, counts: Counter, active: str | None) 
 # --- Home ------------------------------------------------------------------------------------
 def catalog_overview() -> CatalogOverview:
     """The published guides with section/resource counts, and the topics with resource counts."""
-    tree = _SectionTree()
+    tree = visible_tree()
     section_counts = Counter(section.guide_id for section in tree.visible.values())
     resource_counts = dict(
         tree.entries(Entry.objects.all())

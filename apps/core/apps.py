@@ -11,6 +11,7 @@ class CoreConfig(AppConfig):
         file_changed.connect(_template_edited)
 
 
+# apps.core.content reads a model, so it is imported once the app registry is ready.
 def _install_content_triggers(sender, using, **kwargs):
     from apps.core.content import content_triggers_install, memos_clear
 

@@ -18,8 +18,10 @@ from contextvars import ContextVar
 
 from django.apps import apps
 from django.core.exceptions import ValidationError
-from django.db import DatabaseError, InterfaceError, OperationalError, connection
+from django.db import connections
 from django.http import Http404
+
+from apps.core.models import ContentVersion
 
 # Tables learner pages are built from: every model of these apps (and their many-to-many tables)
 # except per-learner ones. Anything added to these apps is covered without touching this list.
@@ -41,8 +43,6 @@ def content_tables() -> list[str]:
 
 def content_triggers_install(*, using=None) -> None:
     """Create (or re-create) the triggers; idempotent, run after every migrate and flush."""
-    from django.db import connections
-
     conn = connections[using or "default"]
     with conn.cursor() as cursor:
         if conn.vendor == "postgresql":
@@ -87,8 +87,8 @@ _request_token: ContextVar = ContextVar("content_token", default=None)
 
 
 def content_token() -> str | None:
-    """The current content version, or None (no row: never cache). Read once per request (see
-    ContentVersionMiddleware); outside a request, read every time."""
+    """The current content version, or None (no row: never cache). Read once per request, when
+    first asked (see ContentVersionMiddleware); outside a request, read every time."""
     holder = _request_token.get()
     if holder is not None and holder[0] is not _UNREAD:
         return holder[0]
@@ -98,72 +98,27 @@ def content_token() -> str | None:
     return token
 
 
-TOKEN_SQL = "SELECT token FROM core_contentversion WHERE id = 1"  # also a scalar subquery in others' reads
-
-
 def _token_read() -> str | None:
-    with connection.cursor() as cursor:
-        cursor.execute(TOKEN_SQL)
-        row = cursor.fetchone()
-    return row[0] if row else None
-
-
-def token_offer(token: str | None) -> None:
-    """A query that read `TOKEN_SQL` along with its own rows hands the token over here: if this
-    request has not read it yet, this is its read (see SessionStore.preload)."""
-    holder = _request_token.get()
-    if holder is not None and holder[0] is _UNREAD:
-        holder[0] = token
+    return ContentVersion.objects.filter(id=1).values_list("token", flat=True).first()
 
 
 class ContentVersionMiddleware:
-    """Reads the content token first thing, once, however many memoized parts the page shows.
-
-    A session store with a `preload()` (apps.accounts.sessions) reads the session, its user and
-    the token in that first query: a signed-in page's first round trip serves all three.
+    """Lets a request read the content token once, however many memoized parts its page shows.
 
     So a request that writes content must not read the memo afterwards (none does: curators
     write in the admin, learners' pages only read); its writes would be cached under the token
     it read before them.
-
-    The read is also the persistent connection's health check (the settings turn Django's own
-    off, which would cost every request one more round trip): a connection the server dropped
-    fails here, and is closed and opened again once. If the database stays unreachable, the
-    request goes on to fail its own way (/healthz answers 503).
     """
 
     def __init__(self, get_response):
         self.get_response = get_response
 
     def __call__(self, request):
-        holder = [_UNREAD]
-        reset = _request_token.set(holder)
-        try:
-            _first_read_reconnecting(request, holder)
-        except DatabaseError:
-            pass
+        reset = _request_token.set([_UNREAD])
         try:
             return self.get_response(request)
         finally:
             _request_token.reset(reset)
-
-
-def _first_read(request, holder) -> None:
-    preload = getattr(getattr(request, "session", None), "preload", None)
-    if preload is not None:
-        preload()  # offers the token it read (token_offer)
-    if holder[0] is _UNREAD:
-        holder[0] = _token_read()
-
-
-def _first_read_reconnecting(request, holder) -> None:
-    try:
-        _first_read(request, holder)
-    except (InterfaceError, OperationalError):
-        if connection.in_atomic_block:  # ATOMIC_REQUESTS or a test's transaction: not ours to reopen
-            raise
-        connection.close()
-        _first_read(request, holder)
 
 
 class ContentMemo:

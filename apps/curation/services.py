@@ -11,7 +11,8 @@ from django.db.models import F, Max
 from django.utils import timezone
 
 from apps.catalog.models import Entry, Guide, Resource, ResourceLink, Section, Topic
-from apps.progress.models import Activity, Progress, Status
+from apps.progress import services as progress_services
+from apps.progress.models import Activity, Progress
 
 
 class CurationError(Exception):
@@ -120,11 +121,8 @@ def _resources_set_topic(resources, topic, *, present):
 
 
 # --- Merge -----------------------------------------------------------------------------------
-# How far along a learner is; merging two progress rows keeps the furthest. Done beats
-# everything; having started something beats having skipped it (the learner came back to
-# it); skipping beats not having started (a deliberate choice).
-STATUS_RANK = {Status.NOT_STARTED: 0, Status.SKIPPED: 1, Status.IN_PROGRESS: 2, Status.DONE: 3}
-NOTE_SEPARATOR = "\n\n---\n\n"
+# The rules of combining two learners' rows live with every other progress write.
+STATUS_RANK, NOTE_SEPARATOR = progress_services.STATUS_RANK, progress_services.NOTE_SEPARATOR
 
 
 @dataclass
@@ -247,30 +245,11 @@ def _merge_links(survivor, duplicates, result):
 
 
 def _merge_progress(survivor, duplicates, result):
-    rows = {row.user_id: row for row in Progress.objects.select_for_update().filter(resource=survivor)}
-    for row in Progress.objects.select_for_update().filter(resource__in=duplicates).order_by("created_at", "pk"):
-        kept = rows.get(row.user_id)
-        if kept is None:
-            row.resource = survivor
-            row.save(update_fields=["resource", "updated_at"])
-            rows[row.user_id] = row
-            result.progress_moved += 1
-            continue
-        _combine_progress(kept, row)
-        row.delete()
-        kept.save()
-        result.progress_combined += 1
-    result.activities_moved = Activity.objects.filter(resource__in=duplicates).update(resource=survivor)
-
-
-def _combine_progress(kept: Progress, other: Progress) -> None:
-    if STATUS_RANK[Status(other.status)] > STATUS_RANK[Status(kept.status)]:
-        kept.status = other.status
-    kept.started_at = _earliest(kept.started_at, other.started_at)
-    kept.completed_at = _earliest(kept.completed_at, other.completed_at) if kept.status == Status.DONE else None
-    if kept.status == Status.DONE and kept.completed_at is None:
-        kept.completed_at = timezone.now()  # cannot happen with rows written by progress services
-    kept.note = _join_notes(kept.note, other.note)
+    activities = Activity.objects.filter(resource__in=duplicates).count()
+    result.progress_moved, result.progress_combined = progress_services.progress_merge(
+        survivor=survivor, duplicates=duplicates
+    )
+    result.activities_moved = activities
 
 
 def _merge_other_references(survivor, duplicates, result):
@@ -319,11 +298,6 @@ def _join_notes(first: str, second: str) -> str:
     if not first:
         return second
     return f"{first}{NOTE_SEPARATOR}{second}"
-
-
-def _earliest(*values):
-    present = [value for value in values if value is not None]
-    return min(present) if present else None
 
 
 def _url_normalizer():

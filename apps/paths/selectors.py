@@ -14,10 +14,9 @@ from django.utils import timezone
 
 from apps.catalog.models import Kind
 from apps.core.content import memoized
-from apps.core.db import Read, columns, instance_from_row, read_all
 from apps.paths.models import LearningPath, PathFollow, PathStep, StepResource
 from apps.progress.models import Status
-from apps.progress.selectors import Tally, statuses_read
+from apps.progress.selectors import Tally, statuses_for
 
 # Rough effort when a resource has no estimate of its own (minutes).
 DEFAULT_MINUTES = {
@@ -155,26 +154,18 @@ def _build(path, statuses, follow, today):
     return view
 
 
-def follows_read(*, user) -> Read:
-    """{path_id: PathFollow} of the learner's follows; plain SQL, as every path page reads it and
-    the ORM takes longer to build the query than the database to answer it."""
-
-    def parse(rows):
-        follows = (instance_from_row(PathFollow, row) for row in rows)
-        return {follow.path_id: follow for follow in follows}
-
-    return Read(_FOLLOWS_SQL, [user.pk], parse)
-
-
-_FOLLOWS_SQL = f"SELECT {', '.join(columns(PathFollow))} FROM {PathFollow._meta.db_table} WHERE user_id = %s"
+def follows_for(*, user) -> dict:
+    """{path_id: PathFollow} of the learner's follows."""
+    return {follow.path_id: follow for follow in PathFollow.objects.filter(user=user)} if user.is_authenticated else {}
 
 
 def _views(*, user, paths, statuses=None, follows=None):
     """PathViews of `paths` (steps prefetched) for `user`: one round trip, whatever their number."""
     paths = list(paths)
-    if user.is_authenticated and (statuses is None or follows is None):
-        statuses, follows = read_all(statuses_read(user=user), follows_read(user=user))
-    statuses, follows = statuses or {}, follows or {}
+    if statuses is None:
+        statuses = statuses_for(user=user)
+    if follows is None:
+        follows = follows_for(user=user)
     today = timezone.localdate()
     return [_build(path, statuses, follows.get(path.id), today) for path in paths]
 
@@ -225,14 +216,14 @@ def followed_paths(*, user, statuses, follows):
     return _views(user=user, paths=followed, statuses=statuses, follows=follows)
 
 
-def path_scope(*, user, path_uuid, resource, statuses, follows):
+def path_scope(*, user, path_uuid, resource, statuses):
     """What a tick on a path page refreshes: the path bar, its steps holding `resource`, next up;
-    from the learner's statuses and follows, read by the caller."""
+    from the learner's statuses, read by the caller (the pace is not refreshed: no follows)."""
     try:
         path = published_path(uuid=path_uuid)
     except Http404:
         return None
-    view = path_detail(path=path, user=user, statuses=statuses, follows=follows)
+    view = path_detail(path=path, user=user, statuses=statuses, follows={})
     steps = [step for step in view.steps if resource.id in step.resource_ids]
     slots = [str(item.uuid) for step in steps for item, _ in step.items if item.resource_id == resource.id]
     return view, steps, slots

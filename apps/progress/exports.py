@@ -11,8 +11,8 @@ import re
 from django.utils import timezone
 
 from apps.catalog.models import Guide
+from apps.catalog.selectors import visible_entries
 from apps.progress.models import Activity, Progress, Status
-from apps.progress.selectors import published_entries
 
 JSON_FORMAT = "syllabus-progress"
 JSON_VERSION = 1
@@ -88,7 +88,7 @@ def progress_markdown(user, guides=None) -> str:
     done = set(Progress.objects.filter(user=user, status=Status.DONE).values_list("resource_id", flat=True))
     guides = list(guides if guides is not None else Guide.objects.published())
     entries = (
-        published_entries()
+        visible_entries()
         .filter(section__guide__in=guides)
         .select_related("resource", "section")
         .order_by("section__guide__position", "section__position", "position")

@@ -1,18 +1,21 @@
-"""Writes to a learner's progress. Every write names the state the learner wants (never "toggle"),
-so double clicks and retries converge, and concurrent writes never duplicate a row."""
+"""The one write path of a learner's progress: ticks, status changes, notes, imports and merges.
 
-from collections.abc import Sequence
-from copy import copy
+The status rules live here once, in Python (`_apply_status`). Every write names the state the
+learner wants (never "toggle"), so double clicks and retries converge. A write locks the learner's
+row for the resource (select_for_update), changes it, and logs its Activity and the day's count
+(ActivityDay) in the same transaction; the database's constraints (one row per learner and
+resource, completed only when done, a positive day count) guard what the rules promise.
+"""
+
 from dataclasses import dataclass
+from datetime import datetime
 
-from django.db import connection, transaction
+from django.db import IntegrityError, transaction
+from django.db.models import F
 from django.utils import timezone
 
-from apps.core.db import Read, rows_of
+from apps.catalog.models import Resource
 from apps.progress.models import Activity, ActivityDay, Progress, Status
-from apps.progress.selectors import progress_row
-
-_TABLE = Progress._meta.db_table
 
 
 class ProgressError(Exception):
@@ -21,121 +24,84 @@ class ProgressError(Exception):
 
 @dataclass(frozen=True)
 class ProgressChange:
+    """One resource's wanted state, as an import carries it (its own dates, if any)."""
+
     resource_id: int
     status: str
     note: str | None = None
-    started_at: object = None
-    completed_at: object = None
+    started_at: datetime | None = None
+    completed_at: datetime | None = None
 
 
-def progress_set_status(*, user, resource, status, at=None, note=None, started_at=None, completed_at=None):
-    """Put `resource` in `status` for `user`. Returns the Progress row, or None when no row is needed.
+def progress_set_status(
+    *, user, resource, status, note=None, started_at=None, completed_at=None, at=None
+):
+    """Put `resource` in `status` for `user`; returns the Progress row, or None when none is kept.
 
-    Idempotent: setting the current status again changes nothing and logs no activity.
-    `started_at`/`completed_at` override the automatic dates (imports); the earliest wins.
-
-    Optimistic: the row is read, the change worked out, and written only if the row is still as
-    read, together with its activity, in one statement (PostgreSQL) or one transaction. If another
-    request changed the row in between, the write is worked out again on top of that change.
+    Idempotent: the same status (and note) again changes nothing and logs no activity.
+    `started_at`/`completed_at` carry an import's own dates (the earliest wins), and the activity
+    is logged at `at`, else at the date the change carries (`completed_at`, then `started_at`),
+    else now: imported history lands on its own days.
     """
     if status not in Status.values:
         raise ProgressError(f"Unknown status {status!r}.")
-    now = at or timezone.now()
-    for _ in range(WRITE_ATTEMPTS):
-        seen = progress_row(user=user, resource=resource)
-        progress = _changed(seen, user=user, resource=resource, status=status, now=now, note=note,
-                            started_at=started_at, completed_at=completed_at)
-        if _unchanged(seen, progress):
-            return seen  # the status again: no write, no activity
-        previous = seen.status if seen else Status.NOT_STARTED
-        activity = (user.pk, resource.pk, status, now) if previous != status else None
-        if _written(seen, progress, activity):
-            return progress
-    raise ProgressError("This resource is being changed elsewhere at the same moment; nothing was saved. Try again.")
+    change = {
+        "status": status,
+        "note": note,
+        "started_at": _aware(started_at),
+        "completed_at": _aware(completed_at),
+        "at": _aware(at),
+    }
+    return _once_more_on_conflict(_write, user=user, resource=resource, **change)
 
 
-WRITE_ATTEMPTS = 5  # each lost only to a concurrent write of the same row, so 2 do in practice
-
-
-def progress_tick(*, user, resource, status, then: Sequence[Read]) -> list:
-    """A learner's tick: `resource` put in `status` as `progress_set_status` puts it (no note or
-    dates to set), then `then` (what the page refreshes) read right after the write. Their
-    results, in order.
-
-    No read first: the database applies `_changed`'s rules to the row as it is when the write
-    lands (tests/progress/test_services.py checks the two agree on every change), so there is no
-    race to lose. On PostgreSQL the write, its activity and day count, and `then` are one message.
-    """
-    if status not in Status.values:
-        raise ProgressError(f"Unknown status {status!r}.")
-    now, adapt = timezone.now(), connection.ops.adapt_datetimefield_value
-    if status == Status.NOT_STARTED:  # the row goes, or stays with its note only
-        writes = [
-            Read(_CLEAR_SQL, [user.pk, resource.pk, Status.NOT_STARTED]),
-            Read(_KEEP_NOTE_SQL, [Status.NOT_STARTED, adapt(now), user.pk, resource.pk, Status.NOT_STARTED]),
-        ]
-    else:
-        started = adapt(now) if status in (Status.IN_PROGRESS, Status.DONE) else None
-        completed = adapt(now) if status == Status.DONE else None
-        writes = [Read(
-            _UPSERT_SQL[status], [user.pk, resource.pk, status, started, completed, adapt(now), adapt(now)]
-        )]
-    return _logged_with(writes, (user.pk, resource.pk, status, now), then)[1]
-
-
-# The status rules of `_changed`, for a tick. A new row starts (and finishes) now; a row that
-# changes status keeps its start if it had one, or skips keeping it as it was, and finishes now
-# only when done. The same status again matches no row: nothing is written or logged.
-_UPSERT_SQL = {
-    status: f"""
-INSERT INTO {_TABLE} AS p (user_id, resource_id, status, note, started_at, completed_at, created_at, updated_at)
-VALUES (%s, %s, %s, '', %s, %s, %s, %s) ON CONFLICT (user_id, resource_id) DO UPDATE SET status = excluded.status,
-started_at = {started}, completed_at = excluded.completed_at, updated_at = excluded.updated_at
-WHERE p.status <> excluded.status RETURNING id"""
-    for status, started in (
-        (Status.IN_PROGRESS, "COALESCE(p.started_at, excluded.started_at)"),
-        (Status.DONE, "COALESCE(p.started_at, excluded.started_at)"),
-        (Status.SKIPPED, "p.started_at"),
-    )
-}
-_CLEAR_SQL = f"DELETE FROM {_TABLE} WHERE user_id = %s AND resource_id = %s AND note = '' AND status <> %s RETURNING id"
-_KEEP_NOTE_SQL = f"""
-UPDATE {_TABLE} SET status = %s, started_at = NULL, completed_at = NULL, updated_at = %s
-WHERE user_id = %s AND resource_id = %s AND note <> '' AND status <> %s RETURNING id"""
-
-
-def _logged_with(writes: Sequence[Read], activity: tuple | None, then: Sequence[Read] = ()) -> tuple[list, list]:
-    """Run `writes` (each returning the ids it wrote; at most one writes), log `activity` (None:
-    nothing to log) if one wrote, then read `then`: one statement and message on PostgreSQL, one
-    transaction elsewhere. The rows written, and `then`'s results in order."""
-    logged, counted = _activity_params(*activity) if activity else ([], [])
-    if connection.vendor == "postgresql":
-        statement = _one_statement([write.sql for write in writes], logged=bool(activity))
-        params = [param for write in writes for param in write.params] + logged + counted
-        written, *after = rows_of(Read(statement, params), *then)
-    else:
+def _once_more_on_conflict(write, **kwargs):
+    """`write(**kwargs)` in a transaction; again if a concurrent first write made the row between
+    our read and our insert: it exists now, so the second time it is locked and written over."""
+    try:
         with transaction.atomic():
-            written = [row for rows in rows_of(*writes) for row in rows]
-            if written and activity:
-                rows_of(Read(_ACTIVITY_INSERT, logged), Read(_ACTIVITY_DAY_UPSERT, counted))
-        after = rows_of(*then) if then else []
-    return written, [read.parse(rows) for read, rows in zip(then, after, strict=True)]
+            return write(**kwargs)
+    except IntegrityError:
+        with transaction.atomic():
+            return write(**kwargs)
 
 
-def _unchanged(seen, progress) -> bool:
-    fields = ("status", "note", "started_at", "completed_at")
-    if seen is None or progress is None:
-        return seen is progress
-    return all(getattr(seen, name) == getattr(progress, name) for name in fields)
-
-
-def _changed(seen, *, user, resource, status, now, note, started_at, completed_at) -> Progress | None:
-    """The row as it is to be after the change (a copy; `seen` stays as read), or None for no row."""
-    progress = copy(seen) if seen else Progress(user=user, resource=resource)
-    previous = progress.status if seen else Status.NOT_STARTED
-    progress.status = status
+def _write(*, user, resource, status, note, started_at, completed_at, at):
+    now = at or timezone.now()
+    progress = _locked_row(user=user, resource=resource)
+    previous = progress.status if progress else Status.NOT_STARTED
+    if progress is None:
+        progress = Progress(user=user, resource=resource)
+    before = (progress.status, progress.note, progress.started_at, progress.completed_at)
+    _apply_status(
+        progress,
+        status=status,
+        previous=previous,
+        now=now,
+        started_at=started_at,
+        completed_at=completed_at,
+    )
     if note is not None:
         progress.note = note
+    after = (progress.status, progress.note, progress.started_at, progress.completed_at)
+    if after == before and progress.pk:
+        return progress
+    if status == Status.NOT_STARTED and not progress.note:
+        if progress.pk:
+            progress.delete()
+        progress = None
+    else:
+        progress.save()
+    if previous != status:
+        carried = {Status.DONE: completed_at, Status.IN_PROGRESS: started_at}.get(status)
+        _log(user=user, resource=resource, status=status, at=at or carried or now)
+    return progress
+
+
+def _apply_status(progress, *, status, previous, now, started_at=None, completed_at=None) -> None:
+    """The status rules: starting (in progress or done) keeps the first start; done keeps the first
+    completion while it stays done; not started clears both dates; skipped keeps its start."""
+    progress.status = status
     if status == Status.NOT_STARTED:
         progress.started_at = None
     elif status in (Status.IN_PROGRESS, Status.DONE):
@@ -145,28 +111,46 @@ def _changed(seen, *, user, resource, status, now, note, started_at, completed_a
         progress.completed_at = _earliest(kept, completed_at) or now
     else:
         progress.completed_at = None
-    if status == Status.NOT_STARTED and not progress.note:
-        return None
-    return progress
+
+
+def _locked_row(*, user, resource) -> Progress | None:
+    return Progress.objects.select_for_update().filter(user=user, resource=resource).first()
+
+
+def _log(*, user, resource, status, at) -> None:
+    """The Activity row of a status change and its day's count, in the caller's transaction."""
+    Activity.objects.create(user=user, resource=resource, status=status, occurred_at=at)
+    day = timezone.localdate(at)
+    if ActivityDay.objects.filter(user=user, day=day).update(count=F("count") + 1):
+        return
+    try:
+        with transaction.atomic():  # a savepoint: a concurrent first change of the day may win
+            ActivityDay.objects.create(user=user, day=day, count=1)
+    except IntegrityError:
+        ActivityDay.objects.filter(user=user, day=day).update(count=F("count") + 1)
 
 
 def progress_set_note(*, user, resource, note):
     """Save the learner's private note; an empty note on an unstarted resource removes the row."""
-    note = note.strip()
-    with transaction.atomic():
-        progress, _ = Progress.objects.select_for_update().get_or_create(user=user, resource=resource)
-        progress.note = note
-        if progress.status == Status.NOT_STARTED and not note:
-            progress.delete()
+    return _once_more_on_conflict(_write_note, user=user, resource=resource, note=note.strip())
+
+
+def _write_note(*, user, resource, note):
+    progress = _locked_row(user=user, resource=resource)
+    if progress is None:
+        if not note:
             return None
-        progress.save(update_fields=["note", "updated_at"])
+        progress = Progress(user=user, resource=resource)
+    progress.note = note
+    if progress.status == Status.NOT_STARTED and not note:
+        progress.delete()
+        return None
+    progress.save()
     return progress
 
 
 def progress_apply_many(*, user, changes):
     """Apply several ProgressChange at once, all or nothing (imports)."""
-    from apps.catalog.models import Resource
-
     resources = Resource.objects.in_bulk([change.resource_id for change in changes])
     with transaction.atomic():
         for change in changes:
@@ -180,74 +164,68 @@ def progress_apply_many(*, user, changes):
             )
 
 
-# Plain SQL, and on PostgreSQL one statement where Django would need a transaction (BEGIN, lock,
-# write, log, COMMIT: five round trips).
-def _written(seen, progress, activity) -> bool:
-    """Write `progress` (None: no row) over `seen` (None: there was none) if the row is still as
-    read, and log `activity` (None: the status did not change) with it. False, writing nothing,
-    when another request got there first."""
-    adapt = connection.ops.adapt_datetimefield_value
-    if seen is None:
-        progress.created_at = progress.updated_at = timezone.now()
-        write, params = _INSERT_SQL, [
-            progress.user_id, progress.resource_id, progress.status, progress.note, adapt(progress.started_at),
-            adapt(progress.completed_at), adapt(progress.created_at), adapt(progress.updated_at),
-        ]
-    else:
-        as_read = [seen.pk, seen.status, seen.note, adapt(seen.started_at), adapt(seen.completed_at)]
-        if progress is None:
-            write, params = _DELETE_SQL, as_read  # nothing hangs off a row: no collector needed
-        else:
-            progress.updated_at = timezone.now()
-            write, params = _UPDATE_SQL, [
-                progress.status, progress.note, adapt(progress.started_at), adapt(progress.completed_at),
-                adapt(progress.updated_at), *as_read,
-            ]
-    written, _ = _logged_with([Read(write, params)], activity)
-    if written and progress is not None and seen is None:
-        progress.pk = written[0][0]
-        progress._state.adding, progress._state.db = False, connection.alias
-    return bool(written)
+# How far along a learner is; merging two rows keeps the furthest. Done beats everything; having
+# started something beats having skipped it (the learner came back to it); skipping beats not
+# having started (a deliberate choice).
+STATUS_RANK = {Status.NOT_STARTED: 0, Status.SKIPPED: 1, Status.IN_PROGRESS: 2, Status.DONE: 3}
+NOTE_SEPARATOR = "\n\n---\n\n"
 
 
-_INSERT_SQL = f"""
-INSERT INTO {_TABLE} (user_id, resource_id, status, note, started_at, completed_at, created_at, updated_at)
-VALUES (%s, %s, %s, %s, %s, %s, %s, %s) ON CONFLICT (user_id, resource_id) DO NOTHING RETURNING id"""
-_AS_READ = "id = %s AND status = %s AND note = %s AND started_at IS NOT DISTINCT FROM %s AND completed_at IS NOT DISTINCT FROM %s"
-_UPDATE_SQL = f"""
-UPDATE {_TABLE} SET status = %s, note = %s, started_at = %s, completed_at = %s, updated_at = %s
-WHERE {_AS_READ} RETURNING id"""
-_DELETE_SQL = f"DELETE FROM {_TABLE} WHERE {_AS_READ} RETURNING id"
+def progress_merge(*, survivor, duplicates) -> tuple[int, int]:
+    """Every learner's progress on `duplicates` carried over to `survivor` (a curator merging
+    resources), in the caller's transaction: a row only on a duplicate moves; rows on both combine
+    (the furthest status, the earliest dates, both notes); activity follows. Nothing a learner
+    recorded is lost. Returns (rows moved, rows combined)."""
+    moved = combined = 0
+    with transaction.atomic():
+        rows = {
+            row.user_id: row
+            for row in Progress.objects.select_for_update().filter(resource=survivor)
+        }
+        for row in (
+            Progress.objects.select_for_update()
+            .filter(resource__in=duplicates)
+            .order_by("created_at", "pk")
+        ):
+            kept = rows.get(row.user_id)
+            if kept is None:
+                row.resource = survivor
+                row.save(update_fields=["resource", "updated_at"])
+                rows[row.user_id] = row
+                moved += 1
+                continue
+            if STATUS_RANK[Status(row.status)] > STATUS_RANK[Status(kept.status)]:
+                kept.status = row.status
+            kept.started_at = _earliest(kept.started_at, row.started_at)
+            kept.completed_at = (
+                _earliest(kept.completed_at, row.completed_at)
+                if kept.status == Status.DONE
+                else None
+            )
+            if kept.status == Status.DONE and kept.completed_at is None:
+                kept.completed_at = timezone.now()
+            kept.note = _join_notes(kept.note, row.note)
+            row.delete()
+            kept.save()
+            combined += 1
+        Activity.objects.filter(resource__in=duplicates).update(resource=survivor)
+    return moved, combined
 
 
-def _activity_params(user_id, resource_id, status, at) -> tuple[list, list]:
-    """The parameters of the Activity row and of its day's count."""
-    ops = connection.ops
+def _join_notes(first: str, second: str) -> str:
+    first, second = (first or "").strip(), (second or "").strip()
+    if not second or second == first or second in first.split(NOTE_SEPARATOR):
+        return first
+    if not first:
+        return second
+    return f"{first}{NOTE_SEPARATOR}{second}"
+
+
+def _aware(moment):
+    """A date an import carries without a zone is read in the server's TIME_ZONE."""
     return (
-        [user_id, resource_id, status, ops.adapt_datetimefield_value(at)],
-        [user_id, ops.adapt_datefield_value(timezone.localdate(at))],
+        timezone.make_aware(moment) if moment is not None and timezone.is_naive(moment) else moment
     )
-
-
-def _one_statement(writes: list[str], *, logged: bool) -> str:
-    """`writes` as one statement returning the ids written: with `logged`, the Activity row and
-    its day's count (ActivityDay, an upsert: safe against a concurrent one) are inserted only if
-    one wrote. One statement, so all or nothing."""
-    if len(writes) == 1 and not logged:
-        return writes[0]
-    ctes = [f"write{index} AS ({write})" for index, write in enumerate(writes)]
-    ctes.append("written AS (" + " UNION ALL ".join(f"SELECT id FROM write{index}" for index in range(len(writes))) + ")")
-    if logged:
-        ctes.append(f"logged AS (INSERT INTO {_ACTIVITY} SELECT %s, %s, %s, %s FROM written)")
-        ctes.append(f"counted AS (INSERT INTO {_ACTIVITY_DAY} SELECT %s, %s, 1 FROM written {_ACTIVITY_DAY_CONFLICT})")
-    return f"WITH {', '.join(ctes)} SELECT id FROM written"
-
-
-_ACTIVITY = f"{Activity._meta.db_table} (user_id, resource_id, status, occurred_at)"
-_ACTIVITY_DAY = f"{ActivityDay._meta.db_table} (user_id, day, count)"
-_ACTIVITY_DAY_CONFLICT = f"ON CONFLICT (user_id, day) DO UPDATE SET count = {ActivityDay._meta.db_table}.count + 1"
-_ACTIVITY_INSERT = f"INSERT INTO {_ACTIVITY} VALUES (%s, %s, %s, %s)"
-_ACTIVITY_DAY_UPSERT = f"INSERT INTO {_ACTIVITY_DAY} VALUES (%s, %s, 1) {_ACTIVITY_DAY_CONFLICT}"
 
 
 def _earliest(*values):

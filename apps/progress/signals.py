@@ -3,13 +3,14 @@
 from django.contrib.auth.signals import user_logged_in
 from django.dispatch import receiver
 
+from apps.catalog.models import Resource
+from apps.progress.services import ProgressError, progress_set_status
+
+PENDING_SESSION_KEY = "pending_progress"  # {"resource": uuid, "status": status}, set by the tick
+
 
 @receiver(user_logged_in)
 def apply_pending_progress(sender, request, user, **kwargs):
-    from apps.catalog.models import Resource
-    from apps.progress.services import ProgressError, progress_set_status
-    from apps.progress.views import PENDING_SESSION_KEY
-
     if request is None or not hasattr(request, "session"):
         return
     pending = request.session.pop(PENDING_SESSION_KEY, None)

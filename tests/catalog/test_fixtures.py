@@ -8,7 +8,7 @@ from django.core.management import call_command
 
 from apps.catalog.importer.fixtures import FIXTURE_PATH
 from apps.catalog.importer.sources import GUIDE_SOURCES, SOURCES_DIR
-from apps.paths.fixtures import PATHS_FIXTURE_PATH
+from apps.catalog.path_fixtures import PATHS_FIXTURE_PATH
 
 # sha256 of the community originals the sources were copied from (../shared/seeds/*.txt).
 ORIGINAL_SHA256 = {

@@ -5,7 +5,13 @@ from django.db import connection
 
 from apps.catalog import selectors
 from apps.catalog.models import Kind, Priority
-from tests.factories import EntryFactory, GuideFactory, ResourceFactory, SectionFactory, TopicFactory
+from tests.factories import (
+    EntryFactory,
+    GuideFactory,
+    ResourceFactory,
+    SectionFactory,
+    TopicFactory,
+)
 
 pytestmark = pytest.mark.django_db
 

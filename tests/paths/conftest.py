@@ -5,7 +5,7 @@ from tests.progress.conftest import catalog, other_user, user  # noqa: F401 - sh
 
 
 @pytest.fixture
-def learning_path(catalog):
+def learning_path(catalog):  # noqa: F811 - the fixture, by name
     """Two steps; the shared resource sits in both steps (and in both guides)."""
     path = LearningPath.objects.create(slug="kernels", title="Kernel development", guide=catalog["guide"])
     first = PathStep.objects.create(path=path, position=1, title="Foundations", effort="2 weeks")

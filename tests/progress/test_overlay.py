@@ -12,10 +12,9 @@ import pytest
 from django.test import Client
 from django.urls import reverse
 
-from apps.catalog import pages as catalog_pages
 from apps.catalog.models import Kind, Resource, Section
 from apps.core.content import memo
-from apps.paths import pages as path_pages
+from apps.learning import shared
 from apps.paths.models import StepResource
 from apps.progress.models import Progress, Status
 from apps.progress.services import progress_set_status
@@ -97,9 +96,9 @@ def builds(monkeypatch):
 
         monkeypatch.setattr(module, name, counted)
 
-    spy(catalog_pages, "_guide_parts_build", "guide")
-    spy(catalog_pages, "_topic_parts_build", "topic")
-    spy(path_pages, "_path_steps_build", "path")
+    spy(shared, "_guide_parts_build", "guide")
+    spy(shared, "_topic_parts_build", "topic")
+    spy(shared, "_path_steps_build", "path")
     yield counts
     memo.clear()
 
@@ -354,8 +353,8 @@ def test_filtered_and_unfiltered_guide_pages_are_cached_apart(unfiltered_first, 
 
 
 def test_an_overlay_fills_each_tick_by_status_and_shows_visitors_no_bars(catalog):
-    from apps.progress.bars import Bar
-    from apps.progress.overlay import overlay_render
+    from apps.learning.shared import overlay_render
+    from apps.learning.widgets import Bar
     from apps.progress.selectors import Tally
 
     first, second = catalog["resources"][:2]

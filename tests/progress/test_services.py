@@ -5,10 +5,8 @@ import pytest
 from django.db import connection
 from django.utils import timezone
 
-from apps.core.db import read_one
-from apps.progress import services
 from apps.progress.models import Activity, ActivityDay, Progress, Status
-from apps.progress.selectors import activity_year_read
+from apps.progress.selectors import activity_year
 from apps.progress.services import ProgressError, progress_set_note, progress_set_status
 
 pytestmark = pytest.mark.django_db
@@ -60,7 +58,7 @@ def test_concurrent_writes_make_one_row_and_never_fail(user, catalog):
         try:
             barrier.wait()
             progress_set_status(user=user, resource=resource, status=Status.DONE)
-        except Exception as exc:  # noqa: BLE001 - the test asserts there are none
+        except Exception as exc:
             errors.append(exc)
         finally:
             connection.close()
@@ -72,68 +70,6 @@ def test_concurrent_writes_make_one_row_and_never_fail(user, catalog):
         thread.join()
     assert errors == []
     assert Progress.objects.filter(user=user, resource=resource, status=Status.DONE).count() == 1
-
-
-def test_a_row_made_after_the_lookup_is_updated_not_duplicated(user, catalog, monkeypatch):
-    """The race the concurrent test provokes, made certain: another request inserts the row
-    between our lookup and our insert, so the insert conflicts and the write applies on top."""
-    resource = catalog["resources"][0]
-    progress_set_status(user=user, resource=resource, status=Status.IN_PROGRESS)
-    real_lookup, missed = services.progress_row, []
-
-    def lookup_misses_once(**kwargs):
-        if not missed:
-            missed.append(True)
-            return None
-        return real_lookup(**kwargs)
-
-    monkeypatch.setattr(services, "progress_row", lookup_misses_once)
-    progress = progress_set_status(user=user, resource=resource, status=Status.DONE)
-    assert missed == [True]
-    assert Progress.objects.get(user=user, resource=resource) == progress
-    assert progress.status == Status.DONE and progress.started_at and progress.completed_at
-    assert list(Activity.objects.filter(user=user).order_by("occurred_at").values_list("status", flat=True)) == [
-        Status.IN_PROGRESS,
-        Status.DONE,
-    ]
-
-
-def test_a_row_changed_after_the_lookup_is_not_overwritten(user, catalog, monkeypatch):
-    """The write lands only on the row as it was read: a note added in between survives a
-    "not started" that, on the row as read, would have deleted it."""
-    resource = catalog["resources"][0]
-    progress_set_status(user=user, resource=resource, status=Status.DONE)
-    stale = services.progress_row(user=user, resource=resource)
-    progress_set_note(user=user, resource=resource, note="keep me")  # another request, in between
-    real_lookup, lookups = services.progress_row, []
-
-    def lookup_stale_once(**kwargs):
-        lookups.append(True)
-        return stale if len(lookups) == 1 else real_lookup(**kwargs)
-
-    monkeypatch.setattr(services, "progress_row", lookup_stale_once)
-    row = progress_set_status(user=user, resource=resource, status=Status.NOT_STARTED)
-    assert len(lookups) == 2
-    assert Progress.objects.get(user=user, resource=resource) == row
-    assert row.note == "keep me" and row.status == Status.NOT_STARTED and row.completed_at is None
-    assert list(Activity.objects.filter(user=user).order_by("occurred_at").values_list("status", flat=True)) == [
-        Status.DONE,
-        Status.NOT_STARTED,
-    ]
-
-
-def test_a_write_that_keeps_losing_gives_up_and_changes_nothing(user, catalog, monkeypatch):
-    resource = catalog["resources"][0]
-    progress_set_status(user=user, resource=resource, status=Status.IN_PROGRESS)
-    stale = services.progress_row(user=user, resource=resource)
-    progress_set_status(user=user, resource=resource, status=Status.DONE)
-    before = Progress.objects.get(user=user, resource=resource)
-    monkeypatch.setattr(services, "progress_row", lambda **kwargs: stale)
-    with pytest.raises(ProgressError, match="changed elsewhere"):
-        progress_set_status(user=user, resource=resource, status=Status.SKIPPED)
-    after = Progress.objects.get(user=user, resource=resource)
-    assert (after.status, after.completed_at, after.updated_at) == (Status.DONE, before.completed_at, before.updated_at)
-    assert Activity.objects.filter(user=user).count() == 2 and ActivityDay.objects.get(user=user).count == 2
 
 
 def test_the_same_status_again_writes_nothing(user, catalog):
@@ -172,14 +108,14 @@ def test_streaks_and_heatmap_read_the_day_counts(user, catalog):
     on(1, resources[4])  # yesterday and today: the current streak is 2
     on(0, resources[5])
     on(0, resources[5], Status.NOT_STARTED)
-    year = read_one(activity_year_read(user=user))
+    year = activity_year(user=user)
     assert (year.current_streak, year.longest_streak, year.active_days, year.total) == (2, 4, 6, 7)
     assert year.days[-1] == (today, 2) and year.busiest == (today, 2)
 
 
 def test_latest_rows_are_the_newest_published_ones_even_behind_newer_unpublished_ones(user, catalog):
     from apps.catalog.models import Resource
-    from apps.progress.selectors import latest_read
+    from apps.progress.selectors import progress_overview
 
     resources = catalog["resources"]  # 6 of them
     start = timezone.now() - timedelta(days=30)
@@ -187,34 +123,18 @@ def test_latest_rows_are_the_newest_published_ones_even_behind_newer_unpublished
         progress_set_status(user=user, resource=resource, status=Status.DONE, at=start + timedelta(days=day))
     progress_set_status(user=user, resource=catalog["shared"], status=Status.IN_PROGRESS, at=start)
     Resource.objects.filter(pk__in=[resources[5].pk, resources[4].pk]).update(is_published=False)  # the newest two
-    latest = read_one(latest_read(user=user, limit=3))
-    assert [row.resource for row in latest[Status.DONE]] == [resources[3], resources[2], resources[1]]
-    assert [row.since for row in latest[Status.DONE]] == [start + timedelta(days=day) for day in (3, 2, 1)]
-    assert [(row.resource, row.since) for row in latest[Status.IN_PROGRESS]] == [(catalog["shared"], start)]
-
-
-def test_latest_rows_are_read_in_index_order_without_a_sort(user):
-    """Each of the two reads follows its partial index (Progress.Meta.indexes): a learner's
-    hundreds of finished rows are not sorted on every dashboard view."""
-    from apps.progress.selectors import latest_read
-
-    read = latest_read(user=user)
-    with connection.cursor() as cursor:
-        if connection.vendor == "postgresql":  # a tiny test table: make the planner show what it can do
-            cursor.execute("SET LOCAL enable_seqscan = off")
-            cursor.execute("SET LOCAL enable_sort = off")
-            cursor.execute(f"EXPLAIN {read.sql}", read.params)
-        else:
-            cursor.execute(f"EXPLAIN QUERY PLAN {read.sql}", read.params)
-        plan = "\n".join(str(row) for row in cursor.fetchall())
-    assert "progress_latest_done" in plan and "progress_latest_started" in plan, plan
-    assert "Sort" not in plan and "TEMP B-TREE" not in plan, plan
+    overview = progress_overview(user=user, limit=3)
+    done = overview.done
+    assert [row.resource for row in done] == [resources[3], resources[2], resources[1]]
+    assert [row.since for row in done] == [start + timedelta(days=day) for day in (3, 2, 1)]
+    started = overview.in_progress
+    assert [(row.resource, row.since) for row in started] == [(catalog["shared"], start)]
 
 
 def test_heatmap_cells_place_each_day_with_its_level_and_count():
     from datetime import date
 
-    from apps.progress.pages import heatmap_cells
+    from apps.learning.widgets import heatmap_cells
 
     sunday = date(2026, 11, 1)
     days = [(sunday + timedelta(days=i), count) for i, count in enumerate([0, 1, 0, 0, 0, 0, 0, 6, 3])]
@@ -245,29 +165,45 @@ _ROWS = [
 
 @pytest.mark.parametrize("row", _ROWS, ids=lambda row: "no row" if row is None else f"{row[0]}{'+note' if row[1] else ''}")
 @pytest.mark.parametrize("status", Status.values)
-def test_a_tick_changes_a_row_exactly_as_progress_set_status_does(user, other_user, catalog, row, status):
-    """progress_tick applies the status rules in SQL, progress_set_status in Python: the same row
-    and the same activity, from every row to every status."""
-    from apps.progress.services import progress_tick
-
+def test_every_change_keeps_the_status_rules(user, catalog, row, status):
+    """From every row the app leaves to every status: dates follow the status, a row stays only
+    to hold a status or a note, and a change (only a change) is logged on its day."""
     resource = catalog["resources"][0]
-    for learner in (user, other_user):
-        if row is not None:
-            status_was, note, started_at, completed_at = row
-            Progress.objects.create(
-                user=learner, resource=resource, status=status_was, note=note, started_at=started_at, completed_at=completed_at
-            )
-    started = timezone.now()
+    if row is not None:
+        status_was, note, started_at, completed_at = row
+        Progress.objects.create(
+            user=user, resource=resource, status=status_was, note=note, started_at=started_at, completed_at=completed_at
+        )
+    before = row[0] if row else Status.NOT_STARTED
     progress_set_status(user=user, resource=resource, status=status)
-    assert progress_tick(user=other_user, resource=resource, status=status, then=()) == []
+    found = Progress.objects.filter(user=user, resource=resource).first()
+    note = row[1] if row else ""
+    if status == Status.NOT_STARTED and not note:
+        assert found is None
+    else:
+        assert (found.status, found.note) == (status, note)
+        assert (found.completed_at is not None) == (status == Status.DONE)
+        if status in (Status.IN_PROGRESS, Status.DONE):
+            assert found.started_at is not None
+            if row and row[2]:
+                assert found.started_at == row[2]  # the first start is kept
+        if status == Status.NOT_STARTED:
+            assert found.started_at is None
+        if status == Status.DONE and before == Status.DONE:
+            assert found.completed_at == row[3]  # done again keeps its day
+    logged = list(Activity.objects.filter(user=user).values_list("status", flat=True))
+    assert logged == ([] if before == status else [status])
+    assert list(ActivityDay.objects.filter(user=user).values_list("count", flat=True)) == ([] if before == status else [1])
 
-    def outcome(learner):
-        found = Progress.objects.filter(user=learner, resource=resource).first()
-        known = {None: None, _BEFORE: "before", _FINISHED: "finished"}
-        dates = (known[moment] if moment in known else "now" if moment >= started else moment
-                 for moment in (found.started_at, found.completed_at)) if found else ()
-        shape = None if found is None else (found.status, found.note, *dates)
-        logged = list(Activity.objects.filter(user=learner).values_list("status", flat=True))
-        return shape, logged, list(ActivityDay.objects.filter(user=learner).values_list("count", flat=True))
 
-    assert outcome(other_user) == outcome(user)
+def test_an_imported_change_is_logged_on_its_own_day(user, catalog):
+    """Imports carry their own dates (with or without a zone): the history lands on those days."""
+    from datetime import datetime
+
+    resource, other = catalog["resources"][:2]
+    finished = timezone.now() - timedelta(days=40)
+    progress_set_status(user=user, resource=resource, status=Status.DONE, completed_at=finished, started_at=finished)
+    progress_set_status(user=user, resource=other, status=Status.IN_PROGRESS, started_at=datetime(2025, 3, 1, 12, 0))
+    assert Progress.objects.get(user=user, resource=resource).completed_at == finished
+    days = set(ActivityDay.objects.filter(user=user).values_list("day", flat=True))
+    assert days == {timezone.localdate(finished), datetime(2025, 3, 1).date()}

@@ -5,7 +5,7 @@ from django.core.management.base import BaseCommand, CommandError
 from apps.catalog.importer import CatalogImportError
 from apps.catalog.importer.fixtures import write_catalog_fixture
 from apps.catalog.importer.planner import plan_catalog
-from apps.paths.fixtures import write_paths_fixture
+from apps.catalog.path_fixtures import write_paths_fixture
 
 
 class Command(BaseCommand):

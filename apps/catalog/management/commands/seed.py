@@ -9,7 +9,7 @@ from pathlib import Path
 from django.core.management.base import BaseCommand, CommandError
 
 from apps.catalog.importer.fixtures import FIXTURE_PATH, seed_catalog
-from apps.paths.fixtures import PATHS_FIXTURE_PATH
+from apps.catalog.path_fixtures import PATHS_FIXTURE_PATH
 
 
 class Command(BaseCommand):

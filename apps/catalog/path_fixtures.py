@@ -1,4 +1,5 @@
-"""The guides' own reading paths as a fixture (fixtures/paths.json), generated with the catalog.
+"""The guides' own reading paths as a fixture (fixtures/paths.json), generated with the catalog
+(the paths app loads it; building it needs only the importer's data).
 
 Built from the importer's ``ReadingPath`` data (see apps/catalog/importer/paths.py), with
 uuid5 keys derived from each path's slug, so rebuilding gives the same bytes and the seed

@@ -1,7 +1,14 @@
-"""`manage.py benchmark` refuses anything but PostgreSQL (the benchmark itself is never run here)."""
+"""`make benchmark` refuses anything but PostgreSQL (the benchmark itself is never run here)."""
 
 import pytest
-from django.core.management import CommandError, call_command
+
+from benchmarks.__main__ import Command, CommandError
+from benchmarks.harness import Measurement
+
+
+def call_command(name, **options):
+    assert name == "benchmark"
+    Command().handle(database_url=options.get("database_url"), concurrency=4, users=10)
 
 
 @pytest.mark.parametrize("url", ["sqlite:///bench.sqlite3", "mysql://root@127.0.0.1/bench"])
@@ -22,8 +29,6 @@ def test_benchmark_refuses_the_maintenance_database():
 
 
 def test_rounds_of_one_endpoint_merge_into_one_measurement():
-    from apps.core.benchmark import Measurement
-
     first = Measurement("guide", requests=3, errors=0, seconds=1.0, latencies=[0.001, 0.002, 0.003])
     second = Measurement("guide", requests=2, errors=1, seconds=0.5, latencies=[0.004])
     merged = Measurement.merged([first, second])

@@ -2,8 +2,15 @@
 
 from django import template
 
-from apps.progress.overlay import HOLES, bar_hole, tick_hole
-from apps.progress.widgets import bar_html, tick_html
+from apps.learning.shared import HOLES, bar_hole, tick_hole
+from apps.learning.widgets import (
+    bar_html,
+    heatmap_cells,
+    path_bar,
+    section_bar,
+    step_bar,
+    tick_html,
+)
 
 register = template.Library()
 
@@ -11,7 +18,7 @@ register = template.Library()
 @register.simple_tag(takes_context=True)
 def tick(context, resource, slot, status=None):
     """A done/not-done checkbox for `resource`; it submits the page's {% tick_form %}. `status`
-    defaults to the page's `statuses` dict. In an overlay (apps.progress.overlay) it is a hole,
+    defaults to the page's `statuses` dict. In shared HTML (apps.learning.shared) it is a hole,
     filled with the learner's status."""
     oob = context.get("oob", False)
     holes = context.get(HOLES)
@@ -39,31 +46,38 @@ def tick_form(context, scope=""):
 @register.simple_tag(takes_context=True)
 def progress_bar(context, bar, oob=False, compact=False):
     """Renders nothing when `bar` is None (anonymous visitors, sections with no entries).
-    In an overlay it is a hole, filled with the learner's tally."""
+    In shared HTML it is a hole, filled with the learner's tally."""
     if not bar:  # None, or "" from a variable that did not resolve
         return ""
     holes, compact = context.get(HOLES), compact or bar.compact
-    return bar_hole(holes, bar, compact=compact) if holes is not None else bar_html(bar, compact=compact, oob=oob)
+    return (
+        bar_hole(holes, bar, compact=compact)
+        if holes is not None
+        else bar_html(bar, compact=compact, oob=oob)
+    )
 
 
 @register.filter
 def section_progress_bar(section, section_tallies):
-    """The bar of a guide section, from progress_context's `section_tallies` (None if absent)."""
-    from apps.progress.bars import section_bar
-
+    """The bar of a guide section, from the page's `section_tallies` (None if absent)."""
     tally = (section_tallies or {}).get(section.id)
     return section_bar(section, tally) if tally and tally.total else None
 
 
 @register.filter
 def path_progress_bar(path_view):
-    from apps.progress.bars import path_bar
-
     return path_bar(path_view)
 
 
 @register.filter
 def step_progress_bar(step_view):
-    from apps.progress.bars import step_bar
-
     return step_bar(step_view)
+
+
+register.filter("heatmap_cells", heatmap_cells)
+
+
+@register.filter
+def heatmap_width(year):
+    """The heatmap's width: a 14-pixel column per week."""
+    return ((len(year.days) + 6) // 7) * 14

@@ -49,7 +49,9 @@ def benchmark_database_url(url: str | None) -> str:
         )
     name = urlsplit(url).path.lstrip("/")
     if not name or name == "postgres":
-        raise BenchmarkError(f"Name the benchmark's own database in the URL (it is dropped and recreated): {url!r}")
+        raise BenchmarkError(
+            f"Name the benchmark's own database in the URL (it is dropped and recreated): {url!r}"
+        )
     return url
 
 
@@ -64,7 +66,9 @@ def database_recreate(*, url: str) -> None:
     name = parts.path.lstrip("/")
     maintenance = urlunsplit(parts._replace(path="/postgres"))
     with psycopg.connect(maintenance, autocommit=True) as conn:
-        conn.execute(sql.SQL("DROP DATABASE IF EXISTS {} WITH (FORCE)").format(sql.Identifier(name)))
+        conn.execute(
+            sql.SQL("DROP DATABASE IF EXISTS {} WITH (FORCE)").format(sql.Identifier(name))
+        )
         conn.execute(sql.SQL("CREATE DATABASE {}").format(sql.Identifier(name)))
 
 
@@ -154,7 +158,9 @@ def volume_load(*, url: str, users: int, resources_per_user: int, password_hash:
         # several times faster (needs a superuser, as the local `postgres` role is).
         conn.execute("SET session_replication_role = replica")
         conn.execute("SET synchronous_commit = off")
-        published = conn.execute("SELECT count(*) FROM catalog_resource WHERE is_published").fetchone()[0]
+        published = conn.execute(
+            "SELECT count(*) FROM catalog_resource WHERE is_published"
+        ).fetchone()[0]
         if not published:
             raise BenchmarkError("The catalog is empty: `manage.py seed` loaded nothing.")
         share = min(1.0, resources_per_user / published)
@@ -175,12 +181,20 @@ def volume_load(*, url: str, users: int, resources_per_user: int, password_hash:
         )
         progress = conn.execute(_PROGRESS_SQL, {"pattern": pattern, "share": share}).rowcount
         activities = conn.execute(_ACTIVITY_SQL, {"pattern": pattern}).rowcount
-        conn.execute(_ACTIVITY_DAY_SQL, {"pattern": pattern, "tz": os.environ.get("TIME_ZONE") or "UTC"})
+        conn.execute(
+            _ACTIVITY_DAY_SQL, {"pattern": pattern, "tz": os.environ.get("TIME_ZONE") or "UTC"}
+        )
         follows = conn.execute(_FOLLOW_SQL, {"pattern": pattern}).rowcount
         conn.execute("SET session_replication_role = DEFAULT")
         # Fresh statistics, as autovacuum would have by the time real traffic arrives.
         conn.execute("VACUUM ANALYZE")
-    return Volume(users=users, progress=progress, activities=activities, follows=follows, seconds=time.monotonic() - started)
+    return Volume(
+        users=users,
+        progress=progress,
+        activities=activities,
+        follows=follows,
+        seconds=time.monotonic() - started,
+    )
 
 
 @dataclass
@@ -245,7 +259,11 @@ def free_port() -> int:
 
 def production_env(*, url: str, port: int, workers: int) -> dict[str, str]:
     """The production configuration .ci/prod-check serves, on the benchmark database."""
-    env = {k: v for k, v in os.environ.items() if k not in {"SECRET_KEY_FILE", "DJANGO_SETTINGS_MODULE"}}
+    env = {
+        k: v
+        for k, v in os.environ.items()
+        if k not in {"SECRET_KEY_FILE", "DJANGO_SETTINGS_MODULE"}
+    }
     env |= {
         "DEBUG": "false",
         "SECRET_KEY": secrets.token_urlsafe(50),
@@ -270,7 +288,9 @@ def manage(base_dir: Path, env: dict, *args: str) -> str:
         [sys.executable, "manage.py", *args], cwd=base_dir, env=env, capture_output=True, text=True
     )
     if done.returncode:
-        raise BenchmarkError(f"manage.py {' '.join(args)} failed:\n{done.stdout[-2000:]}\n{done.stderr[-4000:]}")
+        raise BenchmarkError(
+            f"manage.py {' '.join(args)} failed:\n{done.stdout[-2000:]}\n{done.stderr[-4000:]}"
+        )
     return done.stdout
 
 
@@ -293,7 +313,13 @@ for user in users:
 
 
 def sessions_create(base_dir: Path, env: dict, count: int) -> list[str]:
-    out = manage(base_dir, env, "shell", "-c", _SESSIONS_SCRIPT.format(domain=BENCH_EMAIL_DOMAIN, count=count))
+    out = manage(
+        base_dir,
+        env,
+        "shell",
+        "-c",
+        _SESSIONS_SCRIPT.format(domain=BENCH_EMAIL_DOMAIN, count=count),
+    )
     return [line.split()[1] for line in out.splitlines() if line.startswith("SESSION ")]
 
 
@@ -304,15 +330,28 @@ class Server:
         self.port = int(env["PORT"])
         self.log = open(log_path, "wb")  # noqa: SIM115 - closed in stop()
         self.process = subprocess.Popen(
-            [sys.executable, "-m", "gunicorn", "--config", "config/gunicorn.py", "--bind", f"{HOST}:{self.port}"],
-            cwd=base_dir, env=env, stdout=self.log, stderr=subprocess.STDOUT,
+            [
+                sys.executable,
+                "-m",
+                "gunicorn",
+                "--config",
+                "config/gunicorn.py",
+                "--bind",
+                f"{HOST}:{self.port}",
+            ],
+            cwd=base_dir,
+            env=env,
+            stdout=self.log,
+            stderr=subprocess.STDOUT,
         )
 
     def wait_healthy(self, timeout: float = 30) -> None:
         deadline = time.monotonic() + timeout
         while time.monotonic() < deadline:
             if self.process.poll() is not None:
-                raise BenchmarkError(f"gunicorn exited with {self.process.returncode}; see {self.log.name}")
+                raise BenchmarkError(
+                    f"gunicorn exited with {self.process.returncode}; see {self.log.name}"
+                )
             try:
                 status, _, _ = request_once(self.port, "GET", "/healthz")
                 if status == 200:
@@ -320,7 +359,9 @@ class Server:
             except OSError:
                 pass
             time.sleep(0.3)
-        raise BenchmarkError(f"gunicorn did not answer /healthz within {timeout:.0f} s; see {self.log.name}")
+        raise BenchmarkError(
+            f"gunicorn did not answer /healthz within {timeout:.0f} s; see {self.log.name}"
+        )
 
     def stop(self) -> None:
         if self.process.poll() is None:
@@ -338,14 +379,20 @@ class Server:
 
 def base_headers(port: int) -> dict[str, str]:
     # As a TLS-terminating proxy would forward it; Origin satisfies CSRF's HTTPS origin check.
-    return {"Host": f"{HOST}:{port}", "X-Forwarded-Proto": "https", "Origin": f"https://{HOST}:{port}"}
+    return {
+        "Host": f"{HOST}:{port}",
+        "X-Forwarded-Proto": "https",
+        "Origin": f"https://{HOST}:{port}",
+    }
 
 
 def http_connection(port: int) -> http.client.HTTPConnection:
     return http.client.HTTPConnection(HOST, port, timeout=30)
 
 
-def balanced_connections(server: Server, count: int, workers: int, attempts: int = 100) -> list[http.client.HTTPConnection]:
+def balanced_connections(
+    server: Server, count: int, workers: int, attempts: int = 100
+) -> list[http.client.HTTPConnection]:
     """`count` keep-alive connections spread evenly over the gunicorn workers.
 
     Which worker accepts a connection is chance, and a lopsided draw (all four on one worker one
@@ -356,7 +403,9 @@ def balanced_connections(server: Server, count: int, workers: int, attempts: int
     share = -(-count // workers)
     for _ in range(attempts):
         holders = _workers_of(server, connections)
-        crowded = next((i for i, pid in enumerate(holders) if pid is None or holders.count(pid) > share), None)
+        crowded = next(
+            (i for i, pid in enumerate(holders) if pid is None or holders.count(pid) > share), None
+        )
         if crowded is None:
             return connections
         connections[crowded].close()
@@ -386,15 +435,20 @@ def _workers_of(server: Server, connections: list[http.client.HTTPConnection]) -
             except OSError:
                 continue
             if link.startswith("socket:["):
-                pid_of_inode[link[len("socket:["):-1]] = pid
+                pid_of_inode[link[len("socket:[") : -1]] = pid
     inode_of_client_port = {}
     with open("/proc/net/tcp") as table:
         for line in table.readlines()[1:]:
             fields = line.split()
-            local_port, remote_port = (int(address.rsplit(":", 1)[1], 16) for address in fields[1:3])
+            local_port, remote_port = (
+                int(address.rsplit(":", 1)[1], 16) for address in fields[1:3]
+            )
             if local_port == server.port:
                 inode_of_client_port[remote_port] = fields[9]
-    return [pid_of_inode.get(inode_of_client_port.get(conn.sock.getsockname()[1])) for conn in connections]
+    return [
+        pid_of_inode.get(inode_of_client_port.get(conn.sock.getsockname()[1]))
+        for conn in connections
+    ]
 
 
 def _children(parent: int) -> list[int]:
@@ -411,7 +465,9 @@ def _children(parent: int) -> list[int]:
     return children
 
 
-def request_once(port: int, method: str, path: str, headers: dict | None = None, body: str | None = None):
+def request_once(
+    port: int, method: str, path: str, headers: dict | None = None, body: str | None = None
+):
     conn = http_connection(port)
     try:
         conn.request(method, path, body=body, headers={**base_headers(port), **(headers or {})})
@@ -448,7 +504,7 @@ class Measurement:
     latencies: list[float] = field(repr=False)
 
     @classmethod
-    def merged(cls, runs: list["Measurement"]) -> "Measurement":
+    def merged(cls, runs: list[Measurement]) -> Measurement:
         """Several runs of one endpoint as one: their requests, errors, seconds and latencies."""
         return cls(
             runs[0].name,
@@ -499,8 +555,14 @@ def visitor_for(port: int, session_key: str, csrf_page: str) -> Visitor:
 
 
 def load_run(
-    *, port: int, endpoint: Endpoint, visitors: list[Visitor], connections: list[http.client.HTTPConnection],
-    duration: float, max_requests: int, warmup: float,
+    *,
+    port: int,
+    endpoint: Endpoint,
+    visitors: list[Visitor],
+    connections: list[http.client.HTTPConnection],
+    duration: float,
+    max_requests: int,
+    warmup: float,
 ) -> Measurement:
     """Each visitor is one thread on one keep-alive connection (the index-th of `connections`,
     replaced there if the server closes it), requesting as fast as answered until `duration`
@@ -558,7 +620,9 @@ def load_run(
                 else:
                     errors += 1
 
-    threads = [threading.Thread(target=worker, args=(i, v), daemon=True) for i, v in enumerate(visitors)]
+    threads = [
+        threading.Thread(target=worker, args=(i, v), daemon=True) for i, v in enumerate(visitors)
+    ]
     for thread in threads:
         thread.start()
     timing["start"] = time.perf_counter()
@@ -572,7 +636,9 @@ def load_run(
 
 # --- Weight ---------------------------------------------------------------------------------
 
-_ASSET_RE = re.compile(rb'<(?:link[^>]+rel="stylesheet"[^>]*href|script[^>]*src)="(/static/[^"]+\.(?:css|js))"')
+_ASSET_RE = re.compile(
+    rb'<(?:link[^>]+rel="stylesheet"[^>]*href|script[^>]*src)="(/static/[^"]+\.(?:css|js))"'
+)
 
 
 @dataclass
@@ -605,7 +671,10 @@ def page_weight(port: int, path: str, visitor: Visitor | None) -> Weight:
 
 
 def markdown_table(rows: list[list[str]], header: list[str]) -> str:
-    lines = ["| " + " | ".join(header) + " |", "|" + "|".join(" --- " if i == 0 else " ---: " for i in range(len(header))) + "|"]
+    lines = [
+        "| " + " | ".join(header) + " |",
+        "|" + "|".join(" --- " if i == 0 else " ---: " for i in range(len(header))) + "|",
+    ]
     lines += ["| " + " | ".join(row) + " |" for row in rows]
     return "\n".join(lines)
 

@@ -1,0 +1,8 @@
+from django.apps import AppConfig
+
+
+class LearningConfig(AppConfig):
+    """The learner's pages: catalog, progress and paths shown together (see docs/ARCHITECTURE.md)."""
+
+    name = "apps.learning"
+    verbose_name = "Learner pages"

@@ -1,0 +1,319 @@
+"""The learner's pages: the catalog (home, guides, resources, topics, search) and the paths with
+the learner's progress on them, the dashboard, and the tick that changes it.
+
+Each list page is one URL serving both the whole page and, to htmx, the fragment it swaps (a
+``{% partialdef %}`` inside the page template), so every filter and page link works as a plain
+link too. What is the same for every learner comes from apps.learning.shared.
+"""
+
+from urllib.parse import quote
+
+from django.contrib import messages
+from django.contrib.auth.decorators import login_required
+from django.http import HttpResponse
+from django.shortcuts import redirect, render
+from django.urls import reverse
+from django.utils.http import url_has_allowed_host_and_scheme
+from django.views.decorators.http import require_POST, require_safe
+from django.views.decorators.vary import vary_on_headers
+from django_htmx.http import HttpResponseClientRedirect
+
+from apps.catalog import selectors
+from apps.catalog.forms import GuideFilterForm, SearchForm, TopicFilterForm
+from apps.catalog.models import Guide, Resource, Topic
+from apps.core.content import memoized, published_get
+from apps.core.reversing import reverse_cached
+from apps.learning import shared
+from apps.learning.shared import overlay_fill
+from apps.learning.widgets import (
+    bars_for_scope,
+    dashboard_tallies,
+    guide_bar,
+    next_up_html,
+    overall_bar,
+    step_bar,
+    topic_bar,
+    topic_tally,
+)
+from apps.paths import selectors as path_selectors
+from apps.progress import selectors as progress_selectors
+from apps.progress.forms import NoteForm, StatusForm
+from apps.progress.models import Status
+from apps.progress.services import progress_set_note, progress_set_status
+from apps.progress.signals import PENDING_SESSION_KEY
+
+
+def _page_or_fragment(request, template_name: str, fragment: str, context: dict):
+    """The fragment for htmx swaps; the full page otherwise (history restores need the whole page)."""
+    if request.htmx and not request.htmx.history_restore_request:
+        template_name = f"{template_name}#{fragment}"
+    return render(request, template_name, context)
+
+
+def _filters_from(request, form_class) -> tuple[dict, dict]:
+    """The valid filters of the query string, and the context that shows them and any rejected."""
+    if request.GET.keys().isdisjoint(
+        form_class.base_fields
+    ):  # no filter asked for: nothing to check
+        return {}, {"filters": {}, "filter_errors": []}
+    form = form_class(request.GET)
+    filters = form.cleaned_filters()
+    return filters, {"filters": filters, "filter_errors": form.ignored_messages()}
+
+
+@require_safe
+def home(request):
+    """The catalog for visitors; a signed-in learner's home is their dashboard."""
+    if request.user.is_authenticated:
+        return dashboard(request)
+    overview = memoized("catalog-overview", selectors.catalog_overview)
+    overview_html = shared.shared_html(
+        "home", "catalog/includes/catalog_overview.html", lambda: {"overview": overview}
+    )
+    return render(
+        request, "catalog/home.html", {"overview": overview, "overview_html": overview_html}
+    )
+
+
+@require_safe
+@vary_on_headers("HX-Request")
+def guide_detail(request, slug):
+    guide = published_get(Guide, slug=slug)
+    filters, context = _filters_from(request, GuideFilterForm)
+    parts = shared.guide_parts(guide=guide, filters=filters, path=request.path)
+    statuses = progress_selectors.statuses_for(user=request.user)
+    tallies = progress_selectors.guide_tallies(guide=guide, statuses=statuses)
+    context |= {
+        "guide": guide,
+        "parts": parts,
+        "tick_next": shared.tick_next(request.path, filters),
+        "progress_scope": f"guide:{guide.uuid}",
+        "statuses": statuses,
+        "entries": overlay_fill(
+            request, parts.entries, statuses=statuses, tallies=_section_bar_tallies(guide, tallies)
+        ),
+    }
+    if request.user.is_authenticated:
+        context["guide_progress_bar"] = guide_bar(guide, tallies.tally)
+    return _page_or_fragment(request, "catalog/guide_detail.html", "guide-entries", context)
+
+
+def _section_bar_tallies(guide, tallies) -> dict:
+    """{section bar dom id: Tally} of the guide's sections (see widgets.section_bar)."""
+    sections = selectors.visible_tree().visible
+    return {f"bar-section-{sections[pk].uuid}": tally for pk, tally in tallies.sections.items()}
+
+
+@require_safe
+def resource_detail(request, uuid):
+    parts = shared.resource_parts(uuid=uuid)
+    resource = parts.resource
+    context = {"resource": resource, "parts": parts, "progress_scope": "", "statuses": {}}
+    if request.user.is_authenticated:
+        progress = progress_selectors.progress_row(user=request.user, resource=resource)
+        shown = progress and progress.status != Status.NOT_STARTED
+        context |= {
+            "my_progress": progress,
+            "status_choices": Status.choices,
+            "statuses": {resource.id: progress.status} if shown else {},
+        }
+    return render(request, "catalog/resource_detail.html", context)
+
+
+@require_safe
+def topic_list(request):
+    cards = shared.shared_html(
+        "topics", "catalog/includes/topic_cards.html", lambda: {"topics": selectors.topic_list()}
+    )
+    return render(request, "catalog/topic_list.html", {"topic_cards": cards})
+
+
+@require_safe
+@vary_on_headers("HX-Request")
+def topic_detail(request, slug):
+    topic = published_get(Topic, slug=slug)
+    filters, context = _filters_from(request, TopicFilterForm)
+    parts = shared.topic_parts(topic=topic, filters=filters, path=request.path)
+    statuses = progress_selectors.statuses_for(user=request.user)
+    context |= {
+        "topic": topic,
+        "parts": parts,
+        "tick_next": shared.tick_next(request.path, filters),
+        "progress_scope": f"topic:{topic.slug}",
+        "statuses": statuses,
+        "resources": overlay_fill(request, parts.resources, statuses=statuses),
+    }
+    if request.user.is_authenticated:
+        context["topic_progress_bar"] = topic_bar(
+            topic, topic_tally(topic=topic, statuses=statuses)
+        )
+    return _page_or_fragment(request, "catalog/topic_detail.html", "topic-resources", context)
+
+
+@require_safe
+@vary_on_headers("HX-Request")
+def search(request):
+    form = SearchForm(request.GET)
+    query = form.query()
+    context = {"form": form, "query": query, "truncated": form.truncated}
+    if query:
+        results = shared.search_results(
+            query=query, page_number=request.GET.get("page"), path=request.path
+        )
+        context["results"] = overlay_fill(
+            request, results, statuses=progress_selectors.statuses_for(user=request.user)
+        )
+    return _page_or_fragment(request, "catalog/search.html", "search-results", context)
+
+
+@login_required
+def dashboard(request):
+    user = request.user
+    overview = progress_selectors.progress_overview(user=user)
+    statuses = overview.statuses
+    guide = progress_selectors.last_guide(
+        guides=selectors.guides_with_top_sections(), recent=overview.recent
+    )
+    context = {
+        "overall": overall_bar(progress_selectors.overall_tally(statuses=statuses)),
+        "guide_bars": overlay_fill(
+            request,
+            shared.dashboard_guide_bars(),
+            statuses=statuses,
+            tallies=dashboard_tallies(statuses=statuses),
+        ),
+        "continue_guide": guide,
+        "continue_entries": progress_selectors.continue_in_guide(guide=guide, statuses=statuses)
+        if guide
+        else [],
+        "in_progress_rows": overview.in_progress,
+        "recent_rows": overview.done,
+        "year": progress_selectors.activity_year(user=user),
+        "followed_paths": path_selectors.followed_paths(
+            user=user, statuses=statuses, follows=path_selectors.follows_for(user=user)
+        ),
+        "scope": "dashboard",
+        "statuses": statuses,
+        "data_links": {fmt: reverse_cached("progress:export", fmt) for fmt in ("md", "csv", "json")}
+        | {"import": reverse_cached("progress:import")},
+    }
+    return render(request, "progress/dashboard.html", context)
+
+
+@require_safe
+def path_list(request):
+    return render(
+        request, "paths/path_list.html", {"paths": path_selectors.path_list(user=request.user)}
+    )
+
+
+@require_safe
+def path_detail(request, slug):
+    path = path_selectors.published_path(slug=slug)
+    view = path_selectors.path_detail(path=path, user=request.user)
+    statuses = {
+        item.resource_id: status for step in view.steps for item, status in step.items if status
+    }
+    outline = shared.path_steps(
+        path=view.path, outline=lambda: path_selectors.path_outline(view.path)
+    )
+    context = {
+        "view": view,
+        "heading": shared.shared_html(
+            ("path-heading", path.id),
+            "paths/path_detail.html#heading",
+            lambda: {"view": path_selectors.path_outline(path)},
+        ),
+        "next_up": next_up_html(view),
+        "steps": overlay_fill(
+            request,
+            outline,
+            statuses=statuses,
+            tallies={step_bar(step).dom_id: step.tally for step in view.steps},
+        ),
+        "scope": f"path:{path.uuid}",
+    }
+    return render(request, "paths/path_detail.html", context)
+
+
+def safe_next(request, fallback):
+    """The `next` the request names if it stays on this site, else `fallback`."""
+    target = request.POST.get("next") or request.GET.get("next") or ""
+    allowed = url_has_allowed_host_and_scheme(
+        target, allowed_hosts={request.get_host()}, require_https=request.is_secure()
+    )
+    return target if allowed else fallback
+
+
+@login_required
+@require_POST
+def progress_note(request, resource_uuid):
+    resource = published_get(Resource, uuid=resource_uuid)
+    form = NoteForm(request.POST)
+    if form.is_valid():
+        progress_set_note(user=request.user, resource=resource, note=form.cleaned_data["note"])
+        messages.success(request, "Note saved.")
+    else:
+        messages.error(request, "Notes can be at most 10,000 characters; nothing was saved.")
+    return redirect(safe_next(request, resource.get_absolute_url()))
+
+
+TICK_BUTTON_ID_PREFIX = "tick-btn-"  # progress/includes/tick.html
+
+
+@require_POST
+def progress_set(request, resource_uuid):
+    """Put a resource in the status the request names. htmx gets the tick back plus every bar
+    on its page (out-of-band); without JavaScript the form posts here and we redirect back."""
+    resource = published_get(Resource, uuid=resource_uuid)
+    back = safe_next(request, resource.get_absolute_url())
+    form = StatusForm(_with_slot(request))
+    if not form.is_valid():
+        return _refused(
+            request, "That status is not valid; nothing was changed.", status=400, back=back
+        )
+    status = form.cleaned_data["status"]
+    if not request.user.is_authenticated:
+        # Remembered across sign-in (see apps.progress.signals), then applied.
+        request.session[PENDING_SESSION_KEY] = {"resource": str(resource.uuid), "status": status}
+        login_url = f"{reverse('account_login')}?next={quote(back)}"
+        messages.info(request, f"Sign in to track your progress; “{resource.title}” will be saved.")
+        return HttpResponseClientRedirect(login_url) if request.htmx else redirect(login_url)
+
+    progress_set_status(user=request.user, resource=resource, status=status)
+    if not request.htmx:
+        return redirect(back)
+    slot = form.cleaned_data["slot"] or str(resource.uuid)
+    statuses = progress_selectors.statuses_for(user=request.user)
+    bars, other_slots, path_view = bars_for_scope(
+        user=request.user, scope=form.cleaned_data["scope"], resource=resource, statuses=statuses
+    )
+    context = {
+        "resource": resource,
+        "status": status if status != Status.NOT_STARTED else "",
+        "slot": slot,
+        "other_slots": [s for s in other_slots if s != slot],
+        "bars": bars,
+        "path_view": path_view,
+    }
+    return render(request, "progress/tick_response.html", context)
+
+
+def _refused(request, message, *, status, back):
+    """A tick that changed nothing: htmx gets `message` as plain text (static/js/shortcuts.js shows
+    it), a page without JavaScript goes `back` with it as an error message."""
+    if request.htmx:
+        return HttpResponse(message, status=status, content_type="text/plain; charset=utf-8")
+    messages.error(request, message)
+    return redirect(back)
+
+
+def _with_slot(request):
+    """The posted data, with the slot of the tick an htmx request came from: its button's id
+    (HX-Trigger) is `tick-btn-<slot>`. A posted slot wins; the form validates either."""
+    trigger = request.htmx.trigger if request.htmx else None
+    if request.POST.get("slot") or not trigger or not trigger.startswith(TICK_BUTTON_ID_PREFIX):
+        return request.POST
+    data = request.POST.copy()
+    data["slot"] = trigger.removeprefix(TICK_BUTTON_ID_PREFIX)
+    return data
