@@ -17,6 +17,7 @@ markdown they stand for by ``html_to_markdown`` and parsed again with HTML off.
 import re
 from dataclasses import dataclass
 from functools import lru_cache
+from urllib.parse import urlsplit
 
 from markdown_it import MarkdownIt
 
@@ -46,8 +47,35 @@ def parser(html: bool = True) -> MarkdownIt:
     return _make_parser(html)
 
 
+@lru_cache(maxsize=2)
+def _block_parser(html: bool) -> MarkdownIt:
+    md = _make_parser(html)
+    md.disable(["inline", "text_join"])  # block structure only: items' inline text is read by ``segments``
+    return md
+
+
+# A line this long, or with this many brackets and emphasis marks, is not a line of a
+# reading list (hostile or generated input): it is left out, and the preview says so,
+# so the inline parser never spends its time on it.
+MAX_LINE = 10_000
+_MAX_MARKS_PER_LINE = 400  # and more than one character in eight once past 64
+
+
+def defuse(text: str) -> tuple[str, int]:
+    """``text`` without its pathological lines, and how many were left out (linear: one pass)."""
+    kept, dropped = [], 0
+    for line in text.split("\n"):
+        marks = sum(line.count(mark) for mark in "[]*_<") if len(line) > 64 else 0
+        if len(line) > MAX_LINE or marks > _MAX_MARKS_PER_LINE or (marks > 64 and marks * 8 > len(line)):
+            dropped += 1
+            kept.append("")
+        else:
+            kept.append(line)
+    return "\n".join(kept), dropped
+
+
 def blocks(text: str, *, html: bool = True):
-    return parser(html).parse(text)
+    return _block_parser(html).parse(text)
 
 
 @dataclass(frozen=True)
@@ -117,9 +145,44 @@ class _Link:
         self.url, self.text, self.images = url, [], []
 
 
+_MAX_LABEL = 600  # characters between a link's brackets; longer is prose with a stray bracket
+_MAX_DEPTH = 2  # "[![badge](…)](…)" nests two deep; deeper is not a reading list
+
+
+def _tame_brackets(text: str) -> str:
+    """Escape the ``[`` that cannot open a link: unmatched, nested too deep, or closing too far away.
+
+    markdown-it scans a link's text from every ``[`` it tries; escaping these keeps each
+    scan short, so an item's inline parse stays linear on hostile input (one pass, a stack).
+    """
+    if "[" not in text:
+        return text
+    stack: list[int] = []
+    hopeless: set[int] = set()
+    for index, char in enumerate(text):
+        if char == "[" and (index == 0 or text[index - 1] != "\\"):
+            if len(stack) >= _MAX_DEPTH:
+                hopeless.add(index)
+            else:
+                stack.append(index)
+        elif char == "]" and stack and (index == 0 or text[index - 1] != "\\"):
+            start = stack.pop()
+            if index - start > _MAX_LABEL:
+                hopeless.add(start)
+    hopeless.update(stack)
+    if not hopeless:
+        return text
+    return "".join("\\[" if index in hopeless else char for index, char in enumerate(text))
+
+
 def segments(text: str) -> list[Segment]:
     """Cut ``text`` into text and link segments, in order; empty text segments are dropped."""
-    tokens = parser(True).parseInline(text)[0].children or []
+    return list(_segments(text))
+
+
+@lru_cache(maxsize=4096)
+def _segments(text: str) -> tuple[Segment, ...]:
+    tokens = parser(True).parseInline(_tame_brackets(text))[0].children or []
     out: list[Segment] = []
     pending: list[str] = []  # plain text not yet scanned for bare URLs
     link: _Link | None = None
@@ -170,7 +233,7 @@ def segments(text: str) -> list[Segment]:
             _inline_html(token.content, link, open_link, close_link, add_text, out, flush)
     close_link()
     flush()
-    return [s for s in out if s.url or s.text]
+    return tuple(s for s in out if s.url or s.text)
 
 
 def _inline_html(content, link, open_link, close_link, add_text, out, flush):
@@ -206,7 +269,17 @@ def strip_emphasis(text: str) -> str:
 
 def is_web_link(segment: Segment) -> bool:
     """A link to a page elsewhere, not an in-page anchor (a table of contents) or an image."""
-    return segment.is_link and segment.url.lower().startswith(("http://", "https://"))
+    return segment.is_link and segment.url.lower().startswith(("http://", "https://")) and valid_url(segment.url)
+
+
+@lru_cache(maxsize=4096)
+def valid_url(url: str) -> bool:
+    """Can ``url`` be taken apart (``http://[a]/`` cannot: a bracket makes it an IPv6 host)?"""
+    try:
+        parts = urlsplit(url.strip())
+        return bool(parts.hostname) and (parts.port is None or parts.port >= 0)
+    except ValueError:
+        return False
 
 
 def html_to_markdown(html: str) -> tuple[str, list[str]]:

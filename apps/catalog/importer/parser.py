@@ -234,7 +234,7 @@ _COMPANION_LABEL = re.compile(
     r"^(?:\[?(?:paper|pdf|code|github|git|repo|repository|website|site|homepage|home|project(?: page)?|docs?|"
     r"documentation|demo|slides?|video|talk|poster|blog|post|article|notebook|colab|open in colab|tweet|thread|"
     r"arxiv|html|abs|official|implementation|source|link|dataset|data|model|weights|leaderboard|book|"
-    r"v\d+(?:\.\d+)?|paper\s*\d+|[a-z])\]?)$",
+    r"v\d+(?:\.\d+)?|paper\s*\d+)\]?)$",
     re.IGNORECASE,
 )
 
@@ -557,6 +557,10 @@ def _events(text: str, *, html: bool = True) -> list[_Event]:
 class _Parser:
     def __init__(self, text: str):
         self.events = _events(text)
+        self.next_meaningful = self._index_lookahead()
+        self.section_urls: dict[int, set[str]] = {}  # id(section) → the URLs its items hold
+        self.guide_urls: set[str] = set()
+        self.books: list[ParsedItem] = []
         self.guide = ParsedGuide(title="")
         self.headings: list[tuple[int, ParsedSection]] = []  # the markdown heading stack
         self.pseudo: ParsedSection | None = None  # the current pseudo-heading, if any
@@ -638,21 +642,32 @@ class _Parser:
         if not items:
             return
         target = self._target()
-        known = {link.url for existing in target.items for link in existing.links}
+        known = self.section_urls.setdefault(id(target), set())
         for item in items:
             if item.url and item.url in known:
                 continue  # the same link twice in one section (a heading and its list)
             if len(item.links) == 1 and _COMPANION_LABEL.match(item.title) and not item.note:
-                if item.url in {link.url for other in self.guide.items() for link in other.links}:
+                if item.url in self.guide_urls:
                     continue  # "[GitHub](…)" repeating a link the list already gave
                 # "[Website](…)" / "[GitHub](…)": the companion of the item before it, or named by its section
                 if target.items and target.items[-1].url:
                     target.items[-1].links.append(item.links[0])
+                    self._remember(item, known)
                     continue
                 if target.title and len(target.title) <= _MAX_HEADING:
                     item.title = target.title
-            item.title = _clean_title(item.title) or item.title
+            item.title = _clean_title(item.title) or (title_from_url(item.url) if item.url else "")
+            if not item.title:
+                continue  # nothing readable names it
             target.items.append(item)
+            self._remember(item, known)
+
+    def _remember(self, item: ParsedItem, known: set[str]) -> None:
+        urls = {link.url for link in item.links}
+        if item.kind == Kind.BOOK:
+            self.books.append(item)
+        known |= urls
+        self.guide_urls |= urls
 
     def _add_prose(self, line: str) -> None:
         text = markdown.squash(markdown.strip_emphasis(line))
@@ -666,10 +681,19 @@ class _Parser:
     # lookahead
 
     def _next_event(self, index: int) -> _Event | None:
-        for event in self.events[index + 1 :]:
-            if event.kind != "plain" or markdown.strip_emphasis(event.text):
-                return event
-        return None
+        following = self.next_meaningful[index]
+        return self.events[following] if following is not None else None
+
+    def _index_lookahead(self) -> list[int | None]:
+        """For each event, the index of the next one that is not an empty line (one backward pass)."""
+        result: list[int | None] = [None] * len(self.events)
+        following = None
+        for index in range(len(self.events) - 1, -1, -1):
+            result[index] = following
+            event = self.events[index]
+            if event.kind != "plain" or (event.text.strip() and markdown.strip_emphasis(event.text)):
+                following = index
+        return result
 
     def _heads_a_list(self, index: int, bullet_level: int | None = None) -> bool:
         """Is the event at ``index`` followed by a list it heads?
@@ -932,6 +956,8 @@ class _Parser:
                 body = (ordered.group(3) if ordered else bullet.group(3)) or ""
                 item, item_indent = self._plan_item(body, section, line), indent
                 section.items.append(item)
+                if item.kind == Kind.BOOK:
+                    self.books.append(item)
 
     def _ordered_list(self, events: list[_Event]) -> None:
         """Numbered items: items when they link or name known books, else prose (e.g. "How to read")."""
@@ -940,7 +966,7 @@ class _Parser:
             for event, body in zip(events, bodies):
                 self._add_item(body, event.raw)
             return
-        books = [item for item in self.guide.items() if item.kind == Kind.BOOK]
+        books = self.books
         resolved = [resolve_book(body, books) for body in bodies]
         if books and all(resolved):
             self._reading_order(events, bodies, resolved)
@@ -1019,8 +1045,11 @@ def _image_reason(segment: markdown.Segment) -> str:
     return "badges" if _is_badge(segment) else "images and image links"
 
 
+_TAG_LIKE = re.compile(r"</?[a-zA-Z][a-zA-Z0-9-]*(?:\s[^<>]*)?/?>")
+
+
 def _clean_title(title: str) -> str:
-    title = markdown.squash(title).strip(" -–—:|•·")
+    title = markdown.squash(_TAG_LIKE.sub(" ", title)).strip(" -–—:|•·")
     title = re.sub(r"^[^\w\s(\[\"'“‘<@#$.]+\s+(?=\w)", "", title)  # a leading emoji: "🥱 LazyMergekit"
     # "Efficient Transformers: A Survey." — a paper title's closing full stop is not part of it
     if title.endswith(".") and not title.endswith("..") and len(title.split()) > 3:
@@ -1028,10 +1057,20 @@ def _clean_title(title: str) -> str:
     return title
 
 
+MAX_SOURCE_SIZE = 2 * 1024 * 1024
+
+
 def parse_guide(source: bytes | str) -> ParsedGuide:
     """Parse a guide (bytes or text); raise CatalogImportError when nothing in it is a reading list."""
+    if len(source) > MAX_SOURCE_SIZE:
+        raise CatalogImportError(
+            f"The file is too large to be a reading list ({len(source) // 1024} KB; at most {MAX_SOURCE_SIZE // 1024} KB)."
+        )
     text, front_matter = _unwrap(decode_source(source))
+    text, dropped = markdown.defuse(text)
     guide = _Parser(text).parse()
+    if dropped:
+        guide.skipped["lines too long or too full of marks to be list lines"] = dropped
     guide.front_matter = front_matter
     guide.title = front_matter.get("title") or guide.title
     if not any(True for _ in guide.items()):
