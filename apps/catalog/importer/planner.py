@@ -139,8 +139,17 @@ class ImportPlan:
             f"{len(self.matched_resources)} already in the catalog.",
             f"Reading paths: {len(self.paths)}.",
         ]
+        lines += [f"Skipped: {line}" for line in self.skipped_lines()]
         lines += [f"Warning: {warning}" for warning in self.warnings]
         return "\n".join(lines)
+
+    def skipped_lines(self) -> list[str]:
+        """What the parse left out and why, e.g. ``"3 badges"``, ``"17 in-page or relative links"``."""
+        return [
+            f"{count} {reason}"
+            for guide in self.guides
+            for reason, count in sorted(guide.parsed.skipped.items())
+        ]
 
 
 def _truncate(text: str, limit: int = TITLE_MAX) -> str:

@@ -125,7 +125,8 @@ SECTION_RULES: tuple[tuple[str, tuple[str, ...]], ...] = (
     (r"inference optimization|^optimizations$|superfast inference", ("inference-optimization",)),
     (r"scheduling|routing", ("scheduling-routing",)),
     (r"training engineering|training frameworks", ("training-at-scale",)),
-    (r"applications|video gen", ("diffusion-generative",)),
+    # not "applications": "LLM Applications" (LangChain, LlamaIndex, DSPy) are not generative media
+    (r"video gen|image gen|diffusion|text-to-(image|video)|generative media", ("diffusion-generative",)),
     (r"vision model|^tts$", ("multimodal",)),
     (r"unsupervised learning and rl", ("reinforcement-learning",)),
     (r"foundations$|papers to read", ("ml-foundations",)),

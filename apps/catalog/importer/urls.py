@@ -73,7 +73,17 @@ def normalize_url(url: str) -> str:
         return url  # not a URL urllib can take apart (``http://[a]/``): kept as written
 
 
+# arXiv serves one paper at /abs/ID, /pdf/ID, /pdf/ID.pdf and /abs/IDv2: one identity, the abstract page.
+_ARXIV = re.compile(
+    r"^https?://(?:www\.|export\.)?arxiv\.org/(?:abs|pdf|html)/((?:\d{4}\.\d{4,5})|(?:[a-z-]+(?:\.[A-Z]{2})?/\d{7}))"
+    r"(?:v\d+)?(?:\.pdf)?/?(?:[?#].*)?$",
+    re.IGNORECASE,
+)
+
+
 def _normalize(url: str) -> str:
+    if match := _ARXIV.match(url):
+        return f"https://arxiv.org/abs/{match.group(1)}"
     base, _, fragment = url.partition("#")
     scheme, netloc, path, query, _ = urlsplit(base)
     query = _clean_query(query, urlsplit(f"{scheme}://{netloc}").hostname or "")
