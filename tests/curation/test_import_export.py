@@ -172,11 +172,15 @@ def build_guide():
     top = SectionFactory(guide=guide, title="Attention")
     child = SectionFactory(guide=guide, parent=top, title="Papers", number="01")
     other = SectionFactory(guide=guide, title="GPUs")
-    EntryFactory(section=child, raw="- [ ] [Attention Is All You Need](https://arxiv.org/abs/1706.03762) - Vaswani.")
-    EntryFactory(section=child, raw="* [DONE] FlashAttention", marked_done=True)
-    concept = ResourceFactory(title="Roofline model", url=None, author="Williams")
+    attention = ResourceFactory(
+        title="Attention Is All You Need", url="https://arxiv.org/abs/1706.03762", author="Vaswani", description=""
+    )
+    EntryFactory(section=child, resource=attention, raw="- [ ] [Attention paper](https://arxiv.org/pdf/1706.03762)")
+    flash = ResourceFactory(title="FlashAttention", url=None, author="", description="")
+    EntryFactory(section=child, resource=flash, raw="* [DONE] FlashAttention", marked_done=True)
+    concept = ResourceFactory(title="Roofline model", url=None, author="Williams", description="")
     EntryFactory(section=other, resource=concept, note="Know it cold")
-    linked = ResourceFactory(title="Brrr", url="https://horace.io/brrr_intro.html", author="")
+    linked = ResourceFactory(title="Brrr", url="https://horace.io/brrr_intro.html", author="", description="")
     ResourceLinkFactory(resource=linked, url="https://horace.io/slides.pdf", label="Slides")
     EntryFactory(section=other, resource=linked)
     return guide
@@ -191,9 +195,37 @@ def test_export_writes_sections_as_headings_and_entries_as_checklist_lines():
         "- [ ] [Attention Is All You Need](https://arxiv.org/abs/1706.03762) - Vaswani.\n"
         "- [x] [DONE] FlashAttention\n\n"
         "## GPUs\n\n"
-        "- [ ] Roofline model - Williams. Know it cold.\n"
+        "- [ ] Roofline model: Williams. Know it cold.\n"
         "- [ ] [Brrr](https://horace.io/brrr_intro.html) ([Slides](https://horace.io/slides.pdf))\n"
     )
+
+
+def test_export_writes_curators_edits_not_the_source_line():
+    guide = build_guide()
+    resource = guide.sections.get(title="Papers").entries.first().resource
+    resource.title, resource.url = "Attention (renamed)", "https://example.org/attention"
+    resource.save()
+    markdown = guide_to_markdown(guide)
+    assert "- [ ] [Attention (renamed)](https://example.org/attention) - Vaswani." in markdown
+    assert "Attention paper" not in markdown
+
+
+@pytest.mark.django_db
+def test_export_then_import_is_a_round_trip():
+    from apps.catalog.importer import parse_guide
+
+    guide = build_guide()
+    parsed = parse_guide(guide_to_markdown(guide))
+    exported = [
+        (item.title, item.url, item.author, [(link.label, link.url) for link in item.links[1:]], item.done)
+        for item in parsed.items()
+    ]
+    assert exported == [
+        ("Attention Is All You Need", "https://arxiv.org/abs/1706.03762", "Vaswani", [], False),
+        ("FlashAttention", None, "", [], True),
+        ("Roofline model", None, "", [], False),
+        ("Brrr", "https://horace.io/brrr_intro.html", "", [("Slides", "https://horace.io/slides.pdf")], False),
+    ]
 
 
 def test_an_exported_guide_imports_back_to_the_same_shape(curator_client):

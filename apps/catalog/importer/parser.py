@@ -338,7 +338,9 @@ def parse_items(body: str, *, context: str = "", tier=None, priority="", raw="")
         elif prefix and not _BULLET_PREFIX.fullmatch(prefix):
             item.note = markdown.plain(kept)
         else:
-            wrapped = re.fullmatch(r"\(([^()]{1,40})\)", rest)
+            # "(deepdive)" after the link says what it is; "([Slides](…))" only holds a further link
+            words_only = markdown.plain([p for p in rest_parts if not markdown.is_web_link(p)])
+            wrapped = re.fullmatch(r"\(([^()]{1,40})\)", rest) if re.search(r"\w", words_only) else None
             raw_rest = text[text.find(main.text) + len(main.text):] if main.text else ""
             if wrapped:
                 item.title = f"{item.title} ({wrapped.group(1)})"
