@@ -266,7 +266,8 @@ class _Planner:
 
     def finish(self) -> ImportPlan:
         for resource in self.resources.values():
-            found = resource._section_topics | set(topics.keyword_topics(resource.title))
+            # the title and the words of the URL's path ("…/lora-and-qlora-effective-methods…") name the subject
+            found = resource._section_topics | set(topics.keyword_topics(resource.title, topics.url_words(resource.url)))
             found = found or set(topics.keyword_topics(resource.description, *resource._notes))
             resource.topics = topics.order_topics(found) or [topics.FALLBACK_TOPIC]
         reading_paths = [path for guide in self.guides for path in paths.guide_paths(guide)]
