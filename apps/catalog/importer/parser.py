@@ -273,7 +273,6 @@ def parse_items(body: str, *, context: str = "", tier=None, priority="", raw="")
     if _BLOG_PREFIX.match(text.strip()):
         explicit_kind = Kind.SITE
         text = _BLOG_PREFIX.sub("", text.strip())
-    italic_author = ""
     parts = markdown.segments(text)
     link_indexes = [i for i, part in enumerate(parts) if markdown.is_web_link(part)]
     item = ParsedItem(title="", kind="", tier=tier, priority=priority, rating=rating, done=done, raw=raw or body)
