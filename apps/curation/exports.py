@@ -1,16 +1,12 @@
 """A guide back to markdown: its sections as headings, its entries as checklist lines.
 
-Everything the guide holds is exported, published or not (this is the curator's copy).
-An entry is written from its source line (``Entry.raw``) when it has one, so an exported
-guide reads like the list it was imported from; otherwise it is composed from the
-resource as ``[Title](url) - Author. Note``.
+Everything the guide holds is exported, published or not (this is the curator's copy),
+as the catalog holds it now: every entry is composed from its resource's current title,
+URL, author and further links (curators' edits included) as ``[Title](url) - Author.
+Note``, so exporting and importing again is a round trip.
 """
 
-import re
-
 from apps.catalog.models import Entry, Guide
-
-_LIST_MARKER = re.compile(r"^\s*(?:[-*+]|\d+[.)])\s+(?:\[(?P<mark>[ xX])\]\s*)?")
 
 
 def guide_export_filename(guide: Guide) -> str:
@@ -57,29 +53,34 @@ def guide_to_markdown(guide: Guide) -> str:
 
 def _entry_line(entry: Entry) -> str:
     done = entry.marked_done
-    raw = _one_line(entry.raw)
-    if raw:
-        marker = _LIST_MARKER.match(raw)
-        if marker:
-            done = done or (marker.group("mark") or "").lower() == "x"
-            raw = raw[marker.end() :]
-        text = raw
-    else:
-        text = _compose(entry)
+    text = _compose(entry)
+    if done:
+        text = f"[DONE] {text}"
+    if entry.rating is not None:
+        text += f" (rating {entry.rating.normalize():f}/10)"
     return f"- [{'x' if done else ' '}] {text}"
 
 
 def _compose(entry: Entry) -> str:
+    """The entry as the catalog holds it now: the resource's current title, URL, author and
+    further links (curators' edits included), then the guide's note or the description."""
     resource = entry.resource
     title = _one_line(resource.title)
-    text = f"[{title}]({resource.url})" if resource.url else title
-    extra = [f"[{_one_line(link.label) or 'link'}]({link.url})" for link in resource.links.all()]
+    text = f"[{_escape(title)}]({resource.url})" if resource.url else title
+    extra = [f"[{_escape(_one_line(link.label)) or 'link'}]({link.url})" for link in resource.links.all()]
     if extra:
         text += " (" + ", ".join(extra) + ")"
-    words = [part for part in (_one_line(resource.author), _one_line(entry.note)) if part]
+    words = [
+        part for part in (_one_line(resource.author), _one_line(entry.note) or _one_line(resource.description)) if part
+    ]
     if words:
-        text += " - " + ". ".join(word.rstrip(".") for word in words) + "."
+        # "[Title](url) - Author. Note." as 002 writes it; a URL-less item reads "Title: words"
+        text += (" - " if resource.url else ": ") + ". ".join(word.rstrip(".") for word in words) + "."
     return text
+
+
+def _escape(label: str) -> str:
+    return label.replace("[", "\\[").replace("]", "\\]")
 
 
 def _one_line(text: str) -> str:

@@ -22,7 +22,7 @@ import time
 import urllib.error
 import urllib.request
 from collections import Counter
-from concurrent.futures import ThreadPoolExecutor
+from concurrent.futures import ThreadPoolExecutor, as_completed
 from dataclasses import dataclass
 from datetime import timedelta
 from urllib.parse import urljoin, urlsplit
@@ -184,14 +184,22 @@ class LinkChecker:
                 raise _Failure(f"Refused: {parts.hostname} is a private or local address")
 
     # --- many URLs ---------------------------------------------------------------------------
-    def check_many(self, urls, *, workers: int = DEFAULT_WORKERS) -> dict[str, LinkCheck]:
-        """Check each distinct URL once, ``workers`` at a time."""
+    def check_many(self, urls, *, workers: int = DEFAULT_WORKERS, progress=None) -> dict[str, LinkCheck]:
+        """Check each distinct URL once, ``workers`` at a time; ``progress(done, total, url, result)``
+        is called as each check finishes (the command prints it, so a long run is never silent)."""
         unique = list(dict.fromkeys(urls))
         if not unique:
             return {}
         workers = max(1, min(workers, MAX_WORKERS, len(unique)))
+        results: dict[str, LinkCheck] = {}
         with ThreadPoolExecutor(max_workers=workers, thread_name_prefix="linkcheck") as pool:
-            return dict(zip(unique, pool.map(self.check, unique), strict=True))
+            futures = {pool.submit(self.check, url): url for url in unique}
+            for future in as_completed(futures):
+                url = futures[future]
+                results[url] = future.result()
+                if progress is not None:
+                    progress(len(results), len(unique), url, results[url])
+        return {url: results[url] for url in unique}
 
 
 def _moved(url, current):
@@ -208,14 +216,16 @@ def stale_resources(*, days: int | None = None):
     return resources
 
 
-def resources_check_links(*, resources, checker: LinkChecker | None = None, workers: int = DEFAULT_WORKERS) -> Counter:
+def resources_check_links(
+    *, resources, checker: LinkChecker | None = None, workers: int = DEFAULT_WORKERS, progress=None
+) -> Counter:
     """Check the URL of each resource and record the outcome. Returns a Counter of link statuses.
 
     Resources without a URL are left alone. ``updated_at`` is not touched: a check is not an edit.
     """
     checker = checker or LinkChecker()
     rows = [resource for resource in resources if resource.url]
-    results = checker.check_many([resource.url for resource in rows], workers=workers)
+    results = checker.check_many([resource.url for resource in rows], workers=workers, progress=progress)
     now = timezone.now()
     for resource in rows:
         result = results[resource.url]

@@ -208,10 +208,19 @@ class ImportPreview:
             entries.setdefault(entry.section.uuid, []).append(entry)
         self.sections = [(section, entries.get(section.uuid, [])) for section in self.guide.sections]
         self.new_resources = plan.new_resources
+        titles = dict(
+            Resource.objects.filter(pk__in=[r.existing_id for r in plan.matched_resources]).values_list("pk", "title")
+        )
+        # (planned resource, its admin URL, the catalog's title when the file names it differently)
         self.matched = [
-            (resource, reverse("admin:catalog_resource_change", args=[resource.existing_id]))
+            (
+                resource,
+                reverse("admin:catalog_resource_change", args=[resource.existing_id]),
+                titles.get(resource.existing_id) if titles.get(resource.existing_id) != resource.title else "",
+            )
             for resource in plan.matched_resources
         ]
+        self.skipped = plan.skipped_lines()
         self.matched_ids = {resource.key for resource in plan.matched_resources}
         self.link_count = sum(len(resource.links) for resource in plan.new_resources)
         self.topic_slugs = sorted({slug for resource in plan.new_resources for slug in resource.topics})

@@ -89,3 +89,22 @@ def test_kind_is_guessed_from_url_and_text(url, text, kind):
 def test_section_context_decides_only_when_the_url_does_not():
     assert guess_kind("https://milkov.tech/assets/psd.pdf", "", context="Book to read") == Kind.BOOK
     assert guess_kind("https://www.youtube.com/watch?v=x", "", context="ML Book") == Kind.VIDEO
+
+
+@pytest.mark.parametrize(
+    "url",
+    [
+        "https://arxiv.org/abs/2205.14135",
+        "https://arxiv.org/pdf/2205.14135",
+        "http://arxiv.org/pdf/2205.14135.pdf",
+        "https://arxiv.org/abs/2205.14135v3",
+        "https://arxiv.org/pdf/2205.14135v2.pdf",
+        "https://www.arxiv.org/abs/2205.14135?utm_source=x",
+    ],
+)
+def test_arxiv_abstract_pdf_and_versions_are_one_paper(url):
+    assert normalize_url(url) == "https://arxiv.org/abs/2205.14135"
+
+
+def test_a_url_urllib_cannot_take_apart_is_kept_as_written():
+    assert normalize_url(" http://[a]/x ") == "http://[a]/x"

@@ -413,3 +413,38 @@ def test_guide_change_page_has_recent_changes_and_an_export_link(curator_client)
     html = curator_client.get(reverse("admin:catalog_guide_change", args=[guide.pk])).content.decode()
     assert "Recent changes" in html
     assert reverse("admin:catalog_guide_export", args=[guide.pk]) in html
+
+
+# --- URL identity and line endings ---------------------------------------------------------------
+def test_resource_form_stores_the_normalized_url(curator_client):
+    resource = ResourceFactory(url="https://example.com/old")
+    url = reverse("admin:catalog_resource_change", args=[resource.pk])
+    data = change_form_data(curator_client.get(url), url="https://arxiv.org/pdf/2205.14135v2.pdf?utm_source=feed")
+    assert curator_client.post(url, data).status_code == 302
+    resource.refresh_from_db()
+    assert resource.url == "https://arxiv.org/abs/2205.14135"
+
+
+def test_a_tracking_variant_of_a_known_url_is_refused_with_a_link_to_the_existing_resource(curator_client):
+    existing = ResourceFactory(title="FlashAttention", url="https://arxiv.org/abs/2205.14135")
+    other = ResourceFactory(url="https://example.com/other")
+    url = reverse("admin:catalog_resource_change", args=[other.pk])
+    data = change_form_data(curator_client.get(url), url="https://arxiv.org/abs/2205.14135?utm_source=x")
+    response = curator_client.post(url, data)
+    assert response.status_code == 200
+    html = response.content.decode()
+    assert "already the resource" in html
+    assert reverse("admin:catalog_resource_change", args=[existing.pk]) in html
+    other.refresh_from_db()
+    assert other.url == "https://example.com/other"
+
+
+def test_an_untouched_form_posted_with_crlf_line_endings_changes_nothing(curator_client):
+    resource = ResourceFactory(description="First line\nSecond line")
+    url = reverse("admin:catalog_resource_change", args=[resource.pk])
+    data = change_form_data(curator_client.get(url), description="First line\r\nSecond line")
+    assert curator_client.post(url, data).status_code == 302
+    resource.refresh_from_db()
+    assert resource.description == "First line\nSecond line"
+    html = curator_client.get(url).content.decode()
+    assert "Changed Description" not in html

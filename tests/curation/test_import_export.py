@@ -61,7 +61,7 @@ def test_preview_shows_what_would_be_created_and_writes_nothing(curator_client, 
     assert counts() == before
     shown = response.context["preview"]
     assert [r.title for r in shown.new_resources] == ["The Illustrated Transformer", "Making Deep Learning Go Brrrr"]
-    assert [r.url for r, _ in shown.matched] == [known_resource.url]
+    assert [r.url for r, _, _ in shown.matched] == [known_resource.url]
     html = response.content.decode()
     assert "2</strong> sections" in html and "3</strong> entries" in html
     assert reverse("admin:catalog_resource_change", args=[known_resource.pk]) in html
@@ -172,11 +172,15 @@ def build_guide():
     top = SectionFactory(guide=guide, title="Attention")
     child = SectionFactory(guide=guide, parent=top, title="Papers", number="01")
     other = SectionFactory(guide=guide, title="GPUs")
-    EntryFactory(section=child, raw="- [ ] [Attention Is All You Need](https://arxiv.org/abs/1706.03762) - Vaswani.")
-    EntryFactory(section=child, raw="* [DONE] FlashAttention", marked_done=True)
-    concept = ResourceFactory(title="Roofline model", url=None, author="Williams")
+    attention = ResourceFactory(
+        title="Attention Is All You Need", url="https://arxiv.org/abs/1706.03762", author="Vaswani", description=""
+    )
+    EntryFactory(section=child, resource=attention, raw="- [ ] [Attention paper](https://arxiv.org/pdf/1706.03762)")
+    flash = ResourceFactory(title="FlashAttention", url=None, author="", description="")
+    EntryFactory(section=child, resource=flash, raw="* [DONE] FlashAttention", marked_done=True)
+    concept = ResourceFactory(title="Roofline model", url=None, author="Williams", description="")
     EntryFactory(section=other, resource=concept, note="Know it cold")
-    linked = ResourceFactory(title="Brrr", url="https://horace.io/brrr_intro.html", author="")
+    linked = ResourceFactory(title="Brrr", url="https://horace.io/brrr_intro.html", author="", description="")
     ResourceLinkFactory(resource=linked, url="https://horace.io/slides.pdf", label="Slides")
     EntryFactory(section=other, resource=linked)
     return guide
@@ -191,9 +195,37 @@ def test_export_writes_sections_as_headings_and_entries_as_checklist_lines():
         "- [ ] [Attention Is All You Need](https://arxiv.org/abs/1706.03762) - Vaswani.\n"
         "- [x] [DONE] FlashAttention\n\n"
         "## GPUs\n\n"
-        "- [ ] Roofline model - Williams. Know it cold.\n"
+        "- [ ] Roofline model: Williams. Know it cold.\n"
         "- [ ] [Brrr](https://horace.io/brrr_intro.html) ([Slides](https://horace.io/slides.pdf))\n"
     )
+
+
+def test_export_writes_curators_edits_not_the_source_line():
+    guide = build_guide()
+    resource = guide.sections.get(title="Papers").entries.first().resource
+    resource.title, resource.url = "Attention (renamed)", "https://example.org/attention"
+    resource.save()
+    markdown = guide_to_markdown(guide)
+    assert "- [ ] [Attention (renamed)](https://example.org/attention) - Vaswani." in markdown
+    assert "Attention paper" not in markdown
+
+
+@pytest.mark.django_db
+def test_export_then_import_is_a_round_trip():
+    from apps.catalog.importer import parse_guide
+
+    guide = build_guide()
+    parsed = parse_guide(guide_to_markdown(guide))
+    exported = [
+        (item.title, item.url, item.author, [(link.label, link.url) for link in item.links[1:]], item.done)
+        for item in parsed.items()
+    ]
+    assert exported == [
+        ("Attention Is All You Need", "https://arxiv.org/abs/1706.03762", "Vaswani", [], False),
+        ("FlashAttention", None, "", [], True),
+        ("Roofline model", None, "", [], False),
+        ("Brrr", "https://horace.io/brrr_intro.html", "", [("Slides", "https://horace.io/slides.pdf")], False),
+    ]
 
 
 def test_an_exported_guide_imports_back_to_the_same_shape(curator_client):
@@ -226,3 +258,46 @@ def test_export_action_zips_several_guides(curator_client):
 
 def test_export_of_a_missing_guide_is_404(curator_client):
     assert curator_client.get(reverse("admin:catalog_guide_export", args=[999999])).status_code == 404
+
+
+HOSTILE_SHAPES = """# Agents
+[![Stars](https://img.shields.io/github/stars/x/y)](https://github.com/x/y)
+
+* [Contents](#agents)
+
+## Papers
+| Date | Institute | Paper |
+|---|---|---|
+| 2017-06 | Google | [Attention Is All You Need](https://arxiv.org/pdf/1706.03762.pdf) |
+
+<details><summary>Frameworks</summary>
+
+- [TRL](https://github.com/huggingface/trl) - Post-training with Unsloth and [Axolotl](https://github.com/axolotl-ai-cloud/axolotl)
+</details>
+"""
+
+
+def test_preview_lists_what_it_skipped_each_entry_links_and_a_better_title_from_the_file(curator_client):
+    ResourceFactory(title="arXiv 1706.03762", url="https://arxiv.org/abs/1706.03762")
+    response = preview(curator_client, text=HOSTILE_SHAPES)
+    assert response.status_code == 200
+    shown = response.context["preview"]
+    assert shown.skipped == ["1 badges", "1 in-page or relative links"]
+    html = response.content.decode()
+    assert "Skipped, and why" in html and "1 badges" in html
+    assert "draft" in html
+    # the table row became a paper with its institute; the file's title is offered for the matched resource
+    assert "The file calls it “Attention Is All You Need”" in html
+    # one link, one resource: Axolotl is its own entry, not a further link of TRL
+    titles = [entry.resource.title for entry in shown.guide.entries]
+    assert titles == ["Attention Is All You Need", "TRL", "Axolotl"]
+    assert "<summary>" not in html.split("Sections and entries")[1].split("</table>")[0].replace("&lt;", "<")
+
+
+def test_an_applied_import_is_a_draft_until_published(curator_client):
+    curator_client.post(IMPORT_URL, confirm_data(preview(curator_client, text=READING_LIST)))
+    guide = Guide.objects.get(slug="inference")
+    assert guide.is_published is False
+    assert curator_client.get(f"/guides/{guide.slug}/").status_code == 404
+    Guide.objects.filter(pk=guide.pk).update(is_published=True)  # publishing: the separate step
+    assert curator_client.get(f"/guides/{guide.slug}/").status_code == 200

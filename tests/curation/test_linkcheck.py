@@ -225,6 +225,11 @@ def test_command_checks_only_stale_links(server, allow_loopback):
     assert never.link_status == LinkStatus.ERROR
     output = out.getvalue()
     assert "Checking 2 resource URLs with 2 workers" in output and "Broken: 1" in output and "Unreachable: 1" in output
+    # progress as each URL finishes, not silence until the end
+    assert sorted(line.split("] ")[0].strip() for line in output.splitlines() if line.strip().startswith("[")) == [
+        "[1/2", "[2/2"
+    ]
+    assert f"broken {server}/missing?stale" in output
 
 
 @pytest.mark.django_db

@@ -43,7 +43,8 @@ def progress(user, resource, status, *, started=None, completed=None, note=""):
 # --- Merge: catalog side -----------------------------------------------------------------------
 def test_merge_moves_entries_links_and_topics_and_deletes_the_duplicates():
     survivor = ResourceFactory(title="Attention Is All You Need", url="https://arxiv.org/abs/1706.03762")
-    duplicate = ResourceFactory(title="Transformer paper", url="https://arxiv.org/pdf/1706.03762")
+    # another page about the same paper (arXiv's /pdf/ of it would be the same URL: one identity)
+    duplicate = ResourceFactory(title="Transformer paper", url="https://papers.example.org/attention-is-all-you-need")
     other_section = SectionFactory()
     EntryFactory(resource=survivor)
     moved_entry = EntryFactory(resource=duplicate, section=other_section)
@@ -59,7 +60,7 @@ def test_merge_moves_entries_links_and_topics_and_deletes_the_duplicates():
     moved_entry.refresh_from_db()
     assert moved_entry.resource == survivor and moved_entry.section == other_section
     assert sorted(survivor.links.values_list("url", flat=True)) == [
-        "https://arxiv.org/pdf/1706.03762",
+        "https://papers.example.org/attention-is-all-you-need",
         "https://slides.example.com/transformer",
     ]
     assert set(survivor.topics.all()) == {attention, nlp}

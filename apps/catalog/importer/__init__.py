@@ -12,9 +12,11 @@ The public API (what admin, commands and tests use)::
 Bad input (empty, binary, undecodable, nothing that looks like a reading list, a
 taken slug) raises ``CatalogImportError`` whose message can be shown as is.
 
-Layout: ``text`` (decode + mojibake repair) → ``markdown`` (inline links) → ``parser``
-(document structure) → ``planner`` (uuids, dedupe, ``topics``, ``paths``) →
-``builder`` (model instances, writes) / ``fixtures`` (serialized catalog).
+Layout: ``text`` (decode + mojibake repair) → ``markdown`` (markdown-it-py: block tokens,
+inline segments, HTML blocks as markdown) → ``parser`` (the document as a reader sees it:
+sections, items, what was skipped) → ``planner`` (uuids, dedupe, ``topics``, ``paths``) →
+``builder`` (model instances, writes) / ``fixtures`` (serialized catalog); ``sync`` (a
+guide against a newer version of its source: diff and apply).
 """
 
 from apps.catalog.importer.builder import ImportResult, apply_import

@@ -114,6 +114,7 @@ def _resources(plan: ImportPlan, topics: dict[str, Topic], result: ImportResult)
 def apply_import(plan: ImportPlan, *, replace: bool = False) -> ImportResult:
     """Write ``plan`` in one transaction: all of it or, on any error, nothing.
 
+    A new guide arrives unpublished (a draft learners do not see until a curator publishes it).
     An existing guide with the plan's slug is refused unless ``replace`` is true, in which
     case its sections and entries are rebuilt; resources are never deleted or changed
     (learners' progress is keyed on them), only created when missing.
@@ -130,6 +131,7 @@ def apply_import(plan: ImportPlan, *, replace: bool = False) -> ImportResult:
                 )
             if guide is None:
                 guide = new_guide(planned_guide)
+                guide.is_published = False  # an import arrives as a draft; publishing is a separate step
                 guide.save()
                 result.add("guides")
             else:

@@ -1,67 +1,103 @@
-"""Inline markdown of one list item: links (balanced parentheses), bare URLs, plain text.
+"""Markdown as a reader sees it, through markdown-it-py (a CommonMark parser, linear time).
 
-The guides write links every which way (``[t](url)``, bare ``https://…``, URLs holding
-``(…)``, links inside a description), so an item is cut into ordered segments, text
-and links, from which the parser reads titles, notes and labels.
+Two services for the parser:
+
+* ``blocks(text)``: the document's block tokens (headings, lists, tables, fences, HTML
+  blocks, paragraphs), with indented code switched off: reading lists indent nested
+  bullets freely and never mean an indented code block;
+* ``segments(text)``: one item's inline text cut into ordered segments, plain text and
+  links — markdown links, ``<a href>`` links, bare URLs — with images (and links that
+  only wrap an image: badges, "Open in Colab" buttons) marked, emphasis and other HTML
+  dropped. Titles, notes and labels are read from segments, so no markup reaches them.
+
+HTML blocks (``<details>``, ``<p align=center>``, ``<table>``) are turned into the
+markdown they stand for by ``html_to_markdown`` and parsed again with HTML off.
 """
 
 import re
 from dataclasses import dataclass
+from functools import lru_cache
+from urllib.parse import urlsplit
+
+from markdown_it import MarkdownIt
 
 _BARE_URL = re.compile(r"https?://[^\s<>\"'`]+")
+# "[Title] (https://…)" or a URL holding a space: not a CommonMark link, but a reader sees one.
+_LOOSE_LINK = re.compile(r"\[([^\[\]\n]{0,300})\]\s?\((https?://[^()\n]{1,2000})\)")
 _TRAILING_PUNCTUATION = ".,;:!?*'\""
-_EMPHASIS = [
-    (re.compile(r"\*\*(.+?)\*\*"), r"\1"),
-    (re.compile(r"__(.+?)__"), r"\1"),
-    (re.compile(r"(?<![\w*])\*(?!\s)(.+?)(?<!\s)\*(?![\w*])"), r"\1"),
-    (re.compile(r"(?<![\w_])_(?!\s)(.+?)(?<!\s)_(?![\w_])"), r"\1"),
-    (re.compile(r"`([^`]*)`"), r"\1"),
-]
-_HTML_TAG = re.compile(r"<br\s*/?>|<img\b[^>]*>", re.IGNORECASE)
+_TAG = re.compile(r"<(/?)([a-zA-Z][\w-]*)([^<>]*)>")  # each match scans up to the next "<": linear
+_ATTR = re.compile(r"([\w-]+)\s*=\s*(?:\"([^\"]*)\"|'([^']*)'|([^\s\"'>]+))")
+_BLOCK_TAGS = {
+    "p", "div", "br", "tr", "td", "th", "li", "ul", "ol", "table", "thead", "tbody", "center", "hr",
+    "details", "blockquote", "section", "article", "header", "footer", "dl", "dt", "dd",
+}
+_HEADING_TAG = re.compile(r"^h([1-6])$")
+
+
+def _make_parser(html: bool) -> MarkdownIt:
+    md = MarkdownIt("commonmark", {"html": html, "maxNesting": 40}).enable(["table", "strikethrough"]).disable("code")
+    # Keep link targets as written (the catalog normalizes URLs its own way, once).
+    md.normalizeLink = lambda url: url
+    md.normalizeLinkText = lambda url: url
+    return md
+
+
+@lru_cache(maxsize=2)
+def parser(html: bool = True) -> MarkdownIt:
+    return _make_parser(html)
+
+
+@lru_cache(maxsize=2)
+def _block_parser(html: bool) -> MarkdownIt:
+    md = _make_parser(html)
+    md.disable(["inline", "text_join"])  # block structure only: items' inline text is read by ``segments``
+    return md
+
+
+# A line this long, or with this many brackets and emphasis marks, is not a line of a
+# reading list (hostile or generated input): it is left out, and the preview says so,
+# so the inline parser never spends its time on it.
+MAX_LINE = 10_000
+_MAX_MARKS_PER_LINE = 400  # and more than one character in eight once past 64
+
+
+def defuse(text: str) -> tuple[str, int]:
+    """``text`` without its pathological lines, and how many were left out (linear: one pass)."""
+    kept, dropped = [], 0
+    for line in text.split("\n"):
+        marks = sum(line.count(mark) for mark in "[]*_<") if len(line) > 64 else 0
+        if len(line) > MAX_LINE or marks > _MAX_MARKS_PER_LINE or (marks > 64 and marks * 8 > len(line)):
+            dropped += 1
+            kept.append("")
+        else:
+            kept.append(line)
+    return "\n".join(kept), dropped
+
+
+def blocks(text: str, *, html: bool = True):
+    return _block_parser(html).parse(text)
 
 
 @dataclass(frozen=True)
 class Segment:
-    """Plain ``text``, or a link (``url`` set) whose visible ``text`` is its label."""
+    """Plain ``text``, or a link (``url`` set) whose visible ``text`` is its label.
+
+    ``image``: an image, or a link whose only content is an image (a badge, a button).
+    """
 
     text: str
     url: str = ""
     bare: bool = False
     image: bool = False
+    src: str = ""  # the image's own address, for images and image links
 
     @property
     def is_link(self) -> bool:
         return bool(self.url) and not self.image
 
 
-def strip_emphasis(text: str) -> str:
-    text = _HTML_TAG.sub(" ", text)
-    for pattern, replacement in _EMPHASIS:
-        text = pattern.sub(replacement, text)
-    return text
-
-
 def squash(text: str) -> str:
     return re.sub(r"\s+", " ", text).strip()
-
-
-def _closing(text: str, start: int, opening: str, closing: str) -> int:
-    """Index of the bracket closing the one at ``start`` (nesting counted), or -1."""
-    depth = 0
-    for index in range(start, len(text)):
-        if text[index] == opening:
-            depth += 1
-        elif text[index] == closing:
-            depth -= 1
-            if depth == 0:
-                return index
-    return -1
-
-
-def _link_target(raw: str) -> str:
-    # ``[t](url "title")``: the title is not part of the URL.
-    titled = re.match(r'^(\S+)\s+"[^"]*"$', raw.strip())
-    return titled.group(1) if titled else raw.strip()
 
 
 def trim_bare_url(url: str) -> str:
@@ -80,6 +116,8 @@ def _bare_segments(text: str) -> list[Segment]:
     segments, position = [], 0
     for match in _BARE_URL.finditer(text):
         url = trim_bare_url(match.group())
+        if not url.split("://", 1)[1]:
+            continue
         segments.append(Segment(text[position : match.start()]))
         segments.append(Segment(url, url=url, bare=True))
         position = match.start() + len(url)
@@ -87,32 +125,213 @@ def _bare_segments(text: str) -> list[Segment]:
     return segments
 
 
+def _text_segments(text: str) -> list[Segment]:
+    """Plain text that may still hold loose links and bare URLs."""
+    out, position = [], 0
+    for match in _LOOSE_LINK.finditer(text):
+        out.extend(_bare_segments(text[position : match.start()]))
+        out.append(Segment(squash(match.group(1)), url=match.group(2).strip()))
+        position = match.end()
+    out.extend(_bare_segments(text[position:]))
+    return out
+
+
+def attributes(tag_body: str) -> dict[str, str]:
+    return {m.group(1).lower(): next(g for g in m.groups()[1:] if g is not None) for m in _ATTR.finditer(tag_body)}
+
+
+class _Link:
+    def __init__(self, url: str):
+        self.url, self.text, self.images = url, [], []
+
+
+_MAX_LABEL = 600  # characters between a link's brackets; longer is prose with a stray bracket
+_MAX_DEPTH = 2  # "[![badge](…)](…)" nests two deep; deeper is not a reading list
+
+
+def _tame_brackets(text: str) -> str:
+    """Escape the ``[`` that cannot open a link: unmatched, nested too deep, or closing too far away.
+
+    markdown-it scans a link's text from every ``[`` it tries; escaping these keeps each
+    scan short, so an item's inline parse stays linear on hostile input (one pass, a stack).
+    """
+    if "[" not in text:
+        return text
+    stack: list[int] = []
+    hopeless: set[int] = set()
+    for index, char in enumerate(text):
+        if char == "[" and (index == 0 or text[index - 1] != "\\"):
+            if len(stack) >= _MAX_DEPTH:
+                hopeless.add(index)
+            else:
+                stack.append(index)
+        elif char == "]" and stack and (index == 0 or text[index - 1] != "\\"):
+            start = stack.pop()
+            if index - start > _MAX_LABEL:
+                hopeless.add(start)
+    hopeless.update(stack)
+    if not hopeless:
+        return text
+    return "".join("\\[" if index in hopeless else char for index, char in enumerate(text))
+
+
 def segments(text: str) -> list[Segment]:
     """Cut ``text`` into text and link segments, in order; empty text segments are dropped."""
-    out, position, index = [], 0, 0
-    while (index := text.find("[", index)) >= 0:
-        close = _closing(text, index, "[", "]")
-        if close < 0 or close + 1 >= len(text) or text[close + 1] != "(":
-            index += 1
-            continue
-        end = _closing(text, close + 1, "(", ")")
-        if end < 0:
-            index += 1
-            continue
-        image = index > 0 and text[index - 1] == "!"
-        out.extend(_bare_segments(text[position : index - image]))
-        label = squash(strip_emphasis(text[index + 1 : close]))
-        out.append(Segment(label, url=_link_target(text[close + 2 : end]), image=image))
-        position = index = end + 1
-    out.extend(_bare_segments(text[position:]))
-    return [s for s in out if s.url or s.text]
+    return list(_segments(text))
+
+
+@lru_cache(maxsize=4096)
+def _segments(text: str) -> tuple[Segment, ...]:
+    tokens = parser(True).parseInline(_tame_brackets(text))[0].children or []
+    out: list[Segment] = []
+    pending: list[str] = []  # plain text not yet scanned for bare URLs
+    link: _Link | None = None
+
+    def flush():
+        if pending:
+            out.extend(_text_segments("".join(pending)))
+            pending.clear()
+
+    def open_link(url: str):
+        nonlocal link
+        flush()
+        link = _Link(url)
+
+    def close_link():
+        nonlocal link
+        if link is None:
+            return
+        label = squash("".join(link.text))
+        if not label and link.images:
+            alt, src = link.images[0]
+            out.append(Segment(alt, url=link.url, image=True, src=src))
+        else:
+            out.append(Segment(label, url=link.url))
+        link = None
+
+    def add_text(value: str):
+        (link.text if link is not None else pending).append(value)
+
+    for token in tokens:
+        kind = token.type
+        if kind in ("text", "code_inline"):
+            add_text(token.content)
+        elif kind in ("softbreak", "hardbreak"):
+            add_text(" ")
+        elif kind == "link_open":
+            open_link(str(token.attrs.get("href", "")))
+        elif kind == "link_close":
+            close_link()
+        elif kind == "image":
+            alt, src = squash(token.content), str(token.attrs.get("src", ""))
+            if link is not None:
+                link.images.append((alt, src))
+            else:
+                flush()
+                out.append(Segment(alt, url=src, image=True, src=src))
+        elif kind == "html_inline":
+            _inline_html(token.content, link, open_link, close_link, add_text, out, flush)
+    close_link()
+    flush()
+    return tuple(s for s in out if s.url or s.text)
+
+
+def _inline_html(content, link, open_link, close_link, add_text, out, flush):
+    match = _TAG.fullmatch(content.strip())
+    if not match:
+        return
+    closing, name, body = match.group(1), match.group(2).lower(), match.group(3)
+    if name == "a":
+        if closing:
+            close_link()
+        elif href := attributes(body).get("href"):
+            open_link(href)
+    elif name == "img" and not closing:
+        attrs = attributes(body)
+        if link is not None:
+            link.images.append((squash(attrs.get("alt", "")), attrs.get("src", "")))
+        else:
+            flush()
+            out.append(Segment(squash(attrs.get("alt", "")), url=attrs.get("src", ""), image=True, src=attrs.get("src", "")))
+    elif name in _BLOCK_TAGS:
+        add_text(" ")
 
 
 def plain(parts: list[Segment]) -> str:
     """The readable text of ``parts``: links by their label, bare URLs and images left out."""
-    return squash(strip_emphasis("".join("" if s.bare or s.image else s.text for s in parts)))
+    return squash("".join("" if s.bare or s.image else s.text for s in parts))
+
+
+def strip_emphasis(text: str) -> str:
+    """``text`` as a reader sees it: no emphasis, no HTML, links by their label (bare URLs kept)."""
+    return squash("".join("" if s.image else s.text for s in segments(text)))
 
 
 def is_web_link(segment: Segment) -> bool:
     """A link to a page elsewhere, not an in-page anchor (a table of contents) or an image."""
-    return segment.is_link and segment.url.lower().startswith(("http://", "https://"))
+    return segment.is_link and segment.url.lower().startswith(("http://", "https://")) and valid_url(segment.url)
+
+
+@lru_cache(maxsize=4096)
+def valid_url(url: str) -> bool:
+    """Can ``url`` be taken apart (``http://[a]/`` cannot: a bracket makes it an IPv6 host)?"""
+    try:
+        parts = urlsplit(url.strip())
+        return bool(parts.hostname) and (parts.port is None or parts.port >= 0)
+    except ValueError:
+        return False
+
+
+def html_to_markdown(html: str) -> tuple[str, list[str]]:
+    """The markdown an HTML block stands for, and the ``<summary>`` titles found in it.
+
+    Links become ``[text](href)`` (a link around an image: ``[![alt](src)](href)``), images
+    ``![alt](src)``, headings ``#`` lines, block tags line breaks, ``<summary>x</summary>``
+    a bold line of its own; every other tag goes. Text between tags is kept as written, so
+    markdown inside a ``<details>`` still reads as markdown.
+    """
+    out: list[str] = []
+    summaries: list[str] = []
+    position = 0
+    anchor: list[str] | None = None  # text inside an open <a href>
+    href = ""
+    summary: list[str] | None = None
+
+    def emit(value: str):
+        target = anchor if anchor is not None else summary if summary is not None else out
+        target.append(value)
+
+    for match in _TAG.finditer(html):
+        emit(html[position : match.start()])
+        position = match.end()
+        closing, name, body = match.group(1), match.group(2).lower(), match.group(3)
+        if name == "a":
+            if not closing and (link := attributes(body).get("href")):
+                anchor, href = [], link
+            elif closing and anchor is not None:
+                inner, anchor = squash("".join(anchor)), None
+                emit(f"[{inner}]({href})" if inner else "")
+        elif name == "img" and not closing:
+            attrs = attributes(body)
+            alt = squash(attrs.get("alt", "")).replace("[", "").replace("]", "")
+            if src := attrs.get("src"):
+                emit(f"![{alt}]({src})")
+        elif name == "summary":
+            if not closing:
+                summary = []
+            elif summary is not None:
+                text = squash(strip_emphasis("".join(summary)))
+                summary = None
+                if text:
+                    summaries.append(text)
+                    out.append(f"\n\n**{text}**\n\n")
+        elif heading := _HEADING_TAG.match(name):
+            emit("\n\n" if closing else "\n\n" + "#" * int(heading.group(1)) + " ")
+        elif name in _BLOCK_TAGS:
+            emit("\n\n" if name in ("details", "p", "div", "table", "center") else "\n")
+    emit(html[position:])
+    if anchor is not None:
+        out.append("".join(anchor))
+    if summary is not None:
+        out.append("".join(summary))
+    return "".join(out), summaries

@@ -23,7 +23,7 @@ of those before the first real section becomes the guide's description.
 """
 
 import re
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from decimal import Decimal
 
 from apps.catalog.importer import markdown
@@ -112,6 +112,7 @@ class ParsedGuide:
     front_matter: dict[str, str] = field(default_factory=dict)
     sections: list[ParsedSection] = field(default_factory=list)
     paths: list[ParsedPath] = field(default_factory=list)  # explicit paths written in the guide
+    skipped: dict[str, int] = field(default_factory=dict)  # what was not imported, and why: {"badges": 3}
 
     def walk(self):
         for section in self.sections:
@@ -150,8 +151,8 @@ _GENERIC_LABEL = re.compile(
     re.IGNORECASE,
 )
 # Link texts that name nothing: the item's own words, or the URL, make a better title.
-_PLACEHOLDER_LABEL = re.compile(r"^(stuff|idk|another (one|blog)|some ?blog|link|here)$", re.IGNORECASE)
-_TRIM_NOTE = " ,:;.-–—>/|"
+_PLACEHOLDER_LABEL = re.compile(r"^(stuff|idk|another (one|blog)|some ?blog|link|here|this|that)$", re.IGNORECASE)
+_TRIM_NOTE = " ,:;.-–—>/|•·"
 _MAX_HEADING = 80
 _MAX_AUTHOR_WORDS = 6
 
@@ -194,21 +195,73 @@ def _link_label(parts: list[markdown.Segment], index: int) -> str:
     return f"{context} {label}" if context else label
 
 
+_NAME_WORD = re.compile(r"^(?:[A-Z][\w.'’&()-]*|[A-Z]\.|and|&|et|al\.?|de|van|von|der|da|di|le|la|du)$")
+
+
+def _looks_like_name(text: str) -> bool:
+    """"Simon Boehm", "NVIDIA", "Jax (Google)", "G. Hinton et al": a name, not a sentence."""
+    words = text.replace(",", " ").split()
+    return 0 < len(words) <= _MAX_AUTHOR_WORDS and all(_NAME_WORD.match(w) for w in words) and words[0][:1].isupper()
+
+
+def _short_authors(names: str) -> str:
+    """A paper's long author list as its first author "et al."."""
+    listed = [n.strip() for n in re.split(r",\s*|\s+and\s+", names) if n.strip()]
+    return f"{listed[0]} et al." if len(listed) > 3 else names
+
+
 def _split_author(text: str) -> tuple[str, str]:
-    """``"Simon Boehm. Iterative optimization …"`` → ``("Simon Boehm", "Iterative optimization …")``."""
+    """``"Simon Boehm. Iterative optimization …"`` → ``("Simon Boehm", "Iterative optimization …")``.
+
+    Only a name is an author: a description without a final full stop ("Fully open
+    reproduction of DeepSeek-R1") stays a description.
+    """
     head, sep, tail = text.partition(". ")
-    candidate = head.rstrip(".") if sep else text.rstrip(".")
-    if candidate and len(candidate.split()) <= _MAX_AUTHOR_WORDS:
-        return candidate, tail.strip()
+    if sep and (_looks_like_name(head.rstrip(".")) or re.fullmatch(r"[a-z][\w.-]{1,24}", head)):
+        return head.rstrip("."), tail.strip()
+    if not sep and text.endswith(".") and len(text.split()) <= 4 and _looks_like_name(text.rstrip(".")):
+        return text.rstrip("."), ""
     return "", text
 
 
 _NAME = r"(?:[A-Z]|\([A-Z])[\w.&()'-]*"
 _BY_AUTHOR = re.compile(rf"^by\s+({_NAME}(?:,?\s+(?:and\s+|&\s+)?{_NAME})*)$")
+# "**Title** (2015), G. Hinton et al." — a paper list's author after the year.
+_YEAR_AUTHOR = re.compile(r"^\(?((?:19|20)\d\d)\)?,?\s+([A-Z][^\[\]]{0,80}?)\s*[,.]?\s*$")
+_ITALIC_AUTHORS = re.compile(r"^\*([^*]{2,300})\*")
+# Labels that say what an extra link is (the paper's code, its slides), not what it is called.
+_COMPANION_LABEL = re.compile(
+    r"^(?:\[?(?:paper|pdf|code|github|git|repo|repository|website|site|homepage|home|project(?: page)?|docs?|"
+    r"documentation|demo|slides?|video|talk|poster|blog|post|article|notebook|colab|open in colab|tweet|thread|"
+    r"arxiv|html|abs|official|implementation|source|link|dataset|data|model|weights|leaderboard|book|"
+    r"v\d+(?:\.\d+)?|paper\s*\d+)\]?)$",
+    re.IGNORECASE,
+)
+
+
+def _is_named(segment: markdown.Segment) -> bool:
+    """An extra link that names a resource of its own (split off), not a companion (kept as an extra link)."""
+    label = segment.text.strip()
+    if segment.bare or not label or _COMPANION_LABEL.match(label) or _GENERIC_LABEL.match(label):
+        return False
+    # "vLLM recipe", "RoPE paper": what the first link's companion is, not a resource of its own
+    if len(label.split()) > 1 and _COMPANION_LABEL.match(label.split()[-1]) or label.lower().endswith(" recipe"):
+        return False
+    # A name ("Unsloth", "Parallelism in PyTorch", "vLLM"), not words of a sentence ("analyze each tensor").
+    return any(ch.isupper() for ch in label)
 
 
 def parse_item(body: str, *, context: str = "", tier=None, priority="", raw="") -> ParsedItem | None:
-    """One item from its text (list marker and checkbox already removed); None when it holds nothing."""
+    """One item from its text (list marker and checkbox already removed); None when it holds nothing.
+
+    Links that name resources of their own ("Chroma, Pinecone, Milvus") are split off: see
+    ``parse_items``, which returns them all.
+    """
+    items = parse_items(body, context=context, tier=tier, priority=priority, raw=raw)
+    return items[0] if items else None
+
+
+def parse_items(body: str, *, context: str = "", tier=None, priority="", raw="") -> list[ParsedItem]:
     text = body
     done = bool(_DONE.search(text))
     text = _DONE.sub(" ", text)
@@ -226,22 +279,31 @@ def parse_item(body: str, *, context: str = "", tier=None, priority="", raw="") 
     if not link_indexes:
         text_only = markdown.plain(parts)
         if not text_only:
-            return None
+            return []
         title, sep, note = text_only.partition(": ")
         if not sep or len(title) > _MAX_HEADING:
             title, note = text_only, ""
         item.title, item.note = title.strip(), note.strip()
         item.kind = explicit_kind or guess_kind(None, item.title, context=context)
-        return item
+        return [item]
 
     first = link_indexes[0]
     main = parts[first]
+    # A link whose label is only a companion word ("[pdf]") after a bold title: the title names it.
     prefix = markdown.plain(parts[:first]).strip(" :")
-    rest_parts = parts[first + 1 :]
+    if not re.search(r"\w", prefix):
+        prefix = ""  # "💻 [Blog](…)": a symbol is not the item's name
+    split = [i for i in link_indexes[1:] if _is_named(parts[i]) and not (prefix and i == first)]
+    if prefix and _COMPANION_LABEL.match(main.text.strip()) and not main.bare:
+        split = [i for i in split if i > first]
+    extras = [i for i in link_indexes[1:] if i not in split]
+    kept = [p for i, p in enumerate(parts) if i not in split]
+    first = kept.index(main)
+    rest_parts = kept[first + 1 :]
     rest = markdown.plain(rest_parts)
     url, issue = repair_url(main.url)
     item.links.append(ParsedLink(url=url, label=main.text, issue=issue))
-    for index in link_indexes[1:]:
+    for index in extras:
         extra_url, extra_issue = repair_url(parts[index].url)
         item.links.append(ParsedLink(url=extra_url, label=_link_label(parts, index), issue=extra_issue))
 
@@ -257,42 +319,99 @@ def parse_item(body: str, *, context: str = "", tier=None, priority="", raw="") 
             item.title, item.note = title_from_url(url), paren.group(1) if paren else ""
     else:
         label = main.text
-        if _GENERIC_LABEL.match(label) and prefix:
-            item.title = prefix
+        if (_GENERIC_LABEL.match(label) or _COMPANION_LABEL.match(label)) and prefix:
+            item.title, item.author = _titled_prefix(text, prefix)
+            item.note = rest.lstrip(_TRIM_NOTE).strip()
         elif _is_abbreviation_list(label) and prefix:
             item.title = f"{prefix} ({label})"
         elif _PLACEHOLDER_LABEL.match(label) and not _weak_url_title(url):
             item.title = title_from_url(url)
         else:
             item.title = label or title_from_url(url)
-        if re.match(r"^\s+[-–—]\s", "".join(p.text for p in rest_parts[:1]) if rest_parts else ""):
-            # 002's "[Title](url) - Author. Description."
+        if prefix and (_GENERIC_LABEL.match(label) or _COMPANION_LABEL.match(label)):
+            pass  # titled by its own words before the link, note already read
+        elif re.match(r"^\s+[-–—:]\s", "".join(p.text for p in rest_parts[:1]) if rest_parts else ""):
+            # 002's "[Title](url) - Author. Description." (an author only when it is a name)
             item.author, item.description = _split_author(rest.lstrip(_TRIM_NOTE))
             item.note = item.description
-        elif prefix:
-            item.note = markdown.plain(parts)
+        elif prefix and not _BULLET_PREFIX.fullmatch(prefix):
+            item.note = markdown.plain(kept)
         else:
-            wrapped = re.fullmatch(r"\(([^()]{1,40})\)", rest)
+            # "(deepdive)" after the link says what it is; "([Slides](…))" only holds a further link
+            words_only = markdown.plain([p for p in rest_parts if not markdown.is_web_link(p)])
+            wrapped = re.fullmatch(r"\(([^()]{1,40})\)", rest) if re.search(r"\w", words_only) else None
+            raw_rest = text[text.find(main.text) + len(main.text):] if main.text else ""
             if wrapped:
                 item.title = f"{item.title} ({wrapped.group(1)})"
+            elif (italic := _ITALIC_AUTHORS.search(raw_rest.split(")", 1)[-1].strip())) and len(item.links) == 1:
+                item.author = _short_authors(markdown.squash(italic.group(1)).rstrip("."))
+                item.note = markdown.squash(rest.replace(markdown.squash(italic.group(1)), "", 1)).lstrip(_TRIM_NOTE)
             else:
                 item.note = rest.lstrip(_TRIM_NOTE).strip()
         if len(item.links) == 1 and (by := _BY_AUTHOR.match(item.note)):
             item.author, item.note = by.group(1), ""
     item.title = item.title.strip() or title_from_url(url)
     item.kind = explicit_kind or guess_kind(url, item.title, context=context)
-    return item
+    items = [item]
+    for index in split:
+        link_url, link_issue = repair_url(parts[index].url)
+        label = parts[index].text.strip()
+        items.append(
+            ParsedItem(
+                title=label,
+                kind=guess_kind(link_url, label, context=context),
+                links=[ParsedLink(url=link_url, label=label, issue=link_issue)],
+                tier=tier,
+                priority=priority,
+                raw=raw or body,
+            )
+        )
+    return items
+
+
+_BOLD_START = re.compile(r"\s*(?:\*\*|__)([^*_\n]{1,500})(?:\*\*|__)")
+_YEAR_TAIL = re.compile(r"\s*\(((?:19|20)\d\d)\)\s*$")
+_AFTER_TITLE = re.compile(r"^[\s,.]*(?:\(?(?:19|20)\d\d\)?)?[\s,.]*(.*)$")
+
+
+def _titled_prefix(text: str, prefix: str) -> tuple[str, str]:
+    """``**Title** (2015), G. Hinton et al.`` before a ``[pdf]`` link → ``("Title", "G. Hinton et al.")``."""
+    title, after = prefix, ""
+    if bold := _BOLD_START.match(text):
+        bold_title = markdown.strip_emphasis(bold.group(1))
+        if prefix.startswith(bold_title):
+            title, after = bold_title, prefix[len(bold_title) :]
+    elif match := re.match(r"^(.{3,}?)\s*\(((?:19|20)\d\d)\)\s*,?\s*(.*)$", prefix):
+        title, after = match.group(1), match.group(3)
+    title = _YEAR_TAIL.sub("", title).strip(" ,") or prefix
+    author = _AFTER_TITLE.match(after).group(1).strip(" ,") if after else ""
+    if author.endswith(".") and not author.endswith(" al."):
+        author = author[:-1]
+    if author and not _looks_like_name(author.replace(" et al", "")):
+        author = ""
+    return title, author
+
+
+_BULLET_PREFIX = re.compile(r"(?:Paper|Code|Blog|Video|Link)s?", re.IGNORECASE)
 
 
 # --- document-level helpers -----------------------------------------------------------------
 
 
 def _unwrap(text: str) -> tuple[str, dict[str, str]]:
-    """Remove a whole-document HTML comment, other comments and YAML front matter."""
+    """Remove a whole-document HTML comment, other comments and YAML front matter (linear: ``find``)."""
     stripped = text.strip()
     if stripped.startswith("<!--") and stripped.endswith("-->") and stripped.count("-->") == 1:
         text = stripped[4:-3]
-    text = re.sub(r"<!--.*?-->", "", text, flags=re.DOTALL)
+    pieces, position = [], 0
+    while (start := text.find("<!--", position)) >= 0:
+        end = text.find("-->", start + 4)
+        if end < 0:
+            break
+        pieces.append(text[position:start])
+        position = end + 3
+    pieces.append(text[position:])
+    text = "".join(pieces)
     front_matter: dict[str, str] = {}
     lines = text.split("\n")
     while lines and not lines[0].strip():
@@ -313,9 +432,136 @@ def _has_link(text: str) -> bool:
     return any(markdown.is_web_link(p) for p in markdown.segments(text))
 
 
+# --- block events: what markdown-it-py sees, flattened in reading order -----------------------
+
+
+@dataclass
+class _Event:
+    kind: str  # heading, bullet, ordered, plain, table, fence, rule
+    text: str = ""  # inline markdown source
+    level: int = 0  # heading level; list depth for bullets and numbered items
+    marker: str = ""
+    number: str = ""
+    raw: str = ""
+    rows: list[list[str]] | None = None  # table cells (inline source); the header first
+    block: list[str] | None = None  # a fence's lines
+    from_html: bool = False
+
+
+_ITEM_START = re.compile(r"^(\s*(?:[-*+]|\d{1,9}[.)])\s+)")
+_SUMMARY_NOISE = re.compile(r"^(toggle|click|show|expand|hide|details|more|see|open)\b", re.IGNORECASE)
+
+
+def _is_delimiter_row(line: str) -> bool:
+    stripped = line.strip()
+    return "-" in stripped and "|" in stripped and set(stripped) <= set("|:- \t")
+
+
+def _separate_tables(lines: list[str]) -> list[str]:
+    """A table written right under a list or a paragraph starts a table, as a reader sees it
+    (CommonMark would read its rows as the paragraph's continuation)."""
+    out: list[str] = []
+    for index, line in enumerate(lines):
+        if (
+            line.lstrip().startswith("|")
+            and out
+            and out[-1].strip()
+            and not out[-1].lstrip().startswith("|")
+            and index + 1 < len(lines)
+            and _is_delimiter_row(lines[index + 1])
+        ):
+            out.append("")
+        out.append(line)
+    return out
+
+
+def _events(text: str, *, html: bool = True) -> list[_Event]:
+    """The document as a flat list of events: headings, list items with their depth, lines of prose, tables, fences."""
+    lines = _separate_tables(text.split("\n"))
+    tokens = markdown.blocks("\n".join(lines), html=html)
+    events: list[_Event] = []
+    lists: list[bool] = []  # ordered? for each open list
+    items: list[dict] = []  # open list items: their marker, number, first line, whether their text was seen
+    index = 0
+    while index < len(tokens):
+        token = tokens[index]
+        kind = token.type
+        if kind == "heading_open":
+            inline = tokens[index + 1]
+            events.append(_Event("heading", inline.content, level=int(token.tag[1]), raw=inline.content))
+            index += 3
+            continue
+        if kind in ("bullet_list_open", "ordered_list_open"):
+            lists.append(kind == "ordered_list_open")
+        elif kind in ("bullet_list_close", "ordered_list_close"):
+            lists.pop()
+        elif kind == "list_item_open":
+            start = token.map[0] if token.map else 0
+            items.append({"marker": token.markup, "number": token.info, "line": start, "seen": False})
+        elif kind == "list_item_close":
+            items.pop()
+        elif kind == "paragraph_open":
+            inline = tokens[index + 1]
+            para = inline.content.split("\n")
+            first_line = token.map[0] if token.map else 0
+            if items and not items[-1]["seen"]:
+                item = items[-1]
+                item["seen"] = True
+                source = lines[item["line"]] if item["line"] < len(lines) else ""
+                start = _ITEM_START.match(source)
+                content_indent = len(start.group(1)) if start else 2
+                body, lazy = [para[0]], []
+                for offset, line in enumerate(para[1:], start=1):
+                    source_line = lines[first_line + offset] if first_line + offset < len(lines) else ""
+                    indented = len(source_line) - len(source_line.lstrip()) >= content_indent
+                    (body if indented and not lazy else lazy).append(line)
+                events.append(
+                    _Event(
+                        "ordered" if lists and lists[-1] else "bullet",
+                        " ".join(body),
+                        level=len(lists) - 1,
+                        marker=item["marker"],
+                        number=item["number"],
+                        raw=source.strip(),
+                    )
+                )
+                events.extend(_Event("plain", line, raw=line) for line in lazy)
+            else:
+                events.extend(_Event("plain", line, raw=line) for line in para)
+            index += 3
+            continue
+        elif kind == "fence":
+            events.append(_Event("fence", block=token.content.split("\n")))
+        elif kind == "hr":
+            events.append(_Event("rule"))
+        elif kind == "table_open":
+            rows, row, raw_rows = [], None, []
+            while index < len(tokens) and tokens[index].type != "table_close":
+                cell = tokens[index]
+                if cell.type == "tr_open":
+                    row = []
+                    if cell.map and cell.map[0] < len(lines):
+                        raw_rows.append(lines[cell.map[0]].strip())
+                elif cell.type == "tr_close" and row is not None:
+                    rows.append(row)
+                elif cell.type == "inline" and row is not None:
+                    row.append(cell.content)
+                index += 1
+            events.append(_Event("table", rows=rows, block=raw_rows))
+        elif kind == "html_block":
+            converted, _ = markdown.html_to_markdown(token.content)
+            events.extend(replace(event, from_html=True) for event in _events(converted, html=False))
+        index += 1
+    return events
+
+
 class _Parser:
     def __init__(self, text: str):
-        self.lines = text.split("\n")
+        self.events = _events(text)
+        self.next_meaningful = self._index_lookahead()
+        self.section_urls: dict[int, set[str]] = {}  # id(section) → the URLs its items hold
+        self.guide_urls: set[str] = set()
+        self.books: list[ParsedItem] = []
         self.guide = ParsedGuide(title="")
         self.headings: list[tuple[int, ParsedSection]] = []  # the markdown heading stack
         self.pseudo: ParsedSection | None = None  # the current pseudo-heading, if any
@@ -323,6 +569,7 @@ class _Parser:
         self.pending_description = ""
         self.preamble: list[str] = []
         self.orphan: ParsedSection | None = None
+        self.last_item_level: int | None = None  # list depth of the last linked bullet
 
     # where things go
 
@@ -386,15 +633,42 @@ class _Parser:
         return self.container
 
     def _add_item(self, body: str, raw: str) -> None:
-        item = parse_item(
+        items = parse_items(
             body,
             context=self._context(),
             tier=self._effective("tier"),
             priority=self.group_priority or self._effective("priority") or "",
             raw=raw.strip(),
         )
-        if item:
-            self._target().items.append(item)
+        if not items:
+            return
+        target = self._target()
+        known = self.section_urls.setdefault(id(target), set())
+        for item in items:
+            if item.url and item.url in known:
+                continue  # the same link twice in one section (a heading and its list)
+            if len(item.links) == 1 and _COMPANION_LABEL.match(item.title) and not item.note:
+                if item.url in self.guide_urls:
+                    continue  # "[GitHub](…)" repeating a link the list already gave
+                # "[Website](…)" / "[GitHub](…)": the companion of the item before it, or named by its section
+                if target.items and target.items[-1].url:
+                    target.items[-1].links.append(item.links[0])
+                    self._remember(item, known)
+                    continue
+                if target.title and len(target.title) <= _MAX_HEADING:
+                    item.title = target.title
+            item.title = _clean_title(item.title) or (title_from_url(item.url) if item.url else "")
+            if not item.title:
+                continue  # nothing readable names it
+            target.items.append(item)
+            self._remember(item, known)
+
+    def _remember(self, item: ParsedItem, known: set[str]) -> None:
+        urls = {link.url for link in item.links}
+        if item.kind == Kind.BOOK:
+            self.books.append(item)
+        known |= urls
+        self.guide_urls |= urls
 
     def _add_prose(self, line: str) -> None:
         text = markdown.squash(markdown.strip_emphasis(line))
@@ -407,32 +681,53 @@ class _Parser:
 
     # lookahead
 
-    def _next_line(self, index: int) -> str:
-        for line in self.lines[index + 1 :]:
-            cleaned = markdown.squash(re.sub(r"<img\b[^>]*>|<br\s*/?>", "", line))
-            if cleaned:
-                return line
-        return ""
+    def _next_event(self, index: int) -> _Event | None:
+        following = self.next_meaningful[index]
+        return self.events[following] if following is not None else None
 
-    def _heads_a_list(self, index: int, bullet_indent: int | None = None) -> bool:
-        """Is the line at ``index`` followed by a list it heads?
+    def _index_lookahead(self) -> list[int | None]:
+        """For each event, the index of the next one that is not an empty line (one backward pass)."""
+        result: list[int | None] = [None] * len(self.events)
+        following = None
+        for index in range(len(self.events) - 1, -1, -1):
+            result[index] = following
+            event = self.events[index]
+            if event.kind != "plain" or (event.text.strip() and markdown.strip_emphasis(event.text)):
+                following = index
+        return result
+
+    def _heads_a_list(self, index: int, bullet_level: int | None = None) -> bool:
+        """Is the event at ``index`` followed by a list it heads?
 
         A plain line heads any list after it; a bullet heads a checklist or a more
-        indented list, not its own next sibling.
+        nested list, not its own next sibling.
         """
-        following = self._next_line(index)
-        if _FENCE.match(following):
-            return True
-        bullet = _BULLET.match(following)
-        if not bullet or not bullet.group(3):
+        following = self._next_event(index)
+        if following is None:
             return False
-        if bullet_indent is None:
+        if following.kind == "fence":
             return True
-        return len(bullet.group(1)) > bullet_indent or bool(_CHECKBOX.match(bullet.group(3)))
+        if following.kind != "bullet" or not following.text.strip():
+            return False
+        if bullet_level is None:
+            return True
+        return following.level > bullet_level or bool(_CHECKBOX.match(following.text.strip()))
 
-    # line handlers
+    # event handlers
+
+    def _skip(self, reason: str, count: int = 1) -> None:
+        self.guide.skipped[reason] = self.guide.skipped.get(reason, 0) + count
+
+    def _count_skipped_links(self, text: str) -> None:
+        for part in markdown.segments(text):
+            if part.image and part.url:
+                self._skip(_image_reason(part))
+            elif part.is_link and not markdown.is_web_link(part):
+                self._skip("in-page or relative links" if part.url else "links without an address")
 
     def _heading_line(self, level: int, title: str) -> None:
+        parts = markdown.segments(title)
+        links = [p for p in parts if markdown.is_web_link(p)]
         if level == 1 and not self.guide.title and self.in_preamble:
             self.guide.title = _clean_heading(title)
             return
@@ -442,8 +737,11 @@ class _Parser:
         self.headings.append((level, section))
         self.pseudo = None
         self.group_priority = ""
+        if len(links) == 1 and markdown.plain(parts) == links[0].text:
+            # "## [AI Legion](https://…)": the heading names a resource
+            self._add_item(title, title)
 
-    def _bullet_line(self, index: int, indent: int, marker: str, body: str, raw: str) -> None:
+    def _bullet_line(self, index: int, level: int, marker: str, body: str, raw: str) -> None:
         body = body.strip()
         checklist = bool(_CHECKBOX.match(body))
         body = _CHECKBOX.sub("", body).strip()
@@ -451,21 +749,28 @@ class _Parser:
             return
         parts = markdown.segments(body)
         if any(p.is_link for p in parts) and not any(markdown.is_web_link(p) for p in parts):
+            self._count_skipped_links(body)
             return  # a table of contents line: in-page anchors only
         if self._path_line(body):
             return
+        text = markdown.plain(parts)
+        whole_bold = re.fullmatch(r"(?:\*\*|__)[^*_]+(?:\*\*|__)\s*:?", body)
         if checklist or _has_link(body):
             self._add_item(body, raw)
-        elif re.fullmatch(r"\*\*[^*]+\*\*.*", body) or (marker == "*" and not self.in_preamble):
+            self.last_item_level = level
+        elif self._describes_last_item(level, text):
+            item = self.container.items[-1]
+            item.note = "\n".join(filter(None, [item.note, text]))
+        elif whole_bold or (marker == "*" and not self.in_preamble and len(text) <= _MAX_HEADING):
             self._pseudo_heading(body)
-        elif self._heads_a_list(index, indent):
+        elif len(text) <= _MAX_HEADING and self._heads_a_list(index, level):
             self._pseudo_heading(body)
         elif self.in_preamble:
             self._add_prose(f"- {body}")
         else:
             self._add_item(body, raw)
 
-    def _plain_line(self, index: int, line: str) -> None:
+    def _plain_line(self, index: int, line: str, from_html: bool = False) -> None:
         text = line.strip()
         if _PRIORITY_LABEL.match(text):
             self.group_priority = Priority.MUST if "MUST" in text else Priority.MAYBE
@@ -474,16 +779,49 @@ class _Parser:
             self.pending_description = match.group(1).strip()
             return
         if _has_link(text):
+            self._count_skipped_links(text)
+            if self._is_prose(text) or from_html and self.in_preamble:
+                # links mentioned in a sentence (or a page header): one resource each, named by its label
+                if self.in_preamble:
+                    self._add_prose(text)
+                for part in markdown.segments(text):
+                    if markdown.is_web_link(part):
+                        self._add_item(f"[{part.text}]({part.url})" if part.text else part.url, line)
+                return
             self._add_item(text, line)
             return
-        bold = re.fullmatch(r"\*\*([^*]+)\*\*\s*:?", text)
-        short = len(text) <= _MAX_HEADING and ". " not in text and not text.endswith((".", "!", "?"))
-        if bold or (short and self._heads_a_list(index)):
+        self._count_skipped_links(text)
+        bold = re.fullmatch(r"(?:\*\*|__)([^*_]+)(?:\*\*|__)\s*:?", text)
+        readable = markdown.strip_emphasis(text)
+        short = len(readable) <= _MAX_HEADING and ". " not in readable and not readable.endswith((".", "!", "?"))
+        if bold and from_html and (
+            _SUMMARY_NOISE.match(bold.group(1).strip())
+            or (self.container is not None and self.container.title.lower() == _clean_heading(text).lower())
+        ):
+            return  # "<summary>Toggle section</summary>", or the heading it sits under again
+        if (bold and len(readable) <= _MAX_HEADING) or (short and readable and self._heads_a_list(index)):
             self._pseudo_heading(text)
-        elif self.in_preamble and _LANGUAGE_TOGGLE.match(text):
+        elif self.in_preamble and _LANGUAGE_TOGGLE.match(readable):
             return
         else:
             self._add_prose(text)
+
+    def _describes_last_item(self, level: int, text: str) -> bool:
+        """A plain bullet nested under a linked bullet ("- [BabyAGI](…)" / "  - Default model is …") is about it."""
+        section = self.container
+        return (
+            level > 0
+            and self.last_item_level is not None
+            and level > self.last_item_level
+            and section is not None
+            and bool(section.items)
+            and section.items[-1].url is not None
+        )
+
+    @staticmethod
+    def _is_prose(text: str) -> bool:
+        """A sentence that mentions links in passing, not a line naming a resource."""
+        return len(markdown.plain(markdown.segments(text)).split()) > 12
 
     def _path_line(self, body: str) -> bool:
         title, sep, route = body.partition(":")
@@ -498,29 +836,89 @@ class _Parser:
         self.guide.paths.append(ParsedPath(title=title.strip(), steps=steps))
         return True
 
-    def _table(self, rows: list[str]) -> None:
-        cells = [
-            [markdown.squash(markdown.strip_emphasis(cell)) for cell in row.strip().strip("|").split("|")]
-            for row in rows
-        ]
-        header = [c.lower() for c in cells[0]]
-        body = [row for row in cells[1:] if not all(re.fullmatch(r":?-+:?", c) for c in row)]
-        def column(*names):
-            return next((i for i, h in enumerate(header) if h in names), None)
+    _TITLE_HEADERS = ("section", "chapter", "title", "name", "paper", "papers", "notebook", "project", "model",
+                      "tool", "resource", "course", "book", "article", "repo", "repository", "library", "link")
+    _TEXT_HEADERS = ("highlights", "description", "summary", "notes", "note", "about", "abstract", "what", "comment")
+    _AUTHOR_HEADERS = ("author", "authors", "institute", "institution", "organization", "organisation",
+                       "publisher", "by", "lab", "company", "speaker")
 
-        number_col = column("#", "no", "no.", "number")
-        title_col = column("section", "chapter", "title", "name")
-        text_col = column("highlights", "description", "summary", "notes")
-        for raw, row in zip(rows[1:], cells[1:]):
-            if row not in body or title_col is None:
+    def _table(self, rows: list[list[str]], raw_rows: list[str]) -> None:
+        """A table: rows holding links become items (one per row, other links kept as its companions);
+        a Section/Chapter table without links becomes a section per row holding one chapter."""
+        if not rows:
+            return
+        header = [markdown.strip_emphasis(c).lower().strip(" :") for c in rows[0]]
+        body = rows[1:]
+        raws = raw_rows[1:] if len(raw_rows) == len(rows) else [" | ".join(r) for r in body]
+
+        def column(names):
+            return next((i for i, h in enumerate(header) if h in names or h.rstrip("s") in names), None)
+
+        title_col = column(self._TITLE_HEADERS)
+        text_col = column(self._TEXT_HEADERS)
+        author_col = column(self._AUTHOR_HEADERS)
+        number_col = column(("#", "no", "no.", "number"))
+        if any(_has_link(cell) for row in body for cell in row):
+            target = self._target()
+            for raw, row in zip(raws, body):
+                item = self._table_row_item(row, raw, title_col, text_col, author_col)
+                if item:
+                    target.items.append(item)
+            self.pseudo = None
+            return
+        if title_col is None or header[title_col] not in ("section", "chapter", "title", "name"):
+            self._skip("table rows without links", len(body))
+            return
+        for raw, row in zip(raws, body):
+            cells = [markdown.strip_emphasis(c) for c in row]
+            if title_col >= len(cells) or not cells[title_col]:
                 continue
-            section = self._new_section(row[title_col], self.heading)
-            section.number = row[number_col] if number_col is not None else ""
-            highlights = row[text_col] if text_col is not None and text_col < len(row) else ""
-            section.items.append(
-                ParsedItem(title=section.title, kind=Kind.CHAPTER, description=highlights, raw=raw.strip())
-            )
+            section = self._new_section(cells[title_col], self.heading)
+            section.number = cells[number_col] if number_col is not None and number_col < len(cells) else ""
+            highlights = cells[text_col] if text_col is not None and text_col < len(cells) else ""
+            section.items.append(ParsedItem(title=section.title, kind=Kind.CHAPTER, description=highlights, raw=raw))
         self.pseudo = None
+
+    def _table_row_item(self, row, raw, title_col, text_col, author_col) -> ParsedItem | None:
+        cells = [markdown.segments(cell) for cell in row]
+        links = [(i, p) for i, parts in enumerate(cells) for p in parts if markdown.is_web_link(p) or (p.image and p.url.startswith("http") and p.src != p.url)]
+        web = [(i, p) for i, p in links if not p.image or not _is_badge(p)]
+        for _, p in links:
+            if p.image and _is_badge(p):
+                self._skip(_image_reason(p))
+        if not web:
+            return None
+        # the main link: the first in the title column, else the first named link, else the first
+        main_index = next((k for k, (i, p) in enumerate(web) if i == title_col and not p.image), None)
+        if main_index is None:
+            main_index = next((k for k, (i, p) in enumerate(web) if not p.image and _is_named(p)), 0)
+        col, main = web[main_index]
+        title = ""
+        if title_col is not None and title_col < len(cells):
+            title = markdown.plain(cells[title_col])
+        if not title or (col == title_col and main.text and not _COMPANION_LABEL.match(main.text)):
+            title = main.text if main.text and not _COMPANION_LABEL.match(main.text) else title
+        if not title:
+            title = next((markdown.plain(c) for k, c in enumerate(cells) if k not in (text_col, author_col) and markdown.plain(c) and not re.fullmatch(r"[\d\s./:-]+", markdown.plain(c))), "")
+        title = _clean_title(title) or title_from_url(main.url)
+        item = ParsedItem(title=title, kind="", raw=raw)
+        url, issue = repair_url(main.url)
+        item.links.append(ParsedLink(url=url, label=main.text, issue=issue))
+        for k, (i, p) in enumerate(web):
+            if k == main_index:
+                continue
+            extra_url, extra_issue = repair_url(p.url)
+            label = p.text or ("Notebook" if "colab" in p.url else "")
+            item.links.append(ParsedLink(url=extra_url, label=label or title_from_url(p.url), issue=extra_issue))
+        if text_col is not None and text_col < len(cells):
+            item.description = markdown.plain(cells[text_col])
+            item.note = item.description
+        if author_col is not None and author_col < len(cells):
+            item.author = markdown.plain(cells[author_col])
+        item.kind = guess_kind(url, item.title, context=self._context())
+        item.tier = self._effective("tier")
+        item.priority = self.group_priority or self._effective("priority") or ""
+        return item
 
     def _plan_item(self, body: str, section: ParsedSection, raw: str) -> ParsedItem:
         text, effort = body.strip(), ""
@@ -559,29 +957,31 @@ class _Parser:
                 body = (ordered.group(3) if ordered else bullet.group(3)) or ""
                 item, item_indent = self._plan_item(body, section, line), indent
                 section.items.append(item)
+                if item.kind == Kind.BOOK:
+                    self.books.append(item)
 
-    def _ordered_list(self, lines: list[str]) -> None:
-        """Numbered lines: items when they link or name known books, else prose (e.g. "How to read")."""
-        bodies = [_ORDERED.match(line).group(3).strip() for line in lines]
+    def _ordered_list(self, events: list[_Event]) -> None:
+        """Numbered items: items when they link or name known books, else prose (e.g. "How to read")."""
+        bodies = [event.text.strip() for event in events]
         if any(_has_link(body) for body in bodies):
-            for line, body in zip(lines, bodies):
-                self._add_item(body, line)
+            for event, body in zip(events, bodies):
+                self._add_item(body, event.raw)
             return
-        books = [item for item in self.guide.items() if item.kind == Kind.BOOK]
+        books = self.books
         resolved = [resolve_book(body, books) for body in bodies]
         if books and all(resolved):
-            self._reading_order(lines, bodies, resolved)
+            self._reading_order(events, bodies, resolved)
             return
-        for line in lines:
-            self._add_prose(line.strip())
+        for event in events:
+            self._add_prose(event.raw or event.text)
 
-    def _reading_order(self, lines, bodies, resolved) -> None:
+    def _reading_order(self, events, bodies, resolved) -> None:
         section = self._attach(ParsedSection(title="Reading order"), self._target())
         path = ParsedPath(title="Book reading order")
-        for line, body, books in zip(lines, bodies, resolved):
-            step = ParsedPathStep(ref=_ORDERED.match(line).group(2), label=body)
+        for event, body, books in zip(events, bodies, resolved):
+            step = ParsedPathStep(ref=event.number, label=body)
             for book in books:
-                item = ParsedItem(title=book.title, kind=Kind.BOOK, author=book.author, note=body, raw=line.strip())
+                item = ParsedItem(title=book.title, kind=Kind.BOOK, author=book.author, note=body, raw=event.raw)
                 section.items.append(item)
                 step.items.append(item)
             path.steps.append(step)
@@ -589,45 +989,31 @@ class _Parser:
 
     def parse(self) -> ParsedGuide:
         index = 0
-        while index < len(self.lines):
-            line = self.lines[index]
-            text = line.strip()
-            if _FENCE.match(line):
-                after = range(index + 1, len(self.lines))
-                end = next((j for j in after if _FENCE.match(self.lines[j])), len(self.lines))
-                self._code_block(self.lines[index + 1 : end])
-                index = end + 1
-                continue
-            if text.startswith("|"):
+        events = self.events
+        while index < len(events):
+            event = events[index]
+            if event.kind == "ordered":
                 end = index
-                while end < len(self.lines) and self.lines[end].strip().startswith("|"):
+                while end < len(events) and events[end].kind == "ordered":
                     end += 1
-                self._table(self.lines[index:end])
+                self._ordered_list(events[index:end])
                 index = end
                 continue
-            if _ORDERED.match(line):
-                end = index
-                while end < len(self.lines) and _ORDERED.match(self.lines[end]):
-                    end += 1
-                self._ordered_list(self.lines[index:end])
-                index = end
-                continue
-            self._line(index, line)
+            if event.kind == "heading":
+                self._heading_line(event.level, event.text)
+            elif event.kind == "rule":
+                self.group_priority = ""
+            elif event.kind == "bullet":
+                self._bullet_line(index, event.level, event.marker, event.text, event.raw)
+            elif event.kind == "plain":
+                if event.text.strip():
+                    self._plain_line(index, event.text, event.from_html)
+            elif event.kind == "table":
+                self._table(event.rows or [], event.block or [])
+            elif event.kind == "fence":
+                self._code_block(event.block or [])
             index += 1
         return self._finish()
-
-    def _line(self, index: int, line: str) -> None:
-        text = markdown.squash(re.sub(r"<img\b[^>]*>", "", line))
-        if not text:
-            return
-        if match := _HEADING.match(text):
-            self._heading_line(len(match.group(1)), match.group(2))
-        elif _RULE.match(text):
-            self.group_priority = ""
-        elif match := _BULLET.match(line):
-            self._bullet_line(index, len(match.group(1)), match.group(2), match.group(3) or "", line)
-        else:
-            self._plain_line(index, text)
 
     def _finish(self) -> ParsedGuide:
         guide = self.guide
@@ -648,15 +1034,49 @@ def _prune(section: ParsedSection) -> ParsedSection:
     return section
 
 
+_BADGE_HOSTS = ("shields.io", "badge", "travis-ci", "codecov", "star-history", "trendshift", "awesome.re", "badgen")
+
+
+def _is_badge(segment: markdown.Segment) -> bool:
+    src = (segment.src or segment.url).lower()
+    return any(host in src for host in _BADGE_HOSTS) or "badge" in segment.text.lower()
+
+
+def _image_reason(segment: markdown.Segment) -> str:
+    return "badges" if _is_badge(segment) else "images and image links"
+
+
+_TAG_LIKE = re.compile(r"</?[a-zA-Z][a-zA-Z0-9-]*(?:\s[^<>]*)?/?>")
+
+
+def _clean_title(title: str) -> str:
+    title = markdown.squash(_TAG_LIKE.sub(" ", title)).strip(" -–—:|•·")
+    title = re.sub(r"^[^\w\s(\[\"'“‘<@#$.]+\s+(?=\w)", "", title)  # a leading emoji: "🥱 LazyMergekit"
+    # "Efficient Transformers: A Survey." — a paper title's closing full stop is not part of it
+    if title.endswith(".") and not title.endswith("..") and len(title.split()) > 3:
+        title = title[:-1]
+    return title
+
+
+MAX_SOURCE_SIZE = 2 * 1024 * 1024
+
+
 def parse_guide(source: bytes | str) -> ParsedGuide:
     """Parse a guide (bytes or text); raise CatalogImportError when nothing in it is a reading list."""
+    if len(source) > MAX_SOURCE_SIZE:
+        raise CatalogImportError(
+            f"The file is too large to be a reading list ({len(source) // 1024} KB; at most {MAX_SOURCE_SIZE // 1024} KB)."
+        )
     text, front_matter = _unwrap(decode_source(source))
+    text, dropped = markdown.defuse(text)
     guide = _Parser(text).parse()
+    if dropped:
+        guide.skipped["lines too long or too full of marks to be list lines"] = dropped
     guide.front_matter = front_matter
     guide.title = front_matter.get("title") or guide.title
     if not any(True for _ in guide.items()):
         raise CatalogImportError(
             "No reading-list items found. Expected markdown links, '- [ ]' checklist items, "
-            "bare URLs or a section table."
+            "bare URLs or a table of links."
         )
     return guide

@@ -139,8 +139,17 @@ class ImportPlan:
             f"{len(self.matched_resources)} already in the catalog.",
             f"Reading paths: {len(self.paths)}.",
         ]
+        lines += [f"Skipped: {line}" for line in self.skipped_lines()]
         lines += [f"Warning: {warning}" for warning in self.warnings]
         return "\n".join(lines)
+
+    def skipped_lines(self) -> list[str]:
+        """What the parse left out and why, e.g. ``"3 badges"``, ``"17 in-page or relative links"``."""
+        return [
+            f"{count} {reason}"
+            for guide in self.guides
+            for reason, count in sorted(guide.parsed.skipped.items())
+        ]
 
 
 def _truncate(text: str, limit: int = TITLE_MAX) -> str:
@@ -257,7 +266,8 @@ class _Planner:
 
     def finish(self) -> ImportPlan:
         for resource in self.resources.values():
-            found = resource._section_topics | set(topics.keyword_topics(resource.title))
+            # the title and the words of the URL's path ("…/lora-and-qlora-effective-methods…") name the subject
+            found = resource._section_topics | set(topics.keyword_topics(resource.title, topics.url_words(resource.url)))
             found = found or set(topics.keyword_topics(resource.description, *resource._notes))
             resource.topics = topics.order_topics(found) or [topics.FALLBACK_TOPIC]
         reading_paths = [path for guide in self.guides for path in paths.guide_paths(guide)]

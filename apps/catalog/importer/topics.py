@@ -125,10 +125,11 @@ SECTION_RULES: tuple[tuple[str, tuple[str, ...]], ...] = (
     (r"inference optimization|^optimizations$|superfast inference", ("inference-optimization",)),
     (r"scheduling|routing", ("scheduling-routing",)),
     (r"training engineering|training frameworks", ("training-at-scale",)),
-    (r"applications|video gen", ("diffusion-generative",)),
+    # not "applications": "LLM Applications" (LangChain, LlamaIndex, DSPy) are not generative media
+    (r"video gen|image gen|diffusion|text-to-(image|video)|generative media", ("diffusion-generative",)),
     (r"vision model|^tts$", ("multimodal",)),
     (r"unsupervised learning and rl", ("reinforcement-learning",)),
-    (r"foundations$|papers to read", ("ml-foundations",)),
+    (r"foundations$", ("ml-foundations",)),  # not "papers to read": a paper list is not about maths
     (r"web development", ("software-engineering",)),
     (r"interview", ("interview-prep",)),
 )
@@ -138,9 +139,10 @@ KEYWORD_RULES: tuple[tuple[str, tuple[str, ...]], ...] = (
     (r"\bkv ?cache|kvcache|forward pass|inference arithmetic|nondetermini", ("llm-inference-fundamentals",)),
     (r"\bvllm\b|sglang|tensorrt-llm|tensorrt llm|serving engine|inference engine|llm-d\b|\btgi\b|ollama",
      ("inference-engines-serving",)),
-    (r"attention|\brope\b|rotary|positional embedding|long[- ]context|\bmla\b|\bgqa\b|\bmqa\b|softmax",
+    (r"attention|\brope\b|rotary|positional embedding|long[- ]context|\bmla\b|\bgqa\b|\bmqa\b|softmax|"
+     r"\bkv ?cache|kvcache",
      ("attention-memory",)),
-    (r"quantiz|\bint8\b|\bfp8\b|\bfp4\b|nvfp4|\bawq\b|gptq|gguf|qlora|bitsandbytes|pruning|"
+    (r"quantiz|\bint8\b|\bfp8\b|\bfp4\b|nvfp4|\bawq\b|gptq|gguf|q\w{0,2}lora|bitsandbytes|pruning|4-?bit|"
      r"distill(ation|ed|ing)\b|1-bit|low[- ]precision",
      ("quantization-compression",)),
     (r"\bcuda\b|kernels?\b(?! discrepanc)|triton|cutlass|\bcute\b|\bptx\b|warp|wgmma|cublas|"
@@ -150,7 +152,8 @@ KEYWORD_RULES: tuple[tuple[str, tuple[str, ...]], ...] = (
     (r"parallelism|scaling book|scale your model|scaling a model|distributed|multi-gpu|nccl|"
      r"collective|rdma|\broce|sharded|fsdp|communication",
      ("distributed-inference",)),
-    (r"post[- ]training|fine[- ]tun|finetun|\blora\b|rlhf|\bdpo\b|grpo|\bppo\b|alignment|\bsft\b|reasoning",
+    (r"post[- ]training|fine[- ]tun|finetun|\b\w{0,2}lora\b|rlhf|\bdpo\b|grpo|\bppo\b|alignment|\bsft\b|reasoning|"
+     r"deepseek[- ]r1",
      ("post-training-fine-tuning",)),
     (r"gpu architecture|hardware|accelerator|\btpu\b|\bhbm\b|\bsram\b|blackwell|hopper|rubin|mi300|co-design|"
      r"memory wall|microbenchmark|trainium|silicon|apple silicon|gpu gems|intro to gpus|intuition about gpus",
@@ -223,6 +226,14 @@ def section_topics(titles: list[str]) -> list[str]:
             if pattern.search(title):
                 return list(slugs)
     return []
+
+
+def url_words(url: str | None) -> str:
+    """The words of a URL's path (``/p/lora-and-qlora-explained`` → ``"p lora and qlora explained"``)."""
+    if not url:
+        return ""
+    path = url.split("://", 1)[-1].partition("/")[2].split("?", 1)[0]
+    return re.sub(r"[-_/.+]+", " ", path)
 
 
 def keyword_topics(*texts: str) -> list[str]:

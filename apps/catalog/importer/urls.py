@@ -67,6 +67,23 @@ def normalize_url(url: str) -> str:
     'https://example.com/a/b'
     """
     url = url.strip()
+    try:
+        return _normalize(url)
+    except ValueError:
+        return url  # not a URL urllib can take apart (``http://[a]/``): kept as written
+
+
+# arXiv serves one paper at /abs/ID, /pdf/ID, /pdf/ID.pdf and /abs/IDv2: one identity, the abstract page.
+_ARXIV = re.compile(
+    r"^https?://(?:www\.|export\.)?arxiv\.org/(?:abs|pdf|html)/((?:\d{4}\.\d{4,5})|(?:[a-z-]+(?:\.[A-Z]{2})?/\d{7}))"
+    r"(?:v\d+)?(?:\.pdf)?/?(?:[?#].*)?$",
+    re.IGNORECASE,
+)
+
+
+def _normalize(url: str) -> str:
+    if match := _ARXIV.match(url):
+        return f"https://arxiv.org/abs/{match.group(1)}"
     base, _, fragment = url.partition("#")
     scheme, netloc, path, query, _ = urlsplit(base)
     query = _clean_query(query, urlsplit(f"{scheme}://{netloc}").hostname or "")
@@ -107,8 +124,11 @@ def _humanize(segment: str) -> str:
 
 def title_from_url(url: str) -> str:
     """A readable title for a bare URL: ``github.com/srush/GPU-Puzzles``, ``Triton cuda``, ``distill.pub``."""
-    parts = urlsplit(url)
-    host = _bare_host(parts.hostname or "")
+    try:
+        parts = urlsplit(url)
+        host = _bare_host(parts.hostname or "")
+    except ValueError:
+        return url
     segments = [s for s in parts.path.split("/") if s]
     if host in {"x.com", "twitter.com"} and segments:
         return f"@{segments[0]} on X"

@@ -17,7 +17,7 @@ from django.contrib import admin, messages
 from django.contrib.admin import helpers
 from django.contrib.admin.models import CHANGE, LogEntry
 from django.contrib.contenttypes.models import ContentType
-from django.db import transaction
+from django.db import models, transaction
 from django.db.models import F
 from django.forms.models import BaseInlineFormSet
 from django.template.loader import render_to_string
@@ -95,8 +95,19 @@ def bulk_edit_action(
     )
 
 
+class UnixNewlinesField(forms.CharField):
+    """Text as stored: browsers post ``\r\n``; reading it back as ``\n`` means an untouched
+    form does not count as a change (no "Changed Description" in history)."""
+
+    def to_python(self, value):
+        value = super().to_python(value)
+        return value.replace("\r\n", "\n").replace("\r", "\n") if isinstance(value, str) else value
+
+
 class CatalogModelAdmin(admin.ModelAdmin):
     """Defaults for every catalog model (they all have ``is_published``, ``created_at``, ``updated_at``)."""
+
+    formfield_overrides = {models.TextField: {"form_class": UnixNewlinesField, "widget": forms.Textarea}}
 
     actions = ["publish", "unpublish"]
     list_per_page = 50

@@ -12,13 +12,15 @@ from django.contrib import admin, messages
 from django.db import models
 from django.db.models import Count, IntegerField, OuterRef, Subquery, Value
 from django.db.models.functions import Coalesce
+from django import forms
 from django.forms import Textarea, ValidationError
-from django.urls import path
+from django.urls import path, reverse
 from django.utils import timezone
 from django.utils.formats import date_format
 from django.utils.html import format_html
 from django.utils.text import Truncator
 
+from apps.catalog.importer.urls import normalize_url
 from apps.catalog.models import Entry, Guide, Kind, LinkStatus, Resource, ResourceLink, Section, Topic
 from apps.curation import views as curation_views
 from apps.curation.admin.base import (
@@ -447,8 +449,31 @@ LINK_BADGE_CLASSES = {
 }
 
 
+class ResourceAdminForm(forms.ModelForm):
+    """The URL is stored in the catalog's one normalized form (the importer's and the seed's),
+    and a URL the catalog already holds points the curator to that resource."""
+
+    class Meta:
+        model = Resource
+        fields = "__all__"
+
+    def clean_url(self):
+        url = self.cleaned_data.get("url")
+        if not url:
+            return None
+        url = normalize_url(url)
+        duplicate = Resource.objects.filter(url=url).exclude(pk=self.instance.pk).first()
+        if duplicate is not None:
+            link = reverse("admin:catalog_resource_change", args=[duplicate.pk])
+            raise ValidationError(
+                format_html('This URL is already the resource <a href="{}">{}</a>: edit or merge that one.', link, duplicate)
+            )
+        return url
+
+
 @admin.register(Resource)
 class ResourceAdmin(CatalogModelAdmin):
+    form = ResourceAdminForm
     list_display = ["title", "kind", "url_host", "entry_count", "topic_list", "link_health", "is_published", "updated"]
     list_filter = [
         "entries__section__guide",

@@ -34,8 +34,12 @@ class Command(BaseCommand):
             raise CommandError("--timeout must be positive and --retries 0 or more.")
         resources = list(stale_resources(days=only_stale).order_by("pk"))
         self.stdout.write(f"Checking {len(resources)} resource URLs with {workers} workers…")
+        def progress(done, total, url, result):
+            self.stdout.write(f"  [{done}/{total}] {result.status} {url}")
+            self.stdout.flush()
+
         counts = resources_check_links(
-            resources=resources, checker=LinkChecker(timeout=timeout, retries=retries), workers=workers
+            resources=resources, checker=LinkChecker(timeout=timeout, retries=retries), workers=workers, progress=progress
         )
         for status in LinkStatus:
             if counts[status]:

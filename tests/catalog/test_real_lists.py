@@ -1,0 +1,132 @@
+"""Fidelity on real reading lists nobody here wrote (sources in reallists/SOURCES.md).
+
+The links a reader sees are counted independently of the importer: the list is rendered to
+HTML by markdown-it and every ``<a href>`` (not wrapping only an image: badges, buttons)
+and every bare ``http(s)://`` address in the text is a link. A link became a correct
+resource when an imported item has it as its address under a clean title, or keeps it as
+a companion link ("pdf", "code", "Article", "Notebook"). Images and badges are not
+resources; the parse reports them as skipped.
+"""
+
+import re
+from html.parser import HTMLParser
+from pathlib import Path
+
+import pytest
+from markdown_it import MarkdownIt
+
+from apps.catalog.importer import normalize_url, parse_guide, plan_import
+from apps.catalog.importer.parser import _COMPANION_LABEL
+
+LISTS = Path(__file__).parent / "reallists"
+_BARE = re.compile(r"https?://[^\s<>\"'`\]\[]+")
+_MARKUP = re.compile(r"<[a-zA-Z/!]|\]\(|!\[|\*\*|__|^#|`|\|")
+_GENERIC_TITLES = {"github", "website", "pdf", "paper", "article", "code", "link", "here", "notebook", "[pdf]"}
+
+
+def _trim(url: str) -> str:
+    while url and (url[-1] in ".,;:!?*'\")" and not (url[-1] == ")" and url.count("(") >= url.count(")"))):
+        url = url[:-1]
+    return url
+
+
+class _Links(HTMLParser):
+    def __init__(self):
+        super().__init__()
+        self.links: set[str] = set()
+        self.images: set[str] = set()
+        self._anchor: list | None = None
+
+    def handle_starttag(self, tag, attrs):
+        attrs = dict(attrs)
+        if tag == "a" and attrs.get("href", "").startswith(("http://", "https://")):
+            self._anchor = [attrs["href"], "", False]
+        elif tag == "img" and self._anchor is not None:
+            self._anchor[2] = True
+
+    def handle_endtag(self, tag):
+        if tag == "a" and self._anchor is not None:
+            href, text, has_image = self._anchor
+            (self.images if has_image and not text.strip() else self.links).add(href)
+            self._anchor = None
+
+    def handle_data(self, data):
+        if self._anchor is not None:
+            self._anchor[1] += data
+        else:
+            for url in _BARE.findall(data):
+                if url := _trim(url):
+                    self.links.add(url)
+
+
+def links_a_reader_sees(text: str) -> set[str]:
+    html = MarkdownIt("commonmark", {"html": True}).enable("table").render(text)
+    reader = _Links()
+    reader.feed(html)
+    normalized = set()
+    for url in reader.links - reader.images:
+        try:
+            normalized.add(normalize_url(url))
+        except ValueError:
+            continue
+    return normalized
+
+
+def clean(text: str) -> bool:
+    return not _MARKUP.search(text or "")
+
+
+def fidelity(name: str):
+    text = (LISTS / name).read_text(encoding="utf-8")
+    seen = links_a_reader_sees(text)
+    guide = parse_guide(text)
+    correct = set()
+    for item in guide.items():
+        title_ok = clean(item.title) and item.title.strip().lower() not in _GENERIC_TITLES and item.title.strip()
+        if not title_ok:
+            continue
+        for position, link in enumerate(item.links):
+            url = normalize_url(link.url)
+            if position == 0 or _COMPANION_LABEL.match(link.label.strip()) or link.label in ("Notebook",):
+                correct.add(url)
+    return seen, correct & seen, guide
+
+
+# (fixture, distinct links a reader sees, links that became correct resources)
+EXPECTED = [
+    ("e2b-awesome-ai-agents.md", 36, 36),
+    ("terryum-awesome-deep-learning-papers.md", 51, 51),
+    ("hannibal046-awesome-llm.md", 58, 58),
+    ("mlabonne-llm-course.md", 37, 37),
+    ("josephmisiti-awesome-machine-learning.md", 49, 49),
+    ("xnhyacinth-long-context-modeling.md", 30, 30),
+]
+
+
+@pytest.mark.parametrize(("name", "links", "correct"), EXPECTED)
+def test_real_list_links_become_correct_resources(name, links, correct):
+    seen, became, _ = fidelity(name)
+    assert (len(seen), len(became)) == (links, correct), sorted(seen - became)
+    assert len(became) / len(seen) >= 0.95
+
+
+@pytest.mark.parametrize("name", [row[0] for row in EXPECTED])
+def test_real_lists_carry_no_markup_in_titles_or_descriptions(name):
+    _, _, guide = fidelity(name)
+    for section in guide.walk():
+        assert clean(section.title) and section.title, section.title
+    for item in guide.items():
+        assert clean(item.title), item.title
+        assert clean(item.description) and clean(item.note), item.raw
+        assert clean(item.author) and len(item.author.split()) <= 12, (item.title, item.author)
+    assert clean(guide.title)
+    assert "<" not in guide.description
+
+
+@pytest.mark.django_db
+@pytest.mark.parametrize("name", [row[0] for row in EXPECTED])
+def test_real_lists_plan_without_markup(name):
+    plan = plan_import((LISTS / name).read_bytes(), guide_slug="real-list", title="Real list")
+    assert plan.resources
+    for resource in plan.resources:
+        assert clean(resource.title) and clean(resource.description) and clean(resource.author), resource.title
