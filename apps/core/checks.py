@@ -8,7 +8,12 @@ from django.core.checks import Error, Tags, Warning, register
 
 # Read by config/gunicorn.py, which gunicorn validates only once web starts: checking them here
 # stops `migrate` first, so an upgrade that would crash-loop web leaves the running one alone.
-GUNICORN_NUMBERS = {"WEB_CONCURRENCY": 1, "GUNICORN_THREADS": 1, "GUNICORN_MAX_REQUESTS": 0, "PORT": 1}
+GUNICORN_NUMBERS = {
+    "WEB_CONCURRENCY": 1,
+    "GUNICORN_THREADS": 1,
+    "GUNICORN_MAX_REQUESTS": 0,
+    "PORT": 1,
+}
 
 MAIL_GOES_NOWHERE = (
     "django.core.mail.backends.console.EmailBackend",

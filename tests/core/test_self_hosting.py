@@ -28,12 +28,24 @@ def run(args, **env):
         **env,
     }
     return subprocess.run(
-        [sys.executable, *args], cwd=BASE_DIR, env=clean_env, capture_output=True, text=True, timeout=120
+        [sys.executable, *args],
+        check=False,
+        cwd=BASE_DIR,
+        env=clean_env,
+        capture_output=True,
+        text=True,
+        timeout=120,
     )
 
 
 def setting(name, **env):
-    result = run(["-c", f"import django, json; django.setup(); from django.conf import settings; print(json.dumps(settings.{name}))"], **env)
+    result = run(
+        [
+            "-c",
+            f"import django, json; django.setup(); from django.conf import settings; print(json.dumps(settings.{name}))",
+        ],
+        **env,
+    )
     assert result.returncode == 0, result.stderr
     return json.loads(result.stdout)
 
@@ -50,7 +62,10 @@ def test_an_unknown_log_level_is_a_clear_error():
     assert "LOG_LEVEL must be DEBUG, INFO, WARNING, ERROR or CRITICAL, got 'loud'" in result.stderr
 
 
-@pytest.mark.parametrize(("site_url", "scheme"), [("http://localhost:8000", "http"), ("https://syllabus.example.com", "https")])
+@pytest.mark.parametrize(
+    ("site_url", "scheme"),
+    [("http://localhost:8000", "http"), ("https://syllabus.example.com", "https")],
+)
 def test_links_in_mails_take_the_scheme_of_site_url(site_url, scheme):
     assert setting("ACCOUNT_DEFAULT_HTTP_PROTOCOL", SITE_URL=site_url) == scheme
 
@@ -64,7 +79,9 @@ def test_a_site_url_without_scheme_or_host_is_a_clear_error(site_url):
 
 
 def test_the_version_is_pyprojects():
-    version = re.search(r'^version = "([^"]+)"', (BASE_DIR / "pyproject.toml").read_text(), re.MULTILINE)[1]
+    version = re.search(
+        r'^version = "([^"]+)"', (BASE_DIR / "pyproject.toml").read_text(), re.MULTILINE
+    )[1]
 
     assert setting("SYLLABUS_VERSION") == version
     assert f"## {version}" in (BASE_DIR / "CHANGELOG.md").read_text()
@@ -87,7 +104,9 @@ def test_no_mail_warning_with_a_mail_server_or_in_development(env):
     assert "System check identified no issues" in result.stdout
 
 
-@pytest.mark.parametrize(("name", "value"), [("WEB_CONCURRENCY", "abc"), ("GUNICORN_THREADS", "0"), ("PORT", "80.5")])
+@pytest.mark.parametrize(
+    ("name", "value"), [("WEB_CONCURRENCY", "abc"), ("GUNICORN_THREADS", "0"), ("PORT", "80.5")]
+)
 def test_a_junk_gunicorn_number_stops_migrate_before_web_starts(name, value):
     """compose's migrate runs `manage.py migrate`, which runs the system checks first."""
     result = run(["manage.py", "migrate", "--check"], EMAIL_URL=SMTP, **{name: value})
@@ -109,7 +128,10 @@ def test_a_host_missing_from_allowed_hosts_is_logged_in_one_line():
     assert "status 400" in result.stdout
     lines = [line for line in result.stdout.splitlines() if "DisallowedHost" in line]
     assert len(lines) == 1
-    assert "Invalid HTTP_HOST header: 'proxy.example.net'. You may need to add 'proxy.example.net' to ALLOWED_HOSTS." in lines[0]
+    assert (
+        "Invalid HTTP_HOST header: 'proxy.example.net'. You may need to add 'proxy.example.net' to ALLOWED_HOSTS."
+        in lines[0]
+    )
     assert "Traceback" not in result.stdout + result.stderr
 
 
@@ -122,7 +144,9 @@ def _compose_environment(block):
 
 def test_compose_hands_web_every_setting_and_no_admin_or_database_password():
     modules = [*(BASE_DIR / "config").glob("*.py"), *(BASE_DIR / "apps").rglob("*.py")]
-    read = set().union(*(_names_read_by(module) for module in modules if "migrations" not in module.parts))
+    read = set().union(
+        *(_names_read_by(module) for module in modules if "migrations" not in module.parts)
+    )
     web = _compose_environment("x-app-environment:")
     admin_only = {"DJANGO_ADMIN_EMAIL", "DJANGO_ADMIN_PASSWORD"}
     # Read by the tests' own settings or by nothing in the container.
@@ -131,6 +155,10 @@ def test_compose_hands_web_every_setting_and_no_admin_or_database_password():
     assert read - web - admin_only - not_for_containers == set(), "list these in x-app-environment"
     assert not web & admin_only
     assert "POSTGRES_PASSWORD" not in web
-    migrate = re.search(r"^  migrate:\n((?:    .*\n|\n)+?)  \w+:\n", (BASE_DIR / "docker-compose.yml").read_text(), re.MULTILINE)[1]
+    migrate = re.search(
+        r"^  migrate:\n((?:    .*\n|\n)+?)  \w+:\n",
+        (BASE_DIR / "docker-compose.yml").read_text(),
+        re.MULTILINE,
+    )[1]
     assert all(f"      {name}:" in migrate for name in admin_only)
     assert "env_file" not in (BASE_DIR / "docker-compose.yml").read_text()
