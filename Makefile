@@ -6,6 +6,9 @@ PORT ?= 8000
 UV_VERSION := 0.13.8
 export UV_PYTHON_DOWNLOADS := never
 export UV_PROJECT_ENVIRONMENT := .venv
+# Trust the system's certificate store (as pip does), not only uv's bundled roots: on networks
+# whose TLS goes through a local CA, uv fails to download anything otherwise.
+export UV_SYSTEM_CERTS ?= true
 
 # The first interpreter >= 3.12 on PATH or under pyenv (pyenv shims that point at an
 # older global version fail the version check and are skipped).

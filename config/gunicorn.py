@@ -48,6 +48,38 @@ loglevel = os.environ.get("LOG_LEVEL", "info").lower()
 access_log_format = '%(h)s "%(r)s" %(s)s %(b)s %(M)sms "%(a)s"'
 proc_name = "syllabus"
 
+# The container HEALTHCHECK below asks every 30 s; its answers would be most of a quiet site's log.
+HEALTHCHECK_AGENT = "syllabus-healthcheck"
+
+
+def _access_logger():
+    from gunicorn.glogging import Logger
+
+    class AccessLogger(Logger):
+        """gunicorn's logger, minus the access lines of our own health probe when it passes."""
+
+        def access(self, resp, req, environ, request_time):
+            agent = next((value for name, value in req.headers if name == "USER-AGENT"), "")
+            if agent == HEALTHCHECK_AGENT and str(resp.status).startswith("200"):
+                return
+            super().access(resp, req, environ, request_time)
+
+    return AccessLogger
+
+
+if __name__ != "__main__":  # as gunicorn's config; the health probe below needs none of this
+    logger_class = _access_logger()
+
+
+def when_ready(server):
+    """At start-up, log the version and what the system checks say (e.g. mail that goes nowhere)."""
+    from django.conf import settings
+    from django.core import checks
+
+    server.log.info("Syllabus %s", settings.SYLLABUS_VERSION)
+    for message in checks.run_checks():
+        server.log.warning("%s", message)
+
 
 def _probe_host() -> str:
     """A Host header Django accepts: the first concrete ALLOWED_HOSTS entry."""
@@ -70,7 +102,9 @@ def healthcheck() -> int:
             return None
 
     opener = urllib.request.build_opener(_NoRedirect)
-    request = urllib.request.Request(f"http://127.0.0.1:{PORT}/healthz", headers={"Host": _probe_host()})
+    request = urllib.request.Request(
+        f"http://127.0.0.1:{PORT}/healthz", headers={"Host": _probe_host(), "User-Agent": HEALTHCHECK_AGENT}
+    )
     try:
         with opener.open(request, timeout=5) as response:
             body = json.load(response)

@@ -4,7 +4,9 @@ Every variable is documented in README.md ("Configuration") and .env.example.
 DEBUG defaults to off; `make run` and the test suite turn it on explicitly.
 """
 
+import tomllib
 from pathlib import Path
+from urllib.parse import urlsplit
 
 import dj_database_url
 from django.core.exceptions import ImproperlyConfigured
@@ -13,6 +15,9 @@ from django.utils.csp import CSP
 from config.env import env_bool, env_int, env_list, env_str
 
 BASE_DIR = Path(__file__).resolve().parent.parent
+# One version, pyproject.toml's: CHANGELOG.md names what changed in each and how to upgrade.
+with open(BASE_DIR / "pyproject.toml", "rb") as _pyproject:
+    SYLLABUS_VERSION = tomllib.load(_pyproject)["project"]["version"]
 
 DEBUG = env_bool("DEBUG", default=False)
 
@@ -28,6 +33,9 @@ if not SECRET_KEY:
 ALLOWED_HOSTS = env_list("ALLOWED_HOSTS", "localhost,127.0.0.1,[::1]")
 CSRF_TRUSTED_ORIGINS = env_list("CSRF_TRUSTED_ORIGINS")
 SITE_URL = env_str("SITE_URL", "http://127.0.0.1:8000").rstrip("/")
+_site_url = urlsplit(SITE_URL)
+if _site_url.scheme not in ("http", "https") or not _site_url.hostname:
+    raise ImproperlyConfigured(f"SITE_URL must be http://HOST or https://HOST (no trailing path), got {SITE_URL!r}")
 
 # --- Applications ---------------------------------------------------------------------------
 DJANGO_APPS = [
@@ -159,6 +167,9 @@ ACCOUNT_RATE_LIMITS = {
     "confirm_email": "1/3m/key",
 }
 ACCOUNT_EMAIL_SUBJECT_PREFIX = "[Syllabus] "
+# Links in mails (confirmation, password reset) use SITE_URL's scheme: http:// for a local trial
+# without TLS, https:// behind the proxy.
+ACCOUNT_DEFAULT_HTTP_PROTOCOL = _site_url.scheme
 # Behind N reverse proxies, the client IP for rate limits is the Nth-from-last X-Forwarded-For
 # entry; with 0 every visitor shares the proxy's address and one abuser locks everyone out.
 ALLAUTH_TRUSTED_PROXY_COUNT = env_int("TRUSTED_PROXY_COUNT", 0)
@@ -255,21 +266,32 @@ if not DEBUG:
     SECURE_HSTS_SECONDS = env_int("SECURE_HSTS_SECONDS", 31536000)
     SECURE_HSTS_INCLUDE_SUBDOMAINS = env_bool("SECURE_HSTS_INCLUDE_SUBDOMAINS", True)
     SECURE_HSTS_PRELOAD = env_bool("SECURE_HSTS_PRELOAD", True)
-    ACCOUNT_DEFAULT_HTTP_PROTOCOL = "https"
 
 # --- Logging: everything to stdout, for `docker compose logs` -------------------------------
+# Either spelling works (gunicorn's `info` or Python's `INFO`); anything else stops the start.
+_log_level = env_str("LOG_LEVEL", "INFO")
+LOG_LEVEL = _log_level.strip().upper()
+if LOG_LEVEL not in ("DEBUG", "INFO", "WARNING", "ERROR", "CRITICAL"):
+    raise ImproperlyConfigured(f"LOG_LEVEL must be DEBUG, INFO, WARNING, ERROR or CRITICAL, got {_log_level!r}")
 LOGGING = {
     "version": 1,
     "disable_existing_loggers": False,
     "formatters": {"plain": {"format": "%(asctime)s %(levelname)s %(name)s: %(message)s"}},
+    "filters": {"no_traceback": {"()": "config.log_filters.NoTraceback"}},
     "handlers": {
         "stdout": {"class": "logging.StreamHandler", "stream": "ext://sys.stdout", "formatter": "plain"},
-        "null": {"class": "logging.NullHandler"},
+        "stdout_one_line": {
+            "class": "logging.StreamHandler",
+            "stream": "ext://sys.stdout",
+            "formatter": "plain",
+            "filters": ["no_traceback"],
+        },
     },
-    "root": {"handlers": ["stdout"], "level": env_str("LOG_LEVEL", "INFO")},
+    "root": {"handlers": ["stdout"], "level": LOG_LEVEL},
     "loggers": {
         "django.db.backends": {"level": "WARNING"},
-        # Scanners probing with foreign Host headers would otherwise flood the log with tracebacks.
-        "django.security.DisallowedHost": {"handlers": ["null"], "propagate": False},
+        # A Host missing from ALLOWED_HOSTS (the usual reverse-proxy mistake) says so in one line,
+        # naming the host; without the traceback, so scanners cannot flood the log.
+        "django.security.DisallowedHost": {"handlers": ["stdout_one_line"], "propagate": False},
     },
 }

@@ -7,6 +7,8 @@ class CoreConfig(AppConfig):
     name = "apps.core"
 
     def ready(self):
+        from apps.core import checks  # noqa: F401 - registers the self-hosting system checks
+
         post_migrate.connect(_install_content_triggers, sender=self)
         file_changed.connect(_template_edited)
 

@@ -103,7 +103,12 @@ def test_check_deploy_reports_nothing():
     result = subprocess.run(
         [sys.executable, "manage.py", "check", "--deploy", "--fail-level", "WARNING"],
         cwd=BASE_DIR, capture_output=True, text=True, timeout=120,
-        env={"PATH": os.environ.get("PATH", ""), "DEBUG": "false", "SECRET_KEY": SECRET},
+        env={
+            "PATH": os.environ.get("PATH", ""),
+            "DEBUG": "false",
+            "SECRET_KEY": SECRET,
+            "EMAIL_URL": "smtp://mailer:secret@mail.example.com:587",
+        },
     )
 
     assert result.returncode == 0, result.stdout + result.stderr
