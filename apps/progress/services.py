@@ -26,6 +26,7 @@ class ProgressChange:
     note: str | None = None
     started_at: object = None
     completed_at: object = None
+    at: object = None  # when it happened (an import's own date); None: now
 
 
 def progress_set_status(*, user, resource, status, at=None, note=None, started_at=None, completed_at=None):
@@ -177,6 +178,7 @@ def progress_apply_many(*, user, changes):
                 note=change.note,
                 started_at=change.started_at,
                 completed_at=change.completed_at,
+                at=change.at,
             )
 
 
