@@ -26,8 +26,8 @@ class ImportForm(forms.Form):
         required=False, help_text="A Markdown checklist (.md), or a Syllabus JSON or CSV export; at most 1 MB."
     )
     text = forms.CharField(
-        required=False, widget=forms.Textarea(attrs={"rows": 10}), label="…or paste it here", max_length=MAX_IMPORT_BYTES
-    )
+        required=False, widget=forms.Textarea(attrs={"rows": 10}), label="…or paste it here"
+    )  # its size is checked in bytes, in clean()
 
     def clean(self):
         cleaned = super().clean()

@@ -1,7 +1,7 @@
 """Bring progress back: a Markdown checklist with `[x]` marks, or a Syllabus JSON or CSV export.
 
-Every reader runs in time linear in its input (no backtracking patterns; Markdown is read by
-markdown-it-py, JSON and CSV by the standard library), and anything it cannot read is either
+Every reader runs in time linear in its input (checklist lines by string operations and
+patterns that cannot backtrack far, JSON and CSV by the standard library), and anything it cannot read is either
 reported per line/item or raised as ProgressImportError: never another exception.
 
 `import_plan` only reads: it returns what would change and which lines matched nothing
@@ -18,7 +18,6 @@ from uuid import UUID
 
 from django.utils import timezone
 from django.utils.dateparse import parse_datetime
-from markdown_it import MarkdownIt
 
 from apps.catalog.models import Resource, ResourceLink
 from apps.progress.exports import CSV_COLUMNS, JSON_FORMAT, csv_cell_unguard
@@ -65,10 +64,16 @@ class ImportPlan:
     unmatched: list = field(default_factory=list)  # [(line number, text, reason)]
 
 
-# Bare links in a checklist line's text: one character class, so a scan is linear in the text.
+# The inline Markdown a checklist item's text is read for, as patterns a regular-expression engine
+# runs in linear time: every repetition is over a character class that the next literal (a
+# bracket, parenthesis or space) cannot be part of, so no input makes one backtrack far.
+# (markdown-it-py reads the same correctly, but 1 MB of short ticked lines full of brackets or
+# emphasis took it 12-19 s here: linear, with a constant a worker cannot afford.)
+_MD_LINK = re.compile(r"\[([^\[\]]*)\]\(\s*(?:<([^<>\n]*)>|([^()\s]*(?:\([^()\s]*\)[^()\s]*)*))(?:\s+\"[^\"]*\")?\s*\)")
+_AUTOLINK = re.compile(r"<(https?://[^<>\s]*)>")
 _BARE_URL = re.compile(r"https?://[^\s<>\[\]`\"]+")
-_MARKDOWN = MarkdownIt("commonmark")
-# A checklist line longer than this is not an item anyone wrote: reported, not parsed.
+_MARKS = re.compile(r"[*_`~]+")
+# A checklist line longer than this is not an item anyone wrote: reported, not read.
 MAX_LINE_CHARS = 4_000
 # Dates a learner can have recorded: none before this, none after now.
 EARLIEST = datetime(1970, 1, 1, tzinfo=UTC)
@@ -131,7 +136,7 @@ def _plan_markdown(user, content):
         if not ticked:
             continue  # unticked: nothing to record
         if len(text) > MAX_LINE_CHARS:
-            plan.unmatched.append((number, text[:200], "line too long to be a checklist item"))
+            plan.unmatched.append((number, text[:200], "too long to be a checklist item"))
             continue
         hrefs, plain = _inline(text)
         resource_id = None
@@ -184,16 +189,19 @@ def _checklist_item(line):
 def _inline(text):
     """The links of a checklist item's text (Markdown links and autolinks first, then bare URLs)
     and its plain text (what a reader sees: link text kept, emphasis and code marks dropped)."""
-    hrefs, plain = [], []
-    for token in _MARKDOWN.parseInline(text)[0].children or ():
-        if token.type == "link_open":
-            hrefs.append(str(token.attrs.get("href", "")))
-        elif token.type in ("text", "code_inline"):
-            plain.append(token.content)
-        elif token.type in ("softbreak", "hardbreak"):
-            plain.append(" ")
-    hrefs.extend(_bare_urls("".join(plain)))
-    return hrefs, " ".join("".join(plain).split())
+    hrefs = []
+
+    def link_text(match):
+        hrefs.append(match.group(2) if match.group(2) is not None else match.group(3))
+        return match.group(1)
+
+    def autolink(match):
+        hrefs.append(match.group(1))
+        return match.group(1)
+
+    plain = _AUTOLINK.sub(autolink, _MD_LINK.sub(link_text, text))
+    hrefs.extend(_bare_urls(plain))
+    return hrefs, " ".join(_MARKS.sub("", plain).split())
 
 
 def _bare_urls(text):
