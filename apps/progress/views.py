@@ -31,8 +31,12 @@ PENDING_SESSION_KEY = "pending_progress"
 
 
 def _safe_next(request, fallback):
+    """A `next` on this site, as a path: anything else (another host, or a word `redirect` would
+    take for a view name) goes to `fallback`."""
     target = request.POST.get("next") or request.GET.get("next") or ""
-    if url_has_allowed_host_and_scheme(target, allowed_hosts={request.get_host()}, require_https=request.is_secure()):
+    if target.startswith("/") and url_has_allowed_host_and_scheme(
+        target, allowed_hosts={request.get_host()}, require_https=request.is_secure()
+    ):
         return target
     return fallback
 
