@@ -227,3 +227,42 @@ def test_every_response_has_a_permissions_policy(client):
     for url in (reverse("catalog:home"), "/healthz", "/no-such-page/"):
         policy = client.get(url)["Permissions-Policy"]
         assert "camera=()" in policy and "geolocation=()" in policy and "microphone=()" in policy
+
+
+# --- found by the malformed-input test -------------------------------------------------------
+
+
+@pytest.mark.parametrize("next_value", ["account_login", "%FF", '{"a"', "javascript:alert(1)", "//evil.example/"])
+def test_a_next_that_is_not_a_path_here_goes_back_to_the_resource(client, next_value):
+    learner = UserFactory()
+    resource = Resource.objects.create(title="A paper", url="https://example.com/paper")
+    client.force_login(learner)
+    response = client.post(reverse("progress:note", args=[resource.uuid]), {"note": "mine", "next": next_value})
+    assert response.status_code == 302 and response["Location"] == resource.get_absolute_url()
+    response = client.post(reverse("progress:set", args=[resource.uuid]), {"status": "done", "next": next_value})
+    assert response.status_code == 302 and response["Location"] == resource.get_absolute_url()
+
+
+@pytest.mark.parametrize("bad_id", ["abc", "9" * 40, "-1", "%00"])
+def test_an_admin_form_posted_with_a_malformed_autocomplete_id_shows_its_errors(client, staff, bad_id):
+    client.force_login(staff)
+    before = Resource.objects.count()
+    response = client.post(reverse("admin:catalog_resourcelink_add"), {"resource": bad_id, "url": "https://example.com/x"})
+    assert response.status_code == 200 and "errorlist" in response.content.decode()
+    assert Resource.objects.count() == before
+
+
+def test_a_blank_to_field_on_an_admin_change_page_is_no_server_error(client, staff):
+    resource = Resource.objects.create(title="A paper", url="https://example.com/paper")
+    client.force_login(staff)
+    url = reverse("admin:catalog_resource_change", args=[resource.pk])
+    assert client.get(url + "?_to_field=").status_code == 200
+
+
+def test_an_admin_form_posted_with_an_out_of_range_many_to_many_id_shows_its_errors(client, staff):
+    client.force_login(staff)
+    before = Resource.objects.count()
+    data = {"title": "New", "kind": "paper", "topics": "9" * 40}
+    response = client.post(reverse("admin:catalog_resource_add"), data)
+    assert response.status_code == 200 and f"“{'9' * 40}” is not a valid value." in response.content.decode()
+    assert Resource.objects.count() == before

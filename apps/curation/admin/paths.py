@@ -5,11 +5,11 @@ from django.contrib import admin
 from django.db.models import Count
 from django.template.defaultfilters import pluralize
 
-from apps.curation.admin.base import CatalogModelAdmin, PositionedForm, PositionedInlineFormSet
+from apps.curation.admin.base import AutocompleteGuard, CatalogModelAdmin, PositionedForm, PositionedInlineFormSet
 from apps.paths.models import LearningPath, PathStep, StepResource
 
 
-class PathStepInline(admin.TabularInline):
+class PathStepInline(AutocompleteGuard, admin.TabularInline):
     model = PathStep
     form = PositionedForm
     formset = PositionedInlineFormSet
@@ -20,7 +20,7 @@ class PathStepInline(admin.TabularInline):
     verbose_name_plural = "steps (type positions to reorder; open a step to edit its resources)"
 
 
-class StepResourceInline(admin.TabularInline):
+class StepResourceInline(AutocompleteGuard, admin.TabularInline):
     model = StepResource
     form = PositionedForm
     formset = PositionedInlineFormSet
@@ -70,7 +70,7 @@ class LearningPathAdmin(CatalogModelAdmin):
 
 
 @admin.register(PathStep)
-class PathStepAdmin(admin.ModelAdmin):
+class PathStepAdmin(AutocompleteGuard, admin.ModelAdmin):
     list_display = ["title", "path", "position", "phase", "effort"]
     list_filter = ["path"]
     list_select_related = ["path"]
