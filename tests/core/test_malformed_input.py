@@ -11,7 +11,7 @@ import hashlib
 import re
 from collections import deque
 from html.parser import HTMLParser
-from urllib.parse import quote, urlencode, urlsplit
+from urllib.parse import quote, urlsplit
 
 import pytest
 from django.apps import apps
@@ -26,7 +26,7 @@ from apps.progress.models import Status
 from apps.progress.services import progress_set_status
 from tests.factories import UserFactory
 from tests.paths.conftest import learning_path  # noqa: F401 - shared fixture
-from tests.progress.conftest import catalog, user  # noqa: F401 - shared fixtures
+from tests.progress.conftest import catalog  # noqa: F401 - shared fixture
 
 pytestmark = pytest.mark.django_db
 

@@ -16,7 +16,7 @@ from django.urls import reverse
 from apps.catalog.models import Resource
 from apps.paths.models import LearningPath, PathFollow
 from apps.progress.exports import progress_csv
-from apps.progress.models import Progress, Status
+from apps.progress.models import Status
 from apps.progress.services import progress_set_status
 from tests.core.test_production_settings import SECRET, run_python
 from tests.factories import UserFactory

@@ -11,12 +11,12 @@ import pytest
 from django.urls import reverse
 from django.utils import timezone
 
+from apps.core.db import read_all
 from apps.progress.exports import JSON_FORMAT, progress_csv
 from apps.progress.forms import MAX_IMPORT_BYTES
 from apps.progress.imports import ProgressImportError, import_apply, import_plan
 from apps.progress.models import Activity, ActivityDay, Progress, Status
 from apps.progress.selectors import activity_year_read
-from apps.core.db import read_all
 from apps.progress.services import progress_set_status
 
 pytestmark = pytest.mark.django_db

@@ -15,7 +15,14 @@ from hypothesis import strategies as st
 
 from apps.progress.exports import CSV_COLUMNS, JSON_FORMAT
 from apps.progress.forms import ImportForm
-from apps.progress.imports import EARLIEST, ImportPlan, ProgressImportError, _inline, _read_datetime, import_plan
+from apps.progress.imports import (
+    EARLIEST,
+    ImportPlan,
+    ProgressImportError,
+    _inline,
+    _read_datetime,
+    import_plan,
+)
 from apps.progress.models import Progress, Status
 
 pytestmark = pytest.mark.django_db

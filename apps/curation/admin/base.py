@@ -19,8 +19,8 @@ from django.contrib import admin, messages
 from django.contrib.admin import helpers
 from django.contrib.admin.models import CHANGE, LogEntry
 from django.contrib.admin.widgets import AutocompleteSelect, AutocompleteSelectMultiple
-from django.core.exceptions import ValidationError
 from django.contrib.contenttypes.models import ContentType
+from django.core.exceptions import ValidationError
 from django.db import transaction
 from django.db.models import F
 from django.forms.models import BaseInlineFormSet
