@@ -267,6 +267,26 @@ if not DEBUG:
     SECURE_HSTS_INCLUDE_SUBDOMAINS = env_bool("SECURE_HSTS_INCLUDE_SUBDOMAINS", True)
     SECURE_HSTS_PRELOAD = env_bool("SECURE_HSTS_PRELOAD", True)
 
+# --- Hardening: headers, cookie names, providers --------------------------------------------
+# Permissions-Policy on every response, and `Cache-Control: no-store, private` on every response
+# to a signed-in user (apps.core.security).
+MIDDLEWARE.append("apps.core.security.SecurityHeadersMiddleware")
+PERMISSIONS_POLICY = ", ".join(
+    f"{feature}=()"
+    for feature in (
+        "accelerometer", "autoplay", "camera", "display-capture", "encrypted-media", "fullscreen",
+        "geolocation", "gyroscope", "magnetometer", "microphone", "midi", "payment",
+        "picture-in-picture", "publickey-credentials-get", "screen-wake-lock", "usb", "xr-spatial-tracking",
+    )
+)
+# GitHub's sign-in URLs answer 404, not 500, when GitHub is not configured.
+SOCIALACCOUNT_ADAPTER = "apps.accounts.adapters.SocialAccountAdapter"
+if not DEBUG and SESSION_COOKIE_SECURE:
+    # `__Host-`: the browser keeps these only if set over HTTPS, for this exact host, path / (no
+    # subdomain or plain-HTTP page can plant or overwrite them). Needs secure cookies.
+    SESSION_COOKIE_NAME = "__Host-sessionid"
+    CSRF_COOKIE_NAME = "__Host-csrftoken"
+
 # --- Logging: everything to stdout, for `docker compose logs` -------------------------------
 # Either spelling works (gunicorn's `info` or Python's `INFO`); anything else stops the start.
 _log_level = env_str("LOG_LEVEL", "INFO")

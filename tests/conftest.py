@@ -75,3 +75,20 @@ def page_queries(client, url, data=None) -> tuple[int, int]:
             assert client.get(url, data).status_code == 200
         counts.append(len(queries))
     return counts[0], counts[1]
+
+
+# Hypothesis (the parsers' property tests and the malformed-input test): explicit limits, and in
+# CI (CI=true) derandomized, so a run is the same run every time. A deadline per example catches
+# a parser that backtracks on a generated input; the large adversarial inputs have their own
+# time bounds (tests/progress/test_import_hardening.py).
+from hypothesis import HealthCheck  # noqa: E402
+from hypothesis import settings as hypothesis_settings  # noqa: E402
+
+_HYPOTHESIS = {
+    "deadline": 2000,  # ms per example: generous for a shared 2-core machine, far below a hang
+    "suppress_health_check": [HealthCheck.function_scoped_fixture, HealthCheck.too_slow],
+    "print_blob": True,
+}
+hypothesis_settings.register_profile("ci", derandomize=True, database=None, **_HYPOTHESIS)
+hypothesis_settings.register_profile("dev", **_HYPOTHESIS)
+hypothesis_settings.load_profile("ci" if os.environ.get("CI") == "true" else "dev")

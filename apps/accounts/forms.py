@@ -1,6 +1,7 @@
 """Forms of the account page."""
 
 from django import forms
+from django.utils.html import format_html
 
 
 class AccountDeleteForm(forms.Form):
@@ -25,7 +26,8 @@ class AccountDeleteForm(forms.Form):
     def __init__(self, *args, user, **kwargs):
         super().__init__(*args, **kwargs)
         self.user = user
-        self.fields["confirm"].help_text = f"Type {self.expected_confirmation} exactly as shown."
+        # Escaped here: allauth's field element renders help text as HTML (`|safe`).
+        self.fields["confirm"].help_text = format_html("Type {} exactly as shown.", self.expected_confirmation)
         if not user.has_usable_password():
             del self.fields["password"]
 

@@ -237,9 +237,10 @@ def path_detail(request, slug):
 
 
 def safe_next(request, fallback):
-    """The `next` the request names if it stays on this site, else `fallback`."""
+    """The `next` the request names if it is a path on this site, else `fallback` (another host,
+    or a word `redirect` would take for a view name)."""
     target = request.POST.get("next") or request.GET.get("next") or ""
-    allowed = url_has_allowed_host_and_scheme(
+    allowed = target.startswith("/") and url_has_allowed_host_and_scheme(
         target, allowed_hosts={request.get_host()}, require_https=request.is_secure()
     )
     return target if allowed else fallback

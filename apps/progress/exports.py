@@ -1,7 +1,8 @@
 """A learner's progress as Markdown (the guides' own checklist format), CSV and JSON.
 
-Only published resources appear, as everywhere a learner looks; rows on unpublished
+Only published resources appear in these, as everywhere a learner looks; rows on unpublished
 resources are kept in the database and reappear when the resource is published again.
+"Download all my data" (`user_data_export`) holds every row, published or not.
 """
 
 import csv
@@ -19,10 +20,12 @@ JSON_VERSION = 1
 _BULLET = re.compile(r"^\s*(?:[-*+]|\d+\.)\s+(?:\[[ xX]\]\s+)?")
 
 
-def _rows(user):
+def _rows(user, *, published_only=True):
+    rows = Progress.objects.filter(user=user)
+    if published_only:
+        rows = rows.filter(resource__is_published=True)
     return (
-        Progress.objects.filter(user=user, resource__is_published=True)
-        .select_related("resource")
+        rows.select_related("resource")
         .order_by("resource__title", "resource_id")
     )
 
@@ -31,7 +34,7 @@ def _iso(value):
     return value.isoformat() if value else None
 
 
-def progress_json(user) -> dict:
+def progress_json(user, *, published_only=True) -> dict:
     return {
         "format": JSON_FORMAT,
         "version": JSON_VERSION,
@@ -46,12 +49,26 @@ def progress_json(user) -> dict:
                 "started_at": _iso(row.started_at),
                 "completed_at": _iso(row.completed_at),
             }
-            for row in _rows(user)
+            for row in _rows(user, published_only=published_only)
         ],
     }
 
 
 CSV_COLUMNS = ["resource", "title", "url", "kind", "status", "started_at", "completed_at", "note"]
+# A cell starting with one of these is a formula to a spreadsheet (OWASP, "CSV Injection").
+_FORMULA_STARTS = ("=", "+", "-", "@", "\t", "\r")
+
+
+def csv_cell(value) -> str:
+    """`value` as a CSV cell a spreadsheet shows as text: a leading formula character gets a `'`
+    before it, as OWASP recommends (the import takes it off again, see csv_cell_unguard)."""
+    text = "" if value is None else str(value)
+    return "'" + text if text.startswith(_FORMULA_STARTS) else text
+
+
+def csv_cell_unguard(text: str) -> str:
+    """The text of a cell `csv_cell` wrote."""
+    return text[1:] if text.startswith("'") and text[1:].startswith(_FORMULA_STARTS) else text
 
 
 def progress_csv(user) -> str:
@@ -60,16 +77,17 @@ def progress_csv(user) -> str:
     writer.writerow(CSV_COLUMNS)
     for row in _rows(user):
         writer.writerow(
-            [
+            csv_cell(value)
+            for value in (
                 row.resource.uuid,
                 row.resource.title,
-                row.resource.url or "",
+                row.resource.url,
                 row.resource.kind,
                 row.status,
-                _iso(row.started_at) or "",
-                _iso(row.completed_at) or "",
+                _iso(row.started_at),
+                _iso(row.completed_at),
                 row.note,
-            ]
+            )
         )
     return out.getvalue()
 
@@ -116,7 +134,9 @@ def progress_markdown(user, guides=None) -> str:
 
 
 def user_data_export(user) -> dict:
-    """Everything Syllabus holds about `user`, for "Download all my data"."""
+    """Everything Syllabus holds about `user`, for "Download all my data": their progress, notes
+    and activity on every resource, published or not (a learner's data is theirs, whatever
+    curators do)."""
     from allauth.account.models import EmailAddress
 
     data = {
@@ -129,10 +149,10 @@ def user_data_export(user) -> dict:
                 for address in EmailAddress.objects.filter(user=user)
             ],
         },
-        **progress_json(user),
+        **progress_json(user, published_only=False),
         "activity": [
             {"resource": str(resource_uuid), "status": status, "at": _iso(at)}
-            for resource_uuid, status, at in Activity.objects.filter(user=user, resource__is_published=True)
+            for resource_uuid, status, at in Activity.objects.filter(user=user)
             .order_by("occurred_at")
             .values_list("resource__uuid", "status", "occurred_at")
         ],

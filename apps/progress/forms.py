@@ -4,7 +4,10 @@ from django import forms
 
 from apps.progress.models import Status
 
-MAX_IMPORT_BYTES = 2 * 1024 * 1024
+# The confirm step posts the content back as a form field (multipart, so never percent-encoded;
+# browsers send each newline as CRLF): at most twice this, inside Django's
+# DATA_UPLOAD_MAX_MEMORY_SIZE (2.5 MB), so a file that passes here is never refused there.
+MAX_IMPORT_BYTES = 1024 * 1024
 
 
 class StatusForm(forms.Form):
@@ -19,23 +22,27 @@ class NoteForm(forms.Form):
 
 
 class ImportForm(forms.Form):
-    file = forms.FileField(required=False, help_text="A Markdown checklist (.md) or a Syllabus JSON export.")
-    text = forms.CharField(
-        required=False, widget=forms.Textarea(attrs={"rows": 10}), label="…or paste it here", max_length=MAX_IMPORT_BYTES
+    file = forms.FileField(
+        required=False, help_text="A Markdown checklist (.md), or a Syllabus JSON or CSV export; at most 1 MB."
     )
+    text = forms.CharField(
+        required=False, widget=forms.Textarea(attrs={"rows": 10}), label="…or paste it here"
+    )  # its size is checked in bytes, in clean()
 
     def clean(self):
         cleaned = super().clean()
         upload = cleaned.get("file")
         if upload:
             if upload.size > MAX_IMPORT_BYTES:
-                raise forms.ValidationError("That file is larger than 2 MB; nothing was imported.")
+                raise forms.ValidationError("That file is larger than 1 MB; nothing was imported.")
             try:
                 cleaned["content"] = upload.read().decode("utf-8-sig")
             except UnicodeDecodeError:
                 raise forms.ValidationError("That file is not UTF-8 text; nothing was imported.") from None
         else:
             cleaned["content"] = cleaned.get("text") or ""
+            if len(cleaned["content"].encode("utf-8", "surrogatepass")) > MAX_IMPORT_BYTES:
+                raise forms.ValidationError("That text is larger than 1 MB; nothing was imported.")
         if not cleaned["content"].strip():
             raise forms.ValidationError("Choose a file or paste a checklist to import.")
         return cleaned

@@ -1,18 +1,26 @@
-"""Bring progress back: a Markdown checklist with `[x]` marks or a Syllabus JSON export.
+"""Bring progress back: a Markdown checklist with `[x]` marks, or a Syllabus JSON or CSV export.
+
+Every reader runs in time linear in its input (checklist lines by string operations and
+patterns that cannot backtrack far, JSON and CSV by the standard library), and anything it cannot read is either
+reported per line/item or raised as ProgressImportError: never another exception.
 
 `import_plan` only reads: it returns what would change and which lines matched nothing
 (reported, never guessed). `import_apply` writes the plan in one transaction.
 """
 
+import csv
+import io
 import json
 import re
 from dataclasses import dataclass, field
+from datetime import UTC, datetime, timedelta
 from uuid import UUID
 
+from django.utils import timezone
 from django.utils.dateparse import parse_datetime
 
 from apps.catalog.models import Resource, ResourceLink
-from apps.progress.exports import JSON_FORMAT
+from apps.progress.exports import CSV_COLUMNS, JSON_FORMAT, csv_cell_unguard
 from apps.progress.models import Progress, Status
 from apps.progress.services import ProgressChange, progress_apply_many
 
@@ -31,6 +39,15 @@ class PlannedChange:
     completed_at: object = None
 
     @property
+    def occurred_at(self):
+        """When the change happened, by the file's own dates: history shows on its own days."""
+        if self.new == Status.DONE:
+            return self.completed_at
+        if self.new == Status.IN_PROGRESS:
+            return self.started_at
+        return None
+
+    @property
     def current_label(self):
         return Status(self.current).label
 
@@ -47,15 +64,28 @@ class ImportPlan:
     unmatched: list = field(default_factory=list)  # [(line number, text, reason)]
 
 
-_CHECKLIST = re.compile(r"^\s*[-*+]\s+\[([ xX])\]\s+(?P<text>.+?)\s*$")
-_URL = re.compile(r"https?://[^\s<>()\[\]]+(?:\([^\s()]*\)[^\s<>()\[\]]*)*")
-_MD_LINK = re.compile(r"\[([^\]]*)\]\([^)]*(?:\([^)]*\)[^)]*)*\)")
+# The inline Markdown a checklist item's text is read for, as patterns a regular-expression engine
+# runs in linear time: every repetition is over a character class that the next literal (a
+# bracket, parenthesis or space) cannot be part of, so no input makes one backtrack far.
+# (markdown-it-py reads the same correctly, but 1 MB of short ticked lines full of brackets or
+# emphasis took it 12-19 s here: linear, with a constant a worker cannot afford.)
+_MD_LINK = re.compile(r"\[([^\[\]]*)\]\(\s*(?:<([^<>\n]*)>|([^()\s]*(?:\([^()\s]*\)[^()\s]*)*))(?:\s+\"[^\"]*\")?\s*\)")
+_AUTOLINK = re.compile(r"<(https?://[^<>\s]*)>")
+_BARE_URL = re.compile(r"https?://[^\s<>\[\]`\"]+")
+_MARKS = re.compile(r"[*_`~]+")
+# A checklist line longer than this is not an item anyone wrote: reported, not read.
+MAX_LINE_CHARS = 4_000
+# Dates a learner can have recorded: none before this, none after now.
+EARLIEST = datetime(1970, 1, 1, tzinfo=UTC)
+MAX_OFFSET = timedelta(hours=14)  # the widest real time-zone offset (UTC+14, Kiribati)
 
 
 def import_plan(*, user, content: str) -> ImportPlan:
     content = content.lstrip("\ufeff")
     if content.lstrip().startswith("{"):
         return _plan_json(user, content)
+    if content.startswith(CSV_COLUMNS[0] + ","):
+        return _plan_csv(user, content)
     return _plan_markdown(user, content)
 
 
@@ -69,6 +99,7 @@ def import_apply(*, user, plan: ImportPlan):
                 note=change.note,
                 started_at=change.started_at,
                 completed_at=change.completed_at,
+                at=change.occurred_at,
             )
             for change in plan.changes
         ],
@@ -98,15 +129,18 @@ def _plan_markdown(user, content):
     wanted = {}  # resource_id -> line number
     checklist_lines = 0
     for number, line in enumerate(content.splitlines(), start=1):
-        match = _CHECKLIST.match(line)
-        if not match:
+        ticked, text = _checklist_item(line)
+        if ticked is None:
             continue
         checklist_lines += 1
-        if match.group(1) == " ":
+        if not ticked:
             continue  # unticked: nothing to record
-        text = match.group("text")
+        if len(text) > MAX_LINE_CHARS:
+            plan.unmatched.append((number, text[:200], "too long to be a checklist item"))
+            continue
+        hrefs, plain = _inline(text)
         resource_id = None
-        for raw_url in _URL.findall(text):
+        for raw_url in hrefs:
             try:
                 resource_id = url_to_resource.get(normalize_url(raw_url))
             except ValueError:
@@ -114,7 +148,6 @@ def _plan_markdown(user, content):
             if resource_id:
                 break
         if resource_id is None:
-            plain = re.sub(r"[*_`]", "", _MD_LINK.sub(r"\1", text)).strip()
             candidates = titles.get(plain.casefold(), set())
             if len(candidates) == 1:
                 resource_id = next(iter(candidates))
@@ -138,27 +171,109 @@ def _plan_markdown(user, content):
     return plan
 
 
+def _checklist_item(line):
+    """(True, text) for `- [x] text`, (False, text) for `- [ ] text`, (None, "") for any other
+    line. String operations only: linear in the line."""
+    stripped = line.strip()
+    if len(stripped) < 5 or stripped[0] not in "-*+" or not stripped[1].isspace():
+        return None, ""
+    rest = stripped[1:].lstrip()
+    if len(rest) < 4 or rest[0] != "[" or rest[2] != "]" or rest[1] not in " xX" or not rest[3].isspace():
+        return None, ""
+    text = rest[3:].strip()
+    if not text:
+        return None, ""
+    return rest[1] != " ", text
+
+
+def _inline(text):
+    """The links of a checklist item's text (Markdown links and autolinks first, then bare URLs)
+    and its plain text (what a reader sees: link text kept, emphasis and code marks dropped)."""
+    hrefs = []
+
+    def link_text(match):
+        hrefs.append(match.group(2) if match.group(2) is not None else match.group(3))
+        return match.group(1)
+
+    def autolink(match):
+        hrefs.append(match.group(1))
+        return match.group(1)
+
+    plain = _AUTOLINK.sub(autolink, _MD_LINK.sub(link_text, text))
+    hrefs.extend(_bare_urls(plain))
+    return hrefs, " ".join(_MARKS.sub("", plain).split())
+
+
+def _bare_urls(text):
+    """Bare http(s) URLs in `text`, without the sentence punctuation or closing parenthesis
+    around them (one kept when the URL opened one, as Wikipedia's do)."""
+    urls = []
+    for match in _BARE_URL.finditer(text):
+        url = match.group().rstrip(".,;:!?'")
+        while url.endswith(")") and url.count(")") > url.count("("):
+            url = url[:-1].rstrip(".,;:!?'")
+        urls.append(url)
+    return urls
+
+
 def _plan_json(user, content):
     try:
         data = json.loads(content)
     except json.JSONDecodeError as exc:
         raise ProgressImportError(f"That is not valid JSON ({exc.msg}, line {exc.lineno}); nothing was imported.") from None
+    except (ValueError, RecursionError):  # nested too deep, or a number too long to read
+        raise ProgressImportError("That JSON is nested too deeply or holds a number too long to read; nothing was imported.") from None
     if not isinstance(data, dict) or data.get("format") != JSON_FORMAT or not isinstance(data.get("progress"), list):
         raise ProgressImportError("That JSON is not a Syllabus progress export; nothing was imported.")
-    plan = ImportPlan(format="json")
+    return _plan_items(user, "json", enumerate(data["progress"], start=1))
+
+
+def _plan_csv(user, content):
+    """A Syllabus CSV export (header row first; columns found by name, extra ones ignored)."""
+    try:
+        rows = list(csv.reader(io.StringIO(content, newline="")))
+    except csv.Error as exc:
+        raise ProgressImportError(f"That CSV cannot be read ({exc}); nothing was imported.") from None
+    header = rows[0]
+    missing = [name for name in ("resource", "status") if name not in header]
+    if missing:
+        raise ProgressImportError("That CSV is not a Syllabus progress export (no resource or status column); nothing was imported.")
+    columns = {name: header.index(name) for name in CSV_COLUMNS if name in header}
+
+    def item(row):
+        values = {name: (row[index] if index < len(row) else "") for name, index in columns.items()}
+        return {
+            "resource": values["resource"],
+            "title": values.get("title", ""),
+            "status": values["status"],
+            "note": csv_cell_unguard(values.get("note", "")),
+            "started_at": values.get("started_at") or None,
+            "completed_at": values.get("completed_at") or None,
+        }
+
+    # Numbered by line in the file: the header is line 1.
+    return _plan_items(user, "csv", ((number, item(row)) for number, row in enumerate(rows[1:], start=2) if any(row)))
+
+
+def _plan_items(user, format, numbered_items):
+    """The plan of export items (JSON objects or CSV rows as dicts), each checked first."""
+    plan = ImportPlan(format=format)
     items = {}
-    for index, item in enumerate(data["progress"], start=1):
-        problem = _json_item_problem(item)
+    now = timezone.now()
+    for index, item in numbered_items:
+        problem, dates = _item_problem(item, now)
         if problem:
-            plan.unmatched.append((index, str(item)[:200], problem))
+            plan.unmatched.append((index, _shown(item), problem))
             continue
-        items[UUID(item["resource"])] = (index, item)
+        items[UUID(item["resource"])] = (index, item, dates)
     resources = {resource.uuid: resource for resource in Resource.objects.published().filter(uuid__in=list(items))}
     current = _current(user, [resource.id for resource in resources.values()])
-    for resource_uuid, (index, item) in items.items():
+    for resource_uuid, (index, item, (started_at, completed_at)) in items.items():
         resource = resources.get(resource_uuid)
         if resource is None:
-            plan.unmatched.append((index, item.get("title") or str(resource_uuid), "no published resource has this uuid"))
+            title = item.get("title")
+            shown = title[:200] if isinstance(title, str) and title else str(resource_uuid)
+            plan.unmatched.append((index, shown, "no published resource has this uuid"))
             continue
         row = current.get(resource.id)
         note = item.get("note") or ""
@@ -171,8 +286,8 @@ def _plan_json(user, content):
                 current=row.status if row else Status.NOT_STARTED,
                 new=item["status"],
                 note=note,
-                started_at=_datetime(item.get("started_at")),
-                completed_at=_datetime(item.get("completed_at")),
+                started_at=started_at,
+                completed_at=completed_at,
             )
         )
     # By title, as exports are written; a hand-assembled file previews in the same order.
@@ -181,27 +296,70 @@ def _plan_json(user, content):
     return plan
 
 
-def _datetime(value):
-    """An ISO date-time, or None when missing or not a real date (e.g. month 13)."""
+def _shown(item):
+    """An item as the preview quotes it: short, whatever it holds."""
+    if isinstance(item, dict) and isinstance(item.get("title"), str) and item["title"]:
+        return item["title"][:200]
     try:
-        return parse_datetime(value) if isinstance(value, str) else None
-    except ValueError:
-        return None
+        return repr(item)[:200]
+    except RecursionError:
+        return "(nested too deeply to show)"
 
 
-def _json_item_problem(item):
+def _item_problem(item, now):
+    """(why the item cannot be imported, or None; its (started_at, completed_at), read)."""
     if not isinstance(item, dict):
-        return "not an object"
+        return "not an object", None
+    resource = item.get("resource")
     try:
-        UUID(str(item.get("resource")))
+        if not isinstance(resource, str) or len(resource) > 64:
+            raise ValueError
+        UUID(resource)
     except ValueError:
-        return "missing or malformed resource uuid"
-    if item.get("status") not in Status.values:
-        return f"unknown status {item.get('status')!r}"
-    if not isinstance(item.get("note") or "", str) or len(item.get("note") or "") > 10_000:
-        return "note must be text of at most 10,000 characters"
+        return "missing or malformed resource uuid", None
+    status = item.get("status")
+    if not isinstance(status, str) or status not in Status.values:
+        return f"unknown status {_shown(status)[:40]}", None
+    note = item.get("note") or ""
+    if not isinstance(note, str) or len(note) > 10_000:
+        return "note must be text of at most 10,000 characters", None
+    if "\x00" in note:
+        return "note holds a NUL character", None
+    dates = []
     for key in ("started_at", "completed_at"):
-        value = item.get(key)
-        if value is not None and _datetime(value) is None:
-            return f"{key} is not an ISO date-time"
-    return None
+        value, problem = _read_datetime(item.get(key), now)
+        if problem:
+            return f"{key} {problem}", None
+        dates.append(value)
+    started_at, completed_at = dates
+    if status == Status.DONE and started_at and completed_at and started_at > completed_at:
+        return "started_at is after completed_at", None
+    return None, (started_at, completed_at)
+
+
+def _read_datetime(value, now):
+    """(the date-time, in UTC, or None when missing; why it cannot be used, or None). A date-time
+    without an offset is in the site's time zone."""
+    if value is None or value == "":
+        return None, None
+    if not isinstance(value, str) or len(value) > 64:
+        return None, "is not an ISO date-time"
+    try:
+        parsed = parse_datetime(value.strip())
+    except ValueError:
+        parsed = None
+    if parsed is None:
+        return None, "is not an ISO date-time"
+    try:
+        if timezone.is_naive(parsed):
+            parsed = timezone.make_aware(parsed)
+        if abs(parsed.utcoffset()) > MAX_OFFSET:
+            return None, "has a time-zone offset no place uses"
+        parsed = parsed.astimezone(UTC)
+    except (OverflowError, ValueError):
+        return None, "is out of range"
+    if parsed < EARLIEST:
+        return None, "is before 1970"
+    if parsed > now:
+        return None, "is in the future"
+    return parsed, None

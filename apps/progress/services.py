@@ -31,6 +31,7 @@ class ProgressChange:
     note: str | None = None
     started_at: datetime | None = None
     completed_at: datetime | None = None
+    at: datetime | None = None  # when it happened (an import's own date); None: now
 
 
 def progress_set_status(
@@ -161,6 +162,7 @@ def progress_apply_many(*, user, changes):
                 note=change.note,
                 started_at=change.started_at,
                 completed_at=change.completed_at,
+                at=change.at,
             )
 
 

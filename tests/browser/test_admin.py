@@ -1,6 +1,7 @@
 """A curator edits the catalog in the real admin, under the real CSP; a learner sees the change."""
 
 import pytest
+from allauth.account.models import EmailAddress
 from django.contrib.auth import get_user_model
 from django.contrib.auth.models import Group
 from playwright.sync_api import expect
@@ -20,12 +21,14 @@ def test_curator_renames_a_resource_and_learners_see_the_new_title(page, live_se
         username="cora", email="cora@example.com", password=PASSWORD, is_staff=True
     )
     curator.groups.add(Group.objects.get(name=CURATORS_GROUP))
+    EmailAddress.objects.create(user=curator, email=curator.email, verified=True, primary=True)
     resource = EntryFactory(resource__title="Atention is all you need").resource
 
-    page.goto(f"{live_server.url}/admin/")
-    page.get_by_label("Username").fill("cora")
+    page.goto(f"{live_server.url}/admin/")  # staff sign in through the site's sign-in (rate limited)
+    page.wait_for_url(f"{live_server.url}/accounts/login/**")
+    page.get_by_label("Email").fill("cora@example.com")
     page.get_by_label("Password").fill(PASSWORD)
-    page.get_by_role("button", name="Log in").click()
+    page.get_by_role("button", name="Sign In").click()
     page.wait_for_url(f"{live_server.url}/admin/")
     assert page.get_by_role("link", name="Resources").first.is_visible()
     assert page.get_by_role("link", name="Users").count() == 0

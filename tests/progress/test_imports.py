@@ -125,5 +125,5 @@ def test_the_import_page_says_what_each_format_carries(client, user, catalog, wi
         html = _preview(client, f"- [x] [{resource.title}]({resource.url})\n")
     else:
         html = client.get(reverse("progress:import")).content.decode()
-    assert "JSON export keeps everything — statuses, notes and dates" in unescape(html)
+    assert "JSON or CSV export keeps everything — statuses, notes and dates" in unescape(html)
     assert "Markdown checklist carries only done or not done" in html

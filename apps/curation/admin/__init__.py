@@ -5,9 +5,13 @@ this package (Django's autodiscovery imports it), built from the shared pieces i
 ``progress``: learners' progress, for superusers only.
 """
 
+from allauth.account.decorators import secure_admin_login
 from django.contrib import admin
 
 from apps.curation.admin import catalog, paths, progress  # noqa: F401  (registers the ModelAdmins)
 
 admin.site.site_header = "Syllabus curation"
 admin.site.site_title = "Syllabus admin"
+# Staff sign in through allauth's form, with its rate limits (ACCOUNT_RATE_LIMITS) and rules:
+# the admin's own login view only ever sees a signed-in user (or sends the visitor to allauth's).
+admin.site.login = secure_admin_login(admin.site.login)

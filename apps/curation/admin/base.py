@@ -7,7 +7,9 @@ later (the paths app's admin.py imports from here):
   change form) are an *order*, not identities: rows are renumbered 1..n on save, so a
   curator moves a row by typing its new place, with no clash on the unique (parent, position);
 - ``bulk_edit_action`` / ``form_action_page``: an action that asks for a choice first (kind, topic);
-- ``log_change_many``: one history row per object touched by a bulk action or a service.
+- ``log_change_many``: one history row per object touched by a bulk action or a service;
+- ``AutocompleteGuard``: autocomplete fields that re-render a form posted with a malformed id,
+  and a blank ``_to_field`` read as none (Django looks up a field named "" and answers 500).
 """
 
 from collections.abc import Callable, Iterable
@@ -16,7 +18,9 @@ from django import forms
 from django.contrib import admin, messages
 from django.contrib.admin import helpers
 from django.contrib.admin.models import CHANGE, LogEntry
+from django.contrib.admin.widgets import AutocompleteSelect, AutocompleteSelectMultiple
 from django.contrib.contenttypes.models import ContentType
+from django.core.exceptions import ValidationError
 from django.db import models, transaction
 from django.db.models import F
 from django.forms.models import BaseInlineFormSet
@@ -104,7 +108,75 @@ class UnixNewlinesField(forms.CharField):
         return value.replace("\r\n", "\n").replace("\r", "\n") if isinstance(value, str) else value
 
 
-class CatalogModelAdmin(admin.ModelAdmin):
+class _GuardedAutocomplete:
+    """Django's autocomplete widget looks the posted ids up to show them again, and a value that
+    is not an id (`abc` for an integer key) raises there: a 500 on the form's error page. Values
+    that are not ids are left out of that lookup; the form still refuses them."""
+
+    def optgroups(self, name, value, attr=None):
+        remote = self.field.remote_field.model._meta
+        target = remote.get_field(getattr(self.field.remote_field, "field_name", None) or remote.pk.name)
+        readable = []
+        for item in value:
+            try:
+                target.run_validators(target.to_python(item))  # the type, and the column's range
+            except (ValidationError, ValueError, TypeError, OverflowError):
+                continue
+            readable.append(item)
+        return super().optgroups(name, readable, attr)
+
+
+class _GuardedSelect(_GuardedAutocomplete, AutocompleteSelect):
+    pass
+
+
+class _GuardedSelectMultiple(_GuardedAutocomplete, AutocompleteSelectMultiple):
+    pass
+
+
+class AutocompleteGuard:
+    """For a ModelAdmin or inline with ``autocomplete_fields`` (see _GuardedAutocomplete)."""
+
+    def get_object(self, request, object_id, from_field=None):
+        return super().get_object(request, object_id, from_field or None)
+
+    def formfield_for_foreignkey(self, db_field, request, **kwargs):
+        return _guarded(super().formfield_for_foreignkey(db_field, request, **kwargs))
+
+    def formfield_for_manytomany(self, db_field, request, **kwargs):
+        return _guarded(super().formfield_for_manytomany(db_field, request, **kwargs))
+
+
+class _GuardedMultipleChoice(forms.ModelMultipleChoiceField):
+    """Django checks each posted id's type but not its range, then looks them all up at once:
+    40 digits overflow SQLite's integer there (a 500). Out-of-range ids are refused first."""
+
+    def _check_values(self, value):
+        model = self.queryset.model._meta
+        target = model.get_field(self.to_field_name) if self.to_field_name else model.pk
+        for item in value if isinstance(value, (list, tuple, set, frozenset)) else ():
+            try:
+                target.run_validators(target.to_python(item))
+            except (ValidationError, ValueError, TypeError, OverflowError):
+                raise ValidationError(
+                    self.error_messages["invalid_pk_value"], code="invalid_pk_value", params={"pk": item}
+                ) from None
+        return super()._check_values(value)
+
+
+def _guarded(formfield):
+    if type(formfield) is forms.ModelMultipleChoiceField:
+        formfield.__class__ = _GuardedMultipleChoice
+    if formfield is not None:
+        widget = formfield.widget
+        if type(widget) is AutocompleteSelect:
+            widget.__class__ = _GuardedSelect
+        elif type(widget) is AutocompleteSelectMultiple:
+            widget.__class__ = _GuardedSelectMultiple
+    return formfield
+
+
+class CatalogModelAdmin(AutocompleteGuard, admin.ModelAdmin):
     """Defaults for every catalog model (they all have ``is_published``, ``created_at``, ``updated_at``)."""
 
     formfield_overrides = {models.TextField: {"form_class": UnixNewlinesField, "widget": forms.Textarea}}

@@ -24,6 +24,7 @@ from apps.catalog.importer.urls import normalize_url
 from apps.catalog.models import Entry, Guide, Kind, LinkStatus, Resource, ResourceLink, Section, Topic
 from apps.curation import views as curation_views
 from apps.curation.admin.base import (
+    AutocompleteGuard,
     CatalogModelAdmin,
     PositionedAdminMixin,
     PositionedForm,
@@ -283,7 +284,7 @@ class SectionForm(PositionedForm):
         return cleaned
 
 
-class EntryInline(admin.TabularInline):
+class EntryInline(AutocompleteGuard, admin.TabularInline):
     model = Entry
     form = PositionedForm
     formset = PositionedInlineFormSet
@@ -405,7 +406,7 @@ class ResourceLinkInline(admin.TabularInline):
     verbose_name_plural = "further links"
 
 
-class ResourceEntryInline(admin.TabularInline):
+class ResourceEntryInline(AutocompleteGuard, admin.TabularInline):
     """Where the resource sits. A row added (or moved to another section) here goes last in that section."""
 
     model = Entry
@@ -626,7 +627,7 @@ class ResourceAdmin(CatalogModelAdmin):
 
 
 @admin.register(ResourceLink)
-class ResourceLinkAdmin(admin.ModelAdmin):
+class ResourceLinkAdmin(AutocompleteGuard, admin.ModelAdmin):
     list_display = ["url", "label", "resource_title", "position"]
     list_select_related = ["resource"]
     search_fields = ["url", "label", "resource__title"]

@@ -3,12 +3,13 @@ resources (autocomplete), and reorder by typing positions. Follows are learner d
 
 from django.contrib import admin
 from django.db.models import Count
+from django.template.defaultfilters import pluralize
 
-from apps.curation.admin.base import CatalogModelAdmin, PositionedForm, PositionedInlineFormSet
+from apps.curation.admin.base import AutocompleteGuard, CatalogModelAdmin, PositionedForm, PositionedInlineFormSet
 from apps.paths.models import LearningPath, PathStep, StepResource
 
 
-class PathStepInline(admin.TabularInline):
+class PathStepInline(AutocompleteGuard, admin.TabularInline):
     model = PathStep
     form = PositionedForm
     formset = PositionedInlineFormSet
@@ -19,7 +20,7 @@ class PathStepInline(admin.TabularInline):
     verbose_name_plural = "steps (type positions to reorder; open a step to edit its resources)"
 
 
-class StepResourceInline(admin.TabularInline):
+class StepResourceInline(AutocompleteGuard, admin.TabularInline):
     model = StepResource
     form = PositionedForm
     formset = PositionedInlineFormSet
@@ -43,13 +44,33 @@ class LearningPathAdmin(CatalogModelAdmin):
     def get_queryset(self, request):
         return super().get_queryset(request).annotate(n_steps=Count("steps"))
 
+    def get_deleted_objects(self, objs, request):
+        """Follows are learners' data, never a curator's to delete or to see: a path someone
+        follows is refused (listed with how many follow it, never who); unpublish it instead.
+        Both the delete page and the "delete selected" action ask this."""
+        deleted, model_count, perms_needed, protected = super().get_deleted_objects(objs, request)
+        followed = (
+            LearningPath.objects.filter(pk__in=[obj.pk for obj in objs])
+            .annotate(n_follows=Count("follows"))
+            .filter(n_follows__gt=0)
+            .order_by("title")
+        )
+        refused = [
+            f"{path.title}: followed by {path.n_follows} learner{pluralize(path.n_follows)} "
+            "(unpublish it instead; their follows stay)"
+            for path in followed
+        ]
+        if refused:
+            return [], {}, perms_needed, [*refused, *protected]
+        return deleted, model_count, perms_needed, protected
+
     @admin.display(description="steps", ordering="n_steps")
     def step_count(self, obj):
         return obj.n_steps
 
 
 @admin.register(PathStep)
-class PathStepAdmin(admin.ModelAdmin):
+class PathStepAdmin(AutocompleteGuard, admin.ModelAdmin):
     list_display = ["title", "path", "position", "phase", "effort"]
     list_filter = ["path"]
     list_select_related = ["path"]

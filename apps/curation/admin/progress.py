@@ -7,10 +7,11 @@ read-mostly view for support.
 
 from django.contrib import admin
 
+from apps.curation.admin.base import AutocompleteGuard
 from apps.progress.models import Activity, Progress
 
 
-class SuperuserOnlyAdmin(admin.ModelAdmin):
+class SuperuserOnlyAdmin(AutocompleteGuard, admin.ModelAdmin):
     def has_module_permission(self, request):
         return request.user.is_active and request.user.is_superuser
 
