@@ -103,7 +103,8 @@ def healthcheck() -> int:
 
     opener = urllib.request.build_opener(_NoRedirect)
     request = urllib.request.Request(
-        f"http://127.0.0.1:{PORT}/healthz", headers={"Host": _probe_host(), "User-Agent": HEALTHCHECK_AGENT}
+        f"http://127.0.0.1:{PORT}/healthz",
+        headers={"Host": _probe_host(), "User-Agent": HEALTHCHECK_AGENT},
     )
     try:
         with opener.open(request, timeout=5) as response:

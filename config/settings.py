@@ -35,7 +35,9 @@ CSRF_TRUSTED_ORIGINS = env_list("CSRF_TRUSTED_ORIGINS")
 SITE_URL = env_str("SITE_URL", "http://127.0.0.1:8000").rstrip("/")
 _site_url = urlsplit(SITE_URL)
 if _site_url.scheme not in ("http", "https") or not _site_url.hostname:
-    raise ImproperlyConfigured(f"SITE_URL must be http://HOST or https://HOST (no trailing path), got {SITE_URL!r}")
+    raise ImproperlyConfigured(
+        f"SITE_URL must be http://HOST or https://HOST (no trailing path), got {SITE_URL!r}"
+    )
 
 # --- Applications ---------------------------------------------------------------------------
 DJANGO_APPS = [
@@ -127,7 +129,12 @@ DEFAULT_AUTO_FIELD = "django.db.models.BigAutoField"
 # The database cache needs no extra service; point CACHE_URL at Redis on bigger installs.
 _cache_url = env_str("CACHE_URL", "db://django_cache")
 if _cache_url.startswith("redis://") or _cache_url.startswith("rediss://"):
-    CACHES = {"default": {"BACKEND": "django.core.cache.backends.redis.RedisCache", "LOCATION": _cache_url}}
+    CACHES = {
+        "default": {
+            "BACKEND": "django.core.cache.backends.redis.RedisCache",
+            "LOCATION": _cache_url,
+        }
+    }
 elif _cache_url.startswith("db://"):
     CACHES = {
         "default": {
@@ -138,7 +145,9 @@ elif _cache_url.startswith("db://"):
 elif _cache_url == "locmem://":
     CACHES = {"default": {"BACKEND": "django.core.cache.backends.locmem.LocMemCache"}}
 else:
-    raise ImproperlyConfigured(f"CACHE_URL must be db://TABLE, redis://… or locmem://, got {_cache_url!r}")
+    raise ImproperlyConfigured(
+        f"CACHE_URL must be db://TABLE, redis://… or locmem://, got {_cache_url!r}"
+    )
 
 # --- Auth (django-allauth) ------------------------------------------------------------------
 AUTHENTICATION_BACKENDS = [
@@ -201,7 +210,9 @@ elif EMAIL_URL.startswith(("smtp://", "smtps://")):
     EMAIL_USE_SSL = _email.scheme == "smtps"
     EMAIL_USE_TLS = _email.scheme == "smtp" and env_bool("EMAIL_USE_TLS", True)
 else:
-    raise ImproperlyConfigured(f"EMAIL_URL must be console://, locmem://, smtp:// or smtps://, got {EMAIL_URL!r}")
+    raise ImproperlyConfigured(
+        f"EMAIL_URL must be console://, locmem://, smtp:// or smtps://, got {EMAIL_URL!r}"
+    )
 DEFAULT_FROM_EMAIL = env_str("DEFAULT_FROM_EMAIL", "Syllabus <syllabus@localhost>")
 SERVER_EMAIL = DEFAULT_FROM_EMAIL
 
@@ -274,9 +285,23 @@ MIDDLEWARE.append("apps.core.security.SecurityHeadersMiddleware")
 PERMISSIONS_POLICY = ", ".join(
     f"{feature}=()"
     for feature in (
-        "accelerometer", "autoplay", "camera", "display-capture", "encrypted-media", "fullscreen",
-        "geolocation", "gyroscope", "magnetometer", "microphone", "midi", "payment",
-        "picture-in-picture", "publickey-credentials-get", "screen-wake-lock", "usb", "xr-spatial-tracking",
+        "accelerometer",
+        "autoplay",
+        "camera",
+        "display-capture",
+        "encrypted-media",
+        "fullscreen",
+        "geolocation",
+        "gyroscope",
+        "magnetometer",
+        "microphone",
+        "midi",
+        "payment",
+        "picture-in-picture",
+        "publickey-credentials-get",
+        "screen-wake-lock",
+        "usb",
+        "xr-spatial-tracking",
     )
 )
 # GitHub's sign-in URLs answer 404, not 500, when GitHub is not configured.
@@ -292,14 +317,20 @@ if not DEBUG and SESSION_COOKIE_SECURE:
 _log_level = env_str("LOG_LEVEL", "INFO")
 LOG_LEVEL = _log_level.strip().upper()
 if LOG_LEVEL not in ("DEBUG", "INFO", "WARNING", "ERROR", "CRITICAL"):
-    raise ImproperlyConfigured(f"LOG_LEVEL must be DEBUG, INFO, WARNING, ERROR or CRITICAL, got {_log_level!r}")
+    raise ImproperlyConfigured(
+        f"LOG_LEVEL must be DEBUG, INFO, WARNING, ERROR or CRITICAL, got {_log_level!r}"
+    )
 LOGGING = {
     "version": 1,
     "disable_existing_loggers": False,
     "formatters": {"plain": {"format": "%(asctime)s %(levelname)s %(name)s: %(message)s"}},
     "filters": {"no_traceback": {"()": "config.log_filters.NoTraceback"}},
     "handlers": {
-        "stdout": {"class": "logging.StreamHandler", "stream": "ext://sys.stdout", "formatter": "plain"},
+        "stdout": {
+            "class": "logging.StreamHandler",
+            "stream": "ext://sys.stdout",
+            "formatter": "plain",
+        },
         "stdout_one_line": {
             "class": "logging.StreamHandler",
             "stream": "ext://sys.stdout",

@@ -21,7 +21,11 @@ CHROMIUM_ARGS = [
 
 
 def _chromium_path():
-    return os.environ.get("CHROMIUM_PATH") or shutil.which("chromium") or shutil.which("chromium-browser")
+    return (
+        os.environ.get("CHROMIUM_PATH")
+        or shutil.which("chromium")
+        or shutil.which("chromium-browser")
+    )
 
 
 @pytest.fixture(scope="session")
@@ -30,7 +34,9 @@ def browser():
     path = _chromium_path()
     if not path:
         if os.environ.get("CI") == "true":
-            pytest.fail("CI=true but no Chromium found: install Debian's `chromium` or set CHROMIUM_PATH.")
+            pytest.fail(
+                "CI=true but no Chromium found: install Debian's `chromium` or set CHROMIUM_PATH."
+            )
         pytest.skip("Chromium not installed (apt-get install chromium); browser tests skipped.")
     from playwright.sync_api import sync_playwright
 

@@ -48,11 +48,17 @@ class SectionFactory(factory.django.DjangoModelFactory):
 
     parent = None
     guide = factory.Maybe(
-        "parent", yes_declaration=factory.SelfAttribute("parent.guide"), no_declaration=factory.SubFactory(GuideFactory)
+        "parent",
+        yes_declaration=factory.SelfAttribute("parent.guide"),
+        no_declaration=factory.SubFactory(GuideFactory),
     )
     title = factory.Sequence(lambda n: f"Section {n}")
     position = factory.Sequence(lambda n: n)
-    depth = factory.Maybe("parent", yes_declaration=factory.LazyAttribute(lambda s: s.parent.depth + 1), no_declaration=0)
+    depth = factory.Maybe(
+        "parent",
+        yes_declaration=factory.LazyAttribute(lambda s: s.parent.depth + 1),
+        no_declaration=0,
+    )
 
 
 class ResourceFactory(factory.django.DjangoModelFactory):

@@ -15,4 +15,6 @@ class SocialAccountAdapter(DefaultSocialAccountAdapter):
         try:
             return super().get_app(request, provider, client_id=client_id)
         except SocialApp.DoesNotExist:
-            raise ProviderNotConfigured(f"Sign-in with {provider} is not set up on this site.") from None
+            raise ProviderNotConfigured(
+                f"Sign-in with {provider} is not set up on this site."
+            ) from None

@@ -15,7 +15,9 @@ class AccountDeleteForm(forms.Form):
     confirm = forms.CharField(
         label="Type your email address to confirm",
         max_length=254,
-        widget=forms.TextInput(attrs={"autocomplete": "off", "autocapitalize": "none", "spellcheck": "false"}),
+        widget=forms.TextInput(
+            attrs={"autocomplete": "off", "autocapitalize": "none", "spellcheck": "false"}
+        ),
     )
     password = forms.CharField(
         label="Your password",
@@ -27,7 +29,9 @@ class AccountDeleteForm(forms.Form):
         super().__init__(*args, **kwargs)
         self.user = user
         # Escaped here: allauth's field element renders help text as HTML (`|safe`).
-        self.fields["confirm"].help_text = format_html("Type {} exactly as shown.", self.expected_confirmation)
+        self.fields["confirm"].help_text = format_html(
+            "Type {} exactly as shown.", self.expected_confirmation
+        )
         if not user.has_usable_password():
             del self.fields["password"]
 
@@ -46,5 +50,7 @@ class AccountDeleteForm(forms.Form):
     def clean_password(self):
         password = self.cleaned_data["password"]
         if not self.user.check_password(password):
-            raise forms.ValidationError("That password is not correct, so nothing was deleted.", code="password")
+            raise forms.ValidationError(
+                "That password is not correct, so nothing was deleted.", code="password"
+            )
         return password

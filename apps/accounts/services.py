@@ -24,7 +24,9 @@ def account_delete(*, user) -> None:
     # cannot both pass the last-administrator check below.
     user = user_model.objects.select_for_update().get(pk=user.pk)
     if user.is_superuser and user.is_active:
-        other_admins = user_model.objects.filter(is_superuser=True, is_active=True).exclude(pk=user.pk)
+        other_admins = user_model.objects.filter(is_superuser=True, is_active=True).exclude(
+            pk=user.pk
+        )
         if not other_admins.exists():
             raise AccountError(
                 "You are the only administrator. Make someone else an administrator "

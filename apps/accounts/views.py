@@ -24,7 +24,9 @@ from apps.progress import exports
 
 def _render_account(request, *, delete_form, status=200):
     context = {
-        "email_addresses": EmailAddress.objects.filter(user=request.user).order_by("-primary", "email"),
+        "email_addresses": EmailAddress.objects.filter(user=request.user).order_by(
+            "-primary", "email"
+        ),
         "delete_form": delete_form,
     }
     return render(request, "accounts/account.html", context, status=status)
@@ -45,7 +47,9 @@ def data_export(request):
     data = exports.user_data_export(request.user)
     response = JsonResponse(data, json_dumps_params={"indent": 2, "ensure_ascii": False})
     filename = f"syllabus-export-{timezone.localdate():%Y-%m-%d}.json"
-    response["Content-Disposition"] = content_disposition_header(as_attachment=True, filename=filename)
+    response["Content-Disposition"] = content_disposition_header(
+        as_attachment=True, filename=filename
+    )
     return response
 
 

@@ -26,7 +26,9 @@ class CatalogFilterForm(forms.Form):
         for name in self.errors:
             field = self.fields[name]
             value = self.data.get(name, "")
-            messages.append(f"Ignored the {field.label.lower()} filter “{value[:40]}”: it is not one of the choices.")
+            messages.append(
+                f"Ignored the {field.label.lower()} filter “{value[:40]}”: it is not one of the choices."
+            )
         return messages
 
 

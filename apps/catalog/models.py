@@ -72,7 +72,10 @@ class UUIDModel(models.Model):
 
 class CatalogModel(UUIDModel):
     is_published = models.BooleanField(
-        "published", default=True, db_index=True, help_text="Unpublished objects are invisible to learners."
+        "published",
+        default=True,
+        db_index=True,
+        help_text="Unpublished objects are invisible to learners.",
     )
     created_at = models.DateTimeField(auto_now_add=True)
     updated_at = models.DateTimeField(auto_now=True)
@@ -105,7 +108,9 @@ class Guide(CatalogModel):
     slug = models.SlugField(max_length=80, unique=True)
     title = models.CharField(max_length=200)
     description = models.TextField(blank=True)
-    source_name = models.CharField(max_length=200, blank=True, help_text="File the guide was imported from.")
+    source_name = models.CharField(
+        max_length=200, blank=True, help_text="File the guide was imported from."
+    )
     source_url = models.URLField(max_length=500, blank=True)
     position = models.PositiveIntegerField(default=0)
 
@@ -123,22 +128,33 @@ class Section(CatalogModel):
     """A heading of a guide. Sections nest (``parent``); ``position`` is document order within the guide."""
 
     guide = models.ForeignKey(Guide, on_delete=models.CASCADE, related_name="sections")
-    parent = models.ForeignKey("self", on_delete=models.CASCADE, null=True, blank=True, related_name="children")
+    parent = models.ForeignKey(
+        "self", on_delete=models.CASCADE, null=True, blank=True, related_name="children"
+    )
     title = models.CharField(max_length=300)
-    number = models.CharField(max_length=10, blank=True, help_text='The guide\'s own label, e.g. "05" or "A".')
+    number = models.CharField(
+        max_length=10, blank=True, help_text='The guide\'s own label, e.g. "05" or "A".'
+    )
     description = models.TextField(blank=True)
     position = models.PositiveIntegerField()
     depth = models.PositiveSmallIntegerField(default=0)
     tier = models.PositiveSmallIntegerField(null=True, blank=True)
     priority = models.CharField(max_length=5, choices=Priority.choices, blank=True)
     phase = models.CharField(max_length=100, blank=True)
-    effort = models.CharField(max_length=50, blank=True, help_text='The guide\'s own estimate, e.g. "8-10 weeks".')
+    effort = models.CharField(
+        max_length=50, blank=True, help_text='The guide\'s own estimate, e.g. "8-10 weeks".'
+    )
 
     class Meta:
         ordering = ["guide", "position"]
         constraints = [
-            models.UniqueConstraint(fields=["guide", "position"], name="section_unique_position_in_guide"),
-            models.CheckConstraint(condition=Q(tier__isnull=True) | Q(tier__gte=1, tier__lte=3), name="section_tier_1_to_3"),
+            models.UniqueConstraint(
+                fields=["guide", "position"], name="section_unique_position_in_guide"
+            ),
+            models.CheckConstraint(
+                condition=Q(tier__isnull=True) | Q(tier__gte=1, tier__lte=3),
+                name="section_tier_1_to_3",
+            ),
         ]
 
     def __str__(self):
@@ -153,19 +169,31 @@ class Resource(CatalogModel):
     """A real-world thing to read, watch or build: one row however many guides list it."""
 
     url = models.URLField(
-        max_length=2000, unique=True, null=True, blank=True, help_text="Normalized; empty for a concept, book or chapter."
+        max_length=2000,
+        unique=True,
+        null=True,
+        blank=True,
+        help_text="Normalized; empty for a concept, book or chapter.",
     )
     url_issue = models.CharField(
-        max_length=300, blank=True, help_text="Set by the importer when the source URL was broken and had to be repaired."
+        max_length=300,
+        blank=True,
+        help_text="Set by the importer when the source URL was broken and had to be repaired.",
     )
     title = models.CharField(max_length=300)
-    kind = models.CharField(max_length=10, choices=Kind.choices, default=Kind.ARTICLE, db_index=True)
+    kind = models.CharField(
+        max_length=10, choices=Kind.choices, default=Kind.ARTICLE, db_index=True
+    )
     author = models.CharField("author / publisher", max_length=300, blank=True)
     description = models.TextField(blank=True)
-    effort_minutes = models.PositiveIntegerField(null=True, blank=True, help_text="Estimated effort in minutes.")
+    effort_minutes = models.PositiveIntegerField(
+        null=True, blank=True, help_text="Estimated effort in minutes."
+    )
     topics = models.ManyToManyField(Topic, blank=True, related_name="resources")
 
-    link_status = models.CharField(max_length=10, choices=LinkStatus.choices, default=LinkStatus.UNCHECKED, db_index=True)
+    link_status = models.CharField(
+        max_length=10, choices=LinkStatus.choices, default=LinkStatus.UNCHECKED, db_index=True
+    )
     link_status_code = models.PositiveSmallIntegerField(null=True, blank=True)
     link_final_url = models.URLField(max_length=2000, blank=True)
     link_checked_at = models.DateTimeField(null=True, blank=True)
@@ -201,7 +229,9 @@ class ResourceLink(UUIDModel):
 
     class Meta:
         ordering = ["resource", "position"]
-        constraints = [models.UniqueConstraint(fields=["resource", "url"], name="resourcelink_unique_url")]
+        constraints = [
+            models.UniqueConstraint(fields=["resource", "url"], name="resourcelink_unique_url")
+        ]
 
     def __str__(self):
         return self.label or self.url
@@ -215,19 +245,29 @@ class Entry(CatalogModel):
     position = models.PositiveIntegerField()
     tier = models.PositiveSmallIntegerField(null=True, blank=True)
     priority = models.CharField(max_length=5, choices=Priority.choices, blank=True)
-    rating = models.DecimalField(max_digits=3, decimal_places=1, null=True, blank=True, help_text="Out of 10.")
+    rating = models.DecimalField(
+        max_digits=3, decimal_places=1, null=True, blank=True, help_text="Out of 10."
+    )
     note = models.TextField(blank=True, help_text="The guide's own words about this item.")
-    marked_done = models.BooleanField(default=False, help_text="The guide's author marked it [DONE].")
+    marked_done = models.BooleanField(
+        default=False, help_text="The guide's author marked it [DONE]."
+    )
     raw = models.TextField(blank=True, help_text="The source line, as imported.")
 
     class Meta:
         ordering = ["section__guide", "section__position", "position"]
         verbose_name_plural = "entries"
         constraints = [
-            models.UniqueConstraint(fields=["section", "position"], name="entry_unique_position_in_section"),
-            models.CheckConstraint(condition=Q(tier__isnull=True) | Q(tier__gte=1, tier__lte=3), name="entry_tier_1_to_3"),
+            models.UniqueConstraint(
+                fields=["section", "position"], name="entry_unique_position_in_section"
+            ),
             models.CheckConstraint(
-                condition=Q(rating__isnull=True) | Q(rating__gte=0, rating__lte=10), name="entry_rating_0_to_10"
+                condition=Q(tier__isnull=True) | Q(tier__gte=1, tier__lte=3),
+                name="entry_tier_1_to_3",
+            ),
+            models.CheckConstraint(
+                condition=Q(rating__isnull=True) | Q(rating__gte=0, rating__lte=10),
+                name="entry_rating_0_to_10",
             ),
         ]
 

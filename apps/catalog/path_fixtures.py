@@ -35,7 +35,9 @@ def paths_objects(plan) -> list[dict]:
                     "slug": reading_path.slug,
                     "title": reading_path.title,
                     "description": reading_path.description,
-                    "guide": [guide_uuids[reading_path.guide]] if reading_path.guide in guide_uuids else None,
+                    "guide": [guide_uuids[reading_path.guide]]
+                    if reading_path.guide in guide_uuids
+                    else None,
                     "position": position,
                 },
             }
@@ -73,7 +75,9 @@ def paths_objects(plan) -> list[dict]:
 
 
 def render_paths_fixture(plan) -> str:
-    return json.dumps(paths_objects(plan), cls=DjangoJSONEncoder, ensure_ascii=False, indent=1) + "\n"
+    return (
+        json.dumps(paths_objects(plan), cls=DjangoJSONEncoder, ensure_ascii=False, indent=1) + "\n"
+    )
 
 
 def write_paths_fixture(plan, output_dir: Path | None = None) -> Path:

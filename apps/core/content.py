@@ -59,7 +59,9 @@ def content_triggers_install(*, using=None) -> None:
                     f'CREATE OR REPLACE TRIGGER {_TRIGGER} AFTER INSERT OR UPDATE OR DELETE OR TRUNCATE ON "{table}" '
                     f"FOR EACH STATEMENT EXECUTE FUNCTION {_TRIGGER}_bump()"
                 )
-        elif conn.vendor == "sqlite":  # no statement triggers, no CREATE OR REPLACE: drop, then one per row
+        elif (
+            conn.vendor == "sqlite"
+        ):  # no statement triggers, no CREATE OR REPLACE: drop, then one per row
             for table in content_tables():
                 for event in ("INSERT", "UPDATE", "DELETE"):
                     name = f"{_TRIGGER}_{table}_{event.lower()}"
@@ -75,7 +77,9 @@ def content_triggers_install(*, using=None) -> None:
         else:  # no triggers: no token, so nothing is ever served from the memo
             return
         cursor.execute("DELETE FROM core_contentversion")  # a fresh token after migrate/flush
-        cursor.execute("INSERT INTO core_contentversion (id, token) VALUES (1, %s)", [_random_token()])
+        cursor.execute(
+            "INSERT INTO core_contentversion (id, token) VALUES (1, %s)", [_random_token()]
+        )
 
 
 def _random_token() -> str:
@@ -178,7 +182,8 @@ def published_get(model, **lookup):
     uuid lookup without a query (all published objects, memoized). Shared, so read-only."""
     [(field, value)] = lookup.items()
     by_value = memoized(
-        ("published", model._meta.label, field), lambda: {getattr(obj, field): obj for obj in model.objects.published()}
+        ("published", model._meta.label, field),
+        lambda: {getattr(obj, field): obj for obj in model.objects.published()},
     )
     try:
         return by_value[model._meta.get_field(field).to_python(value)]

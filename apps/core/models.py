@@ -10,7 +10,9 @@ class ContentVersion(models.Model):
     token = models.CharField(max_length=64)
 
     class Meta:
-        constraints = [models.CheckConstraint(condition=models.Q(id=1), name="content_version_single_row")]
+        constraints = [
+            models.CheckConstraint(condition=models.Q(id=1), name="content_version_single_row")
+        ]
 
     def __str__(self):
         return self.token
@@ -25,7 +27,9 @@ class Seeded(models.Model):
     uuid = models.UUIDField()
 
     class Meta:
-        constraints = [models.UniqueConstraint(fields=["model", "uuid"], name="seeded_once_per_object")]
+        constraints = [
+            models.UniqueConstraint(fields=["model", "uuid"], name="seeded_once_per_object")
+        ]
 
     def __str__(self):
         return f"{self.model} {self.uuid}"

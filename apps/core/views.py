@@ -14,7 +14,9 @@ def healthz(request):
             cursor.execute("SELECT 1")
             cursor.fetchone()
     except Exception as exc:
-        return JsonResponse({"status": "error", "database": str(exc.__class__.__name__)}, status=503)
+        return JsonResponse(
+            {"status": "error", "database": str(exc.__class__.__name__)}, status=503
+        )
     return JsonResponse({"status": "ok", "database": "ok"})
 
 

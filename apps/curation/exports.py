@@ -19,10 +19,14 @@ def guide_to_markdown(guide: Guide) -> str:
     children: dict[int | None, list] = {}
     for section in sections:
         # A parent outside this guide (typed into the admin) counts as none: the section is top-level.
-        children.setdefault(section.parent_id if section.parent_id in by_id else None, []).append(section)
+        children.setdefault(section.parent_id if section.parent_id in by_id else None, []).append(
+            section
+        )
     entries: dict[int, list[Entry]] = {section.id: [] for section in sections}
     for entry in (
-        Entry.objects.filter(section__guide=guide).select_related("resource").prefetch_related("resource__links")
+        Entry.objects.filter(section__guide=guide)
+        .select_related("resource")
+        .prefetch_related("resource__links")
     ).order_by("position", "pk"):
         entries[entry.section_id].append(entry)
 
@@ -67,15 +71,24 @@ def _compose(entry: Entry) -> str:
     resource = entry.resource
     title = _one_line(resource.title)
     text = f"[{_escape(title)}]({resource.url})" if resource.url else title
-    extra = [f"[{_escape(_one_line(link.label)) or 'link'}]({link.url})" for link in resource.links.all()]
+    extra = [
+        f"[{_escape(_one_line(link.label)) or 'link'}]({link.url})" for link in resource.links.all()
+    ]
     if extra:
         text += " (" + ", ".join(extra) + ")"
     words = [
-        part for part in (_one_line(resource.author), _one_line(entry.note) or _one_line(resource.description)) if part
+        part
+        for part in (
+            _one_line(resource.author),
+            _one_line(entry.note) or _one_line(resource.description),
+        )
+        if part
     ]
     if words:
         # "[Title](url) - Author. Note." as 002 writes it; a URL-less item reads "Title: words"
-        text += (" - " if resource.url else ": ") + ". ".join(word.rstrip(".") for word in words) + "."
+        text += (
+            (" - " if resource.url else ": ") + ". ".join(word.rstrip(".") for word in words) + "."
+        )
     return text
 
 

@@ -10,7 +10,9 @@ MAX_IMPORT_BYTES = 2 * 1024 * 1024
 
 
 class KindChoiceForm(forms.Form):
-    kind = forms.ChoiceField(choices=Kind.choices, help_text="Every selected resource gets this kind.")
+    kind = forms.ChoiceField(
+        choices=Kind.choices, help_text="Every selected resource gets this kind."
+    )
 
 
 class TopicChoiceForm(forms.Form):
@@ -19,7 +21,10 @@ class TopicChoiceForm(forms.Form):
 
 class MergeForm(forms.Form):
     survivor = forms.TypedChoiceField(
-        widget=forms.RadioSelect, coerce=int, label="Keep", help_text="The others are merged into it, then deleted."
+        widget=forms.RadioSelect,
+        coerce=int,
+        label="Keep",
+        help_text="The others are merged into it, then deleted.",
     )
 
     def __init__(self, *args, resources, **kwargs):
@@ -38,14 +43,18 @@ class GuideImportForm(forms.Form):
     clear reason before the importer sees it; ``cleaned_data["source"]`` is the text.
     """
 
-    file = forms.FileField(required=False, widget=AdminFileWidget, help_text="A .md or .txt file, UTF-8, at most 2 MB.")
+    file = forms.FileField(
+        required=False, widget=AdminFileWidget, help_text="A .md or .txt file, UTF-8, at most 2 MB."
+    )
     text = forms.CharField(
         required=False,
         widget=forms.Textarea(attrs={"rows": 12, "class": "vLargeTextField"}),
         label="…or paste it",
         max_length=MAX_IMPORT_BYTES,
     )
-    guide_slug = forms.SlugField(max_length=80, label="Guide slug", help_text="Its address: /guides/<slug>/.")
+    guide_slug = forms.SlugField(
+        max_length=80, label="Guide slug", help_text="Its address: /guides/<slug>/."
+    )
     title = forms.CharField(max_length=200, label="Guide title")
 
     def clean(self):
@@ -58,7 +67,9 @@ class GuideImportForm(forms.Form):
             cleaned["source_name"] = upload.name
         elif text.strip():
             if "\x00" in text:
-                raise forms.ValidationError("This looks like binary data, not a markdown reading list.")
+                raise forms.ValidationError(
+                    "This looks like binary data, not a markdown reading list."
+                )
             cleaned["source"] = text
             cleaned["source_name"] = ""
         elif not self.errors:
@@ -74,7 +85,9 @@ class GuideImportForm(forms.Form):
         if not data.strip():
             raise forms.ValidationError("The file is empty.")
         if b"\x00" in data[:8192]:
-            raise forms.ValidationError("This looks like a binary file, not a markdown reading list.")
+            raise forms.ValidationError(
+                "This looks like a binary file, not a markdown reading list."
+            )
         try:
             return data.decode("utf-8-sig")
         except UnicodeDecodeError as error:

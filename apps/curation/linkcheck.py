@@ -80,7 +80,11 @@ class LinkChecker:
         self.retries = retries
         self.backoff = backoff
         self.max_redirects = max_redirects
-        self.allow_private = getattr(settings, "LINKCHECK_ALLOW_PRIVATE", False) if allow_private is None else allow_private
+        self.allow_private = (
+            getattr(settings, "LINKCHECK_ALLOW_PRIVATE", False)
+            if allow_private is None
+            else allow_private
+        )
         self.sleep = sleep
         self.user_agent = f"Syllabus link checker (+{getattr(settings, 'SITE_URL', '')})"
         self._opener = urllib.request.build_opener(_NoRedirects)
@@ -94,11 +98,19 @@ class LinkChecker:
                 self._refuse_unsafe(current)
                 code, location = self._ask(current, deadline)
             except _Failure as failure:
-                return LinkCheck(url, LinkStatus.ERROR, final_url=_moved(url, current), error=str(failure)[:300])
+                return LinkCheck(
+                    url, LinkStatus.ERROR, final_url=_moved(url, current), error=str(failure)[:300]
+                )
             if 300 <= code < 400 and location:
                 target = urljoin(current, location.strip())
                 if target in seen:
-                    return LinkCheck(url, LinkStatus.ERROR, code, _moved(url, current), f"Redirect loop at {target}"[:300])
+                    return LinkCheck(
+                        url,
+                        LinkStatus.ERROR,
+                        code,
+                        _moved(url, current),
+                        f"Redirect loop at {target}"[:300],
+                    )
                 seen.add(target)
                 first_redirect = first_redirect or code
                 current = target
@@ -109,8 +121,16 @@ class LinkChecker:
                 return LinkCheck(url, LinkStatus.REDIRECTED, first_redirect, current)
             if code >= 400:
                 return LinkCheck(url, LinkStatus.BROKEN, code, _moved(url, current), f"HTTP {code}")
-            return LinkCheck(url, LinkStatus.ERROR, code, _moved(url, current), f"Unexpected HTTP {code}")
-        return LinkCheck(url, LinkStatus.ERROR, first_redirect, current, f"More than {self.max_redirects} redirects")
+            return LinkCheck(
+                url, LinkStatus.ERROR, code, _moved(url, current), f"Unexpected HTTP {code}"
+            )
+        return LinkCheck(
+            url,
+            LinkStatus.ERROR,
+            first_redirect,
+            current,
+            f"More than {self.max_redirects} redirects",
+        )
 
     def _ask(self, url, deadline):
         """(status code, Location) for ``url``: HEAD, then GET when HEAD is refused; retried
@@ -144,7 +164,9 @@ class LinkChecker:
             timeout = min(timeout, deadline - time.monotonic())
             if timeout <= 0:
                 raise _Failure(f"Gave up after {self.budget:g}s")
-        request = urllib.request.Request(url, method=method, headers={"User-Agent": self.user_agent, "Accept": "*/*"})
+        request = urllib.request.Request(
+            url, method=method, headers={"User-Agent": self.user_agent, "Accept": "*/*"}
+        )
         try:
             with self._opener.open(request, timeout=timeout) as response:
                 return response.status, response.headers.get("Location")
@@ -157,7 +179,9 @@ class LinkChecker:
                 raise self._timed_out(timeout) from None
             if isinstance(reason, socket.gaierror):
                 raise _Failure(f"DNS lookup failed: {reason.strerror or reason}") from None
-            raise _Failure(f"Connection failed: {getattr(reason, 'strerror', None) or reason}") from None
+            raise _Failure(
+                f"Connection failed: {getattr(reason, 'strerror', None) or reason}"
+            ) from None
         except TimeoutError:
             raise self._timed_out(timeout) from None
         except (OSError, ValueError, http.client.HTTPException) as error:
@@ -175,7 +199,9 @@ class LinkChecker:
         if self.allow_private:
             return
         try:
-            infos = socket.getaddrinfo(parts.hostname, parts.port or (443 if parts.scheme == "https" else 80))
+            infos = socket.getaddrinfo(
+                parts.hostname, parts.port or (443 if parts.scheme == "https" else 80)
+            )
         except socket.gaierror as error:
             raise _Failure(f"DNS lookup failed: {error.strerror or error}") from None
         for info in infos:
@@ -184,7 +210,9 @@ class LinkChecker:
                 raise _Failure(f"Refused: {parts.hostname} is a private or local address")
 
     # --- many URLs ---------------------------------------------------------------------------
-    def check_many(self, urls, *, workers: int = DEFAULT_WORKERS, progress=None) -> dict[str, LinkCheck]:
+    def check_many(
+        self, urls, *, workers: int = DEFAULT_WORKERS, progress=None
+    ) -> dict[str, LinkCheck]:
         """Check each distinct URL once, ``workers`` at a time; ``progress(done, total, url, result)``
         is called as each check finishes (the command prints it, so a long run is never silent)."""
         unique = list(dict.fromkeys(urls))
@@ -212,7 +240,9 @@ def stale_resources(*, days: int | None = None):
     resources = Resource.objects.exclude(url__isnull=True)
     if days is not None:
         cutoff = timezone.now() - timedelta(days=days)
-        resources = resources.filter(Q(link_checked_at__isnull=True) | Q(link_checked_at__lt=cutoff))
+        resources = resources.filter(
+            Q(link_checked_at__isnull=True) | Q(link_checked_at__lt=cutoff)
+        )
     return resources
 
 
@@ -225,7 +255,9 @@ def resources_check_links(
     """
     checker = checker or LinkChecker()
     rows = [resource for resource in resources if resource.url]
-    results = checker.check_many([resource.url for resource in rows], workers=workers, progress=progress)
+    results = checker.check_many(
+        [resource.url for resource in rows], workers=workers, progress=progress
+    )
     now = timezone.now()
     for resource in rows:
         result = results[resource.url]
@@ -235,6 +267,8 @@ def resources_check_links(
         resource.link_error = result.error[:300]
         resource.link_checked_at = now
     Resource.objects.bulk_update(
-        rows, ["link_status", "link_status_code", "link_final_url", "link_error", "link_checked_at"], batch_size=500
+        rows,
+        ["link_status", "link_status_code", "link_final_url", "link_error", "link_checked_at"],
+        batch_size=500,
     )
     return Counter(resource.link_status for resource in rows)

@@ -26,7 +26,9 @@ def sync_curator_permissions(*, apps=global_apps, using=DEFAULT_DB_ALIAS):
     CURATOR_APP_LABELS' models. Safe to re-run; works with a migration's historical ``apps``."""
     Group = apps.get_model("auth", "Group")
     Permission = apps.get_model("auth", "Permission")
-    labels = [label for label in CURATOR_APP_LABELS if _ensure_permissions(label, apps=apps, using=using)]
+    labels = [
+        label for label in CURATOR_APP_LABELS if _ensure_permissions(label, apps=apps, using=using)
+    ]
     group, _ = Group.objects.using(using).get_or_create(name=CURATORS_GROUP)
     group.permissions.set(
         Permission.objects.using(using)
@@ -36,7 +38,9 @@ def sync_curator_permissions(*, apps=global_apps, using=DEFAULT_DB_ALIAS):
     return group
 
 
-def sync_curator_permissions_after_migrate(sender, apps=global_apps, using=DEFAULT_DB_ALIAS, **kwargs):
+def sync_curator_permissions_after_migrate(
+    sender, apps=global_apps, using=DEFAULT_DB_ALIAS, **kwargs
+):
     try:
         apps.get_model("auth", "Group")
     except LookupError:  # auth not migrated in this database (router / partial migrate)

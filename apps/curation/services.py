@@ -35,7 +35,9 @@ def positions_renumber(*, rows: Sequence[models.Model], field_name: str = "posit
     pks = [row.pk for row in rows]
     with transaction.atomic():
         current = dict(
-            model._default_manager.filter(pk__in=pks).select_for_update().values_list("pk", field_name)
+            model._default_manager.filter(pk__in=pks)
+            .select_for_update()
+            .values_list("pk", field_name)
         )
         changed = sum(current.get(row.pk) != index for index, row in enumerate(rows, start=1))
         if not changed:
@@ -65,7 +67,9 @@ def section_depths_refresh(*, section: Section) -> None:
         Section.objects.filter(pk=section.pk).update(depth=section.depth)
         level, seen = [section], {section.pk}
         while level:
-            children = [child for child in Section.objects.filter(parent__in=level) if child.pk not in seen]
+            children = [
+                child for child in Section.objects.filter(parent__in=level) if child.pk not in seen
+            ]
             parents = {parent.pk: parent.depth for parent in level}
             for child in children:
                 child.depth = parents[child.parent_id] + 1
@@ -83,7 +87,9 @@ def next_position(queryset, field_name: str = "position") -> int:
 # Each takes any queryset (an admin changelist's may be annotated or distinct), works on plain
 # rows by primary key, and returns the objects it actually changed, for the history.
 def _rows(queryset):
-    return queryset.model._default_manager.filter(pk__in=list(queryset.values_list("pk", flat=True)))
+    return queryset.model._default_manager.filter(
+        pk__in=list(queryset.values_list("pk", flat=True))
+    )
 
 
 def objects_set_published(*, queryset, published: bool) -> list:
@@ -99,7 +105,9 @@ def objects_set_published(*, queryset, published: bool) -> list:
 def resources_set_kind(*, resources, kind: str) -> list[Resource]:
     with transaction.atomic():
         changed = list(_rows(resources).exclude(kind=kind))
-        Resource.objects.filter(pk__in=[r.pk for r in changed]).update(kind=kind, updated_at=timezone.now())
+        Resource.objects.filter(pk__in=[r.pk for r in changed]).update(
+            kind=kind, updated_at=timezone.now()
+        )
     return changed
 
 
@@ -136,7 +144,9 @@ class MergeResult:
     progress_moved: int = 0
     progress_combined: int = 0
     activities_moved: int = 0
-    other_moved: dict[str, int] = field(default_factory=dict)  # e.g. path steps: {"step resources": 2}
+    other_moved: dict[str, int] = field(
+        default_factory=dict
+    )  # e.g. path steps: {"step resources": 2}
 
     def summary(self) -> str:
         parts = [
@@ -172,12 +182,19 @@ def resource_merge(*, survivor: Resource, duplicates: Iterable[Resource]) -> Mer
     if not duplicates:
         raise CurationError("Choose at least one duplicate besides the resource that survives.")
     with transaction.atomic():
-        locked = {r.pk: r for r in Resource.objects.select_for_update().filter(pk__in=[survivor.pk, *[d.pk for d in duplicates]])}
+        locked = {
+            r.pk: r
+            for r in Resource.objects.select_for_update().filter(
+                pk__in=[survivor.pk, *[d.pk for d in duplicates]]
+            )
+        }
         if len(locked) != len(duplicates) + 1:
             raise CurationError("One of the resources was deleted meanwhile; reload and try again.")
         survivor = locked[survivor.pk]
         duplicates = [locked[d.pk] for d in duplicates]
-        result = MergeResult(survivor=survivor, merged=[f"“{d.title}” (#{d.pk})" for d in duplicates])
+        result = MergeResult(
+            survivor=survivor, merged=[f"“{d.title}” (#{d.pk})" for d in duplicates]
+        )
         _merge_fields(survivor, duplicates)
         _merge_entries(survivor, duplicates, result)
         _merge_links(survivor, duplicates, result)
@@ -225,7 +242,11 @@ def _merge_entries(survivor, duplicates, result):
 
 def _merge_links(survivor, duplicates, result):
     normalize = _url_normalizer()
-    known = {normalize(url) for url in [survivor.url, *survivor.links.values_list("url", flat=True)] if url}
+    known = {
+        normalize(url)
+        for url in [survivor.url, *survivor.links.values_list("url", flat=True)]
+        if url
+    }
     position = next_position(survivor.links.all())
     for duplicate in duplicates:
         candidates = [(duplicate.url, duplicate.title)] if duplicate.url else []
@@ -256,7 +277,11 @@ def _merge_other_references(survivor, duplicates, result):
     """Repoint every foreign key to Resource this module does not handle by name (path steps…)."""
     handled = {Entry, ResourceLink, Progress, Activity}
     for relation in Resource._meta.get_fields(include_hidden=True):
-        if not (relation.one_to_many or relation.one_to_one) or not relation.auto_created or relation.concrete:
+        if (
+            not (relation.one_to_many or relation.one_to_one)
+            or not relation.auto_created
+            or relation.concrete
+        ):
             continue
         model, fk = relation.related_model, relation.field
         if model in handled or model._meta.auto_created:
@@ -266,7 +291,8 @@ def _merge_other_references(survivor, duplicates, result):
         for row in model._default_manager.filter(**{f"{fk.name}__in": duplicates}):
             clash = any(
                 model._default_manager.filter(
-                    **{fk.name: survivor}, **{name: getattr(row, name) for name in fields if name != fk.name}
+                    **{fk.name: survivor},
+                    **{name: getattr(row, name) for name in fields if name != fk.name},
                 ).exists()
                 for fields in unique_sets
             )
@@ -286,7 +312,9 @@ def _unique_field_sets(model, fk_name):
     groups += [
         tuple(constraint.fields)
         for constraint in model._meta.constraints
-        if isinstance(constraint, models.UniqueConstraint) and constraint.fields and constraint.condition is None
+        if isinstance(constraint, models.UniqueConstraint)
+        and constraint.fields
+        and constraint.condition is None
     ]
     return [group for group in groups if fk_name in group]
 

@@ -29,7 +29,9 @@ from apps.curation.forms import GuideImportForm, ImportConfirmForm, MergeForm
 from apps.curation.services import CurationError, resource_merge
 
 MAX_MERGE = 10
-IMPORT_PERMISSIONS = [f"catalog.add_{name}" for name in ("guide", "section", "entry", "resource", "resourcelink")]
+IMPORT_PERMISSIONS = [
+    f"catalog.add_{name}" for name in ("guide", "section", "entry", "resource", "resourcelink")
+]
 
 
 # --- Merge -----------------------------------------------------------------------------------
@@ -45,9 +47,15 @@ def resource_merge_action(model_admin, request, queryset):
         .order_by("-learner_count", "-entry_count", "pk")
     )
     if not 2 <= len(resources) <= MAX_MERGE:
-        model_admin.message_user(request, f"Select between 2 and {MAX_MERGE} resources to merge.", messages.WARNING)
+        model_admin.message_user(
+            request, f"Select between 2 and {MAX_MERGE} resources to merge.", messages.WARNING
+        )
         return None
-    form = MergeForm(request.POST if "apply" in request.POST else None, resources=resources, initial={"survivor": resources[0].pk})
+    form = MergeForm(
+        request.POST if "apply" in request.POST else None,
+        resources=resources,
+        initial={"survivor": resources[0].pk},
+    )
     if form.is_bound and form.is_valid():
         survivor = form.cleaned_data["survivor"]
         duplicates = [resource for resource in resources if resource.pk != survivor.pk]
@@ -56,16 +64,31 @@ def resource_merge_action(model_admin, request, queryset):
         except CurationError as error:
             model_admin.message_user(request, str(error), messages.ERROR)
             return None
-        log_change_many(request, [result.survivor], f"Merged duplicates into this resource: {result.summary()}")
-        log_change_many(request, duplicates, f"Merged into “{result.survivor.title}” (#{result.survivor.pk}).", DELETION)
+        log_change_many(
+            request, [result.survivor], f"Merged duplicates into this resource: {result.summary()}"
+        )
+        log_change_many(
+            request,
+            duplicates,
+            f"Merged into “{result.survivor.title}” (#{result.survivor.pk}).",
+            DELETION,
+        )
         url = reverse("admin:catalog_resource_change", args=[result.survivor.pk])
         model_admin.message_user(
-            request, format_html("Merged into <a href=\"{}\">{}</a>: {}", url, result.survivor.title, result.summary()), messages.SUCCESS
+            request,
+            format_html(
+                'Merged into <a href="{}">{}</a>: {}', url, result.survivor.title, result.summary()
+            ),
+            messages.SUCCESS,
         )
         return HttpResponseRedirect(url)
     placements = {}
-    for entry in Entry.objects.filter(resource__in=resources).select_related("section__guide").order_by("pk"):
-        placements.setdefault(entry.resource_id, []).append(f"{entry.section.guide.title} › {entry.section}")
+    for entry in (
+        Entry.objects.filter(resource__in=resources).select_related("section__guide").order_by("pk")
+    ):
+        placements.setdefault(entry.resource_id, []).append(
+            f"{entry.section.guide.title} › {entry.section}"
+        )
     for resource in resources:
         resource.placements = placements.get(resource.pk, [])
     context = {
@@ -96,7 +119,9 @@ def guide_export(request, object_id, model_admin):
 def guides_export_response(guides: list[Guide]) -> HttpResponse:
     """A markdown file for one guide, a zip of them for several."""
     if len(guides) == 1:
-        response = HttpResponse(guide_to_markdown(guides[0]), content_type="text/markdown; charset=utf-8")
+        response = HttpResponse(
+            guide_to_markdown(guides[0]), content_type="text/markdown; charset=utf-8"
+        )
         filename = guide_export_filename(guides[0])
     else:
         buffer = io.BytesIO()
@@ -132,7 +157,11 @@ def guide_import(request, model_admin):
     }
     if request.method == "POST" and "confirm" in request.POST:
         return _import_confirm(request, model_admin, context)
-    form = GuideImportForm(request.POST, request.FILES) if request.method == "POST" else GuideImportForm()
+    form = (
+        GuideImportForm(request.POST, request.FILES)
+        if request.method == "POST"
+        else GuideImportForm()
+    )
     if request.method == "POST" and form.is_valid():
         data = form.cleaned_data
         try:
@@ -151,7 +180,12 @@ def guide_import(request, model_admin):
             return TemplateResponse(
                 request,
                 "curation/guide_import_preview.html",
-                {**context, "title": f"Preview: import “{plan.guides[0].title}”", "preview": ImportPreview(plan), "confirm": confirm},
+                {
+                    **context,
+                    "title": f"Preview: import “{plan.guides[0].title}”",
+                    "preview": ImportPreview(plan),
+                    "confirm": confirm,
+                },
             )
     return TemplateResponse(request, "curation/guide_import.html", {**context, "form": form})
 
@@ -159,7 +193,10 @@ def guide_import(request, model_admin):
 def _import_confirm(request, model_admin, context):
     confirm = ImportConfirmForm(request.POST)
     if not confirm.is_valid():
-        messages.error(request, "The import form came back incomplete; nothing was imported. Please start again.")
+        messages.error(
+            request,
+            "The import form came back incomplete; nothing was imported. Please start again.",
+        )
         return HttpResponseRedirect(reverse("admin:catalog_guide_import"))
     data = confirm.cleaned_data
     try:
@@ -168,10 +205,19 @@ def _import_confirm(request, model_admin, context):
             result = apply_import(plan)
             created = Resource.objects.filter(uuid__in=[r.uuid for r in plan.new_resources])
             source = f" from {data['source_name']}" if data["source_name"] else ""
-            log_change_many(request, [result.guide], f"Imported markdown{source}: {_counts(result)}.", ADDITION)
-            log_change_many(request, created, f"Created by importing the guide “{result.guide.title}”.", ADDITION)
+            log_change_many(
+                request, [result.guide], f"Imported markdown{source}: {_counts(result)}.", ADDITION
+            )
+            log_change_many(
+                request,
+                created,
+                f"Created by importing the guide “{result.guide.title}”.",
+                ADDITION,
+            )
     except CatalogImportError as error:
-        form = GuideImportForm({"guide_slug": data["guide_slug"], "title": data["title"], "text": data["text"]})
+        form = GuideImportForm(
+            {"guide_slug": data["guide_slug"], "title": data["title"], "text": data["text"]}
+        )
         form.is_valid()
         form.add_error(None, f"Nothing was imported: {error}")
         return TemplateResponse(request, "curation/guide_import.html", {**context, "form": form})
@@ -182,9 +228,13 @@ def _import_confirm(request, model_admin, context):
 def _plan(source, slug, title, source_name):
     plan = plan_import(source, guide_slug=slug, title=title, source_name=source_name)
     if plan.guides[0].existing_id:
-        raise CatalogImportError(f"A guide with the slug “{slug}” already exists: choose another slug.")
+        raise CatalogImportError(
+            f"A guide with the slug “{slug}” already exists: choose another slug."
+        )
     if not plan.entries:
-        raise CatalogImportError("Nothing in this file looks like a reading list item (no links, no checklist lines).")
+        raise CatalogImportError(
+            "Nothing in this file looks like a reading list item (no links, no checklist lines)."
+        )
     return plan
 
 
@@ -206,23 +256,31 @@ class ImportPreview:
         entries = {}
         for entry in self.guide.entries:
             entries.setdefault(entry.section.uuid, []).append(entry)
-        self.sections = [(section, entries.get(section.uuid, [])) for section in self.guide.sections]
+        self.sections = [
+            (section, entries.get(section.uuid, [])) for section in self.guide.sections
+        ]
         self.new_resources = plan.new_resources
         titles = dict(
-            Resource.objects.filter(pk__in=[r.existing_id for r in plan.matched_resources]).values_list("pk", "title")
+            Resource.objects.filter(
+                pk__in=[r.existing_id for r in plan.matched_resources]
+            ).values_list("pk", "title")
         )
         # (planned resource, its admin URL, the catalog's title when the file names it differently)
         self.matched = [
             (
                 resource,
                 reverse("admin:catalog_resource_change", args=[resource.existing_id]),
-                titles.get(resource.existing_id) if titles.get(resource.existing_id) != resource.title else "",
+                titles.get(resource.existing_id)
+                if titles.get(resource.existing_id) != resource.title
+                else "",
             )
             for resource in plan.matched_resources
         ]
         self.skipped = plan.skipped_lines()
         self.matched_ids = {resource.key for resource in plan.matched_resources}
         self.link_count = sum(len(resource.links) for resource in plan.new_resources)
-        self.topic_slugs = sorted({slug for resource in plan.new_resources for slug in resource.topics})
+        self.topic_slugs = sorted(
+            {slug for resource in plan.new_resources for slug in resource.topics}
+        )
         self.warnings = plan.warnings
         self.paths = plan.paths

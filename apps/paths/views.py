@@ -19,11 +19,15 @@ def path_follow_view(request, slug):
         return redirect(f"{reverse('account_login')}?next={quote(path.get_absolute_url())}")
     form = FollowForm(request.POST)
     if not form.is_valid():
-        messages.error(request, "Hours per week must be a whole number from 1 to 168; nothing was changed.")
+        messages.error(
+            request, "Hours per week must be a whole number from 1 to 168; nothing was changed."
+        )
     elif form.cleaned_data["action"] == "unfollow":
         path_unfollow(user=request.user, path=path)
         messages.success(request, f"You no longer follow “{path.title}”. Your progress is kept.")
     else:
-        path_follow(user=request.user, path=path, hours_per_week=form.cleaned_data["hours_per_week"])
+        path_follow(
+            user=request.user, path=path, hours_per_week=form.cleaned_data["hours_per_week"]
+        )
         messages.success(request, f"You follow “{path.title}”; it shows on your dashboard.")
     return redirect(path)

@@ -24,10 +24,7 @@ def _rows(user, *, published_only=True):
     rows = Progress.objects.filter(user=user)
     if published_only:
         rows = rows.filter(resource__is_published=True)
-    return (
-        rows.select_related("resource")
-        .order_by("resource__title", "resource_id")
-    )
+    return rows.select_related("resource").order_by("resource__title", "resource_id")
 
 
 def _iso(value):
@@ -103,7 +100,9 @@ def _entry_line(entry, done):
 
 def progress_markdown(user, guides=None) -> str:
     """Every published guide as a checklist, `[x]` where the learner is done."""
-    done = set(Progress.objects.filter(user=user, status=Status.DONE).values_list("resource_id", flat=True))
+    done = set(
+        Progress.objects.filter(user=user, status=Status.DONE).values_list("resource_id", flat=True)
+    )
     guides = list(guides if guides is not None else Guide.objects.published())
     entries = (
         visible_entries()

@@ -18,12 +18,15 @@ class StatusForm(forms.Form):
 
 
 class NoteForm(forms.Form):
-    note = forms.CharField(required=False, max_length=10_000, widget=forms.Textarea(attrs={"rows": 4}))
+    note = forms.CharField(
+        required=False, max_length=10_000, widget=forms.Textarea(attrs={"rows": 4})
+    )
 
 
 class ImportForm(forms.Form):
     file = forms.FileField(
-        required=False, help_text="A Markdown checklist (.md), or a Syllabus JSON or CSV export; at most 1 MB."
+        required=False,
+        help_text="A Markdown checklist (.md), or a Syllabus JSON or CSV export; at most 1 MB.",
     )
     text = forms.CharField(
         required=False, widget=forms.Textarea(attrs={"rows": 10}), label="…or paste it here"
@@ -38,7 +41,9 @@ class ImportForm(forms.Form):
             try:
                 cleaned["content"] = upload.read().decode("utf-8-sig")
             except UnicodeDecodeError:
-                raise forms.ValidationError("That file is not UTF-8 text; nothing was imported.") from None
+                raise forms.ValidationError(
+                    "That file is not UTF-8 text; nothing was imported."
+                ) from None
         else:
             cleaned["content"] = cleaned.get("text") or ""
             if len(cleaned["content"].encode("utf-8", "surrogatepass")) > MAX_IMPORT_BYTES:

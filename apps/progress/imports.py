@@ -69,7 +69,9 @@ class ImportPlan:
 # bracket, parenthesis or space) cannot be part of, so no input makes one backtrack far.
 # (markdown-it-py reads the same correctly, but 1 MB of short ticked lines full of brackets or
 # emphasis took it 12-19 s here: linear, with a constant a worker cannot afford.)
-_MD_LINK = re.compile(r"\[([^\[\]]*)\]\(\s*(?:<([^<>\n]*)>|([^()\s]*(?:\([^()\s]*\)[^()\s]*)*))(?:\s+\"[^\"]*\")?\s*\)")
+_MD_LINK = re.compile(
+    r"\[([^\[\]]*)\]\(\s*(?:<([^<>\n]*)>|([^()\s]*(?:\([^()\s]*\)[^()\s]*)*))(?:\s+\"[^\"]*\")?\s*\)"
+)
 _AUTOLINK = re.compile(r"<(https?://[^<>\s]*)>")
 _BARE_URL = re.compile(r"https?://[^\s<>\[\]`\"]+")
 _MARKS = re.compile(r"[*_`~]+")
@@ -119,7 +121,9 @@ def _plan_markdown(user, content):
     url_to_resource = {}
     for url, resource_id in Resource.objects.published().exclude(url=None).values_list("url", "id"):
         url_to_resource[url] = resource_id
-    for url, resource_id in ResourceLink.objects.filter(resource__is_published=True).values_list("url", "resource_id"):
+    for url, resource_id in ResourceLink.objects.filter(resource__is_published=True).values_list(
+        "url", "resource_id"
+    ):
         url_to_resource.setdefault(url, resource_id)
     titles = {}
     for title, resource_id in Resource.objects.published().values_list("title", "id"):
@@ -152,12 +156,18 @@ def _plan_markdown(user, content):
             if len(candidates) == 1:
                 resource_id = next(iter(candidates))
             else:
-                reason = "several resources have this title" if candidates else "no resource has this link or title"
+                reason = (
+                    "several resources have this title"
+                    if candidates
+                    else "no resource has this link or title"
+                )
                 plan.unmatched.append((number, text, reason))
                 continue
         wanted.setdefault(resource_id, number)
     if checklist_lines == 0:
-        raise ProgressImportError("No checklist lines (\"- [x] …\") were found; nothing was imported.")
+        raise ProgressImportError(
+            'No checklist lines ("- [x] …") were found; nothing was imported.'
+        )
     resources = Resource.objects.in_bulk(list(wanted))
     current = _current(user, list(wanted))
     for resource_id in wanted:
@@ -166,7 +176,11 @@ def _plan_markdown(user, content):
             plan.unchanged += 1
         else:
             plan.changes.append(
-                PlannedChange(resource=resources[resource_id], current=row.status if row else Status.NOT_STARTED, new=Status.DONE)
+                PlannedChange(
+                    resource=resources[resource_id],
+                    current=row.status if row else Status.NOT_STARTED,
+                    new=Status.DONE,
+                )
             )
     return plan
 
@@ -178,7 +192,13 @@ def _checklist_item(line):
     if len(stripped) < 5 or stripped[0] not in "-*+" or not stripped[1].isspace():
         return None, ""
     rest = stripped[1:].lstrip()
-    if len(rest) < 4 or rest[0] != "[" or rest[2] != "]" or rest[1] not in " xX" or not rest[3].isspace():
+    if (
+        len(rest) < 4
+        or rest[0] != "["
+        or rest[2] != "]"
+        or rest[1] not in " xX"
+        or not rest[3].isspace()
+    ):
         return None, ""
     text = rest[3:].strip()
     if not text:
@@ -220,11 +240,21 @@ def _plan_json(user, content):
     try:
         data = json.loads(content)
     except json.JSONDecodeError as exc:
-        raise ProgressImportError(f"That is not valid JSON ({exc.msg}, line {exc.lineno}); nothing was imported.") from None
+        raise ProgressImportError(
+            f"That is not valid JSON ({exc.msg}, line {exc.lineno}); nothing was imported."
+        ) from None
     except (ValueError, RecursionError):  # nested too deep, or a number too long to read
-        raise ProgressImportError("That JSON is nested too deeply or holds a number too long to read; nothing was imported.") from None
-    if not isinstance(data, dict) or data.get("format") != JSON_FORMAT or not isinstance(data.get("progress"), list):
-        raise ProgressImportError("That JSON is not a Syllabus progress export; nothing was imported.")
+        raise ProgressImportError(
+            "That JSON is nested too deeply or holds a number too long to read; nothing was imported."
+        ) from None
+    if (
+        not isinstance(data, dict)
+        or data.get("format") != JSON_FORMAT
+        or not isinstance(data.get("progress"), list)
+    ):
+        raise ProgressImportError(
+            "That JSON is not a Syllabus progress export; nothing was imported."
+        )
     return _plan_items(user, "json", enumerate(data["progress"], start=1))
 
 
@@ -233,11 +263,15 @@ def _plan_csv(user, content):
     try:
         rows = list(csv.reader(io.StringIO(content, newline="")))
     except csv.Error as exc:
-        raise ProgressImportError(f"That CSV cannot be read ({exc}); nothing was imported.") from None
+        raise ProgressImportError(
+            f"That CSV cannot be read ({exc}); nothing was imported."
+        ) from None
     header = rows[0]
     missing = [name for name in ("resource", "status") if name not in header]
     if missing:
-        raise ProgressImportError("That CSV is not a Syllabus progress export (no resource or status column); nothing was imported.")
+        raise ProgressImportError(
+            "That CSV is not a Syllabus progress export (no resource or status column); nothing was imported."
+        )
     columns = {name: header.index(name) for name in CSV_COLUMNS if name in header}
 
     def item(row):
@@ -252,7 +286,11 @@ def _plan_csv(user, content):
         }
 
     # Numbered by line in the file: the header is line 1.
-    return _plan_items(user, "csv", ((number, item(row)) for number, row in enumerate(rows[1:], start=2) if any(row)))
+    return _plan_items(
+        user,
+        "csv",
+        ((number, item(row)) for number, row in enumerate(rows[1:], start=2) if any(row)),
+    )
 
 
 def _plan_items(user, format, numbered_items):
@@ -266,7 +304,10 @@ def _plan_items(user, format, numbered_items):
             plan.unmatched.append((index, _shown(item), problem))
             continue
         items[UUID(item["resource"])] = (index, item, dates)
-    resources = {resource.uuid: resource for resource in Resource.objects.published().filter(uuid__in=list(items))}
+    resources = {
+        resource.uuid: resource
+        for resource in Resource.objects.published().filter(uuid__in=list(items))
+    }
     current = _current(user, [resource.id for resource in resources.values()])
     for resource_uuid, (index, item, (started_at, completed_at)) in items.items():
         resource = resources.get(resource_uuid)

@@ -20,7 +20,9 @@ class Status(models.TextChoices):
 
 class Progress(models.Model):
     # Indexed by the unique constraint, which leads with it.
-    user = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="progress", db_index=False)
+    user = models.ForeignKey(
+        settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="progress", db_index=False
+    )
     resource = models.ForeignKey(Resource, on_delete=models.CASCADE, related_name="progress")
     # NOT_STARTED rows exist only to hold a private note on something not begun yet.
     status = models.CharField(max_length=12, choices=Status.choices, default=Status.NOT_STARTED)
@@ -33,17 +35,30 @@ class Progress(models.Model):
     class Meta:
         verbose_name_plural = "progress"
         constraints = [
-            models.UniqueConstraint(fields=["user", "resource"], name="progress_one_row_per_user_resource"),
-            models.CheckConstraint(condition=Q(status__in=Status.values), name="progress_status_valid"),
+            models.UniqueConstraint(
+                fields=["user", "resource"], name="progress_one_row_per_user_resource"
+            ),
             models.CheckConstraint(
-                condition=Q(completed_at__isnull=True) | Q(status=Status.DONE), name="progress_completed_only_when_done"
+                condition=Q(status__in=Status.values), name="progress_status_valid"
+            ),
+            models.CheckConstraint(
+                condition=Q(completed_at__isnull=True) | Q(status=Status.DONE),
+                name="progress_completed_only_when_done",
             ),
         ]
         # The dashboard's latest finished and started resources: read in index order, no sort.
         # Every write to a row maintains its indexes, so there are no others.
         indexes = [
-            models.Index(fields=["user", "-completed_at"], condition=Q(status=Status.DONE), name="progress_latest_done"),
-            models.Index(fields=["user", "-started_at"], condition=Q(status=Status.IN_PROGRESS), name="progress_latest_started"),
+            models.Index(
+                fields=["user", "-completed_at"],
+                condition=Q(status=Status.DONE),
+                name="progress_latest_done",
+            ),
+            models.Index(
+                fields=["user", "-started_at"],
+                condition=Q(status=Status.IN_PROGRESS),
+                name="progress_latest_started",
+            ),
         ]
 
     def __str__(self):
@@ -54,7 +69,12 @@ class Activity(models.Model):
     """One status change, for history, streaks and the heatmap."""
 
     # Indexed by the (user, -occurred_at) index, which leads with it.
-    user = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="activities", db_index=False)
+    user = models.ForeignKey(
+        settings.AUTH_USER_MODEL,
+        on_delete=models.CASCADE,
+        related_name="activities",
+        db_index=False,
+    )
     resource = models.ForeignKey(Resource, on_delete=models.CASCADE, related_name="activities")
     status = models.CharField(max_length=12, choices=Status.choices)
     occurred_at = models.DateTimeField(db_index=True)  # the admin's list, newest first
@@ -75,14 +95,20 @@ class ActivityDay(models.Model):
     resource it was about is deleted later (the learner was active that day all the same)."""
 
     # Indexed by the unique constraint, which leads with it.
-    user = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="+", db_index=False)
+    user = models.ForeignKey(
+        settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="+", db_index=False
+    )
     day = models.DateField()
     count = models.PositiveIntegerField()
 
     class Meta:
         constraints = [
-            models.UniqueConstraint(fields=["user", "day"], name="activityday_one_row_per_user_day"),
-            models.CheckConstraint(condition=models.Q(count__gt=0), name="activityday_count_positive"),
+            models.UniqueConstraint(
+                fields=["user", "day"], name="activityday_one_row_per_user_day"
+            ),
+            models.CheckConstraint(
+                condition=models.Q(count__gt=0), name="activityday_count_positive"
+            ),
         ]
 
     def __str__(self):

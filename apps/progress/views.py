@@ -23,7 +23,9 @@ EXPORTS = {
 def progress_export(request, fmt):
     stamp = timezone.localdate().isoformat()
     if fmt == "json":
-        response = JsonResponse(exports.progress_json(request.user), json_dumps_params={"indent": 2})
+        response = JsonResponse(
+            exports.progress_json(request.user), json_dumps_params={"indent": 2}
+        )
     else:
         content_type, build = EXPORTS[fmt]
         response = HttpResponse(build(request.user), content_type=content_type)

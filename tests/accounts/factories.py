@@ -16,7 +16,9 @@ class UserFactory(factory.django.DjangoModelFactory):
     email = factory.LazyAttribute(lambda user: f"{user.username}@example.com")
     password = factory.django.Password(PASSWORD)
     email_address = factory.RelatedFactory(
-        "tests.accounts.factories.EmailAddressFactory", "user", email=factory.SelfAttribute("..email")
+        "tests.accounts.factories.EmailAddressFactory",
+        "user",
+        email=factory.SelfAttribute("..email"),
     )
 
 

@@ -29,7 +29,9 @@ def test_sign_up_confirm_log_out_and_log_in_again(client):
     )
     assert response.status_code == 302
     assert response["Location"] == reverse("account_email_verification_sent")
-    assert not _is_logged_in(client), "verification is mandatory: no session before the email is confirmed"
+    assert not _is_logged_in(client), (
+        "verification is mandatory: no session before the email is confirmed"
+    )
 
     assert len(mail.outbox) == 1
     message = mail.outbox[0]
@@ -51,7 +53,9 @@ def test_sign_up_confirm_log_out_and_log_in_again(client):
     assert logged_out.status_code == 302
     assert not _is_logged_in(client)
 
-    logged_in = client.post(reverse("account_login"), {"login": "new@example.com", "password": NEW_PASSWORD})
+    logged_in = client.post(
+        reverse("account_login"), {"login": "new@example.com", "password": NEW_PASSWORD}
+    )
     assert logged_in.status_code == 302
     assert logged_in["Location"] == "/"
     assert _is_logged_in(client)
@@ -103,7 +107,12 @@ def test_password_reset_by_email(client, me):
     me.refresh_from_db()
     assert me.check_password(NEW_PASSWORD)
 
-    assert client.post(reverse("account_login"), {"login": me.email, "password": NEW_PASSWORD}).status_code == 302
+    assert (
+        client.post(
+            reverse("account_login"), {"login": me.email, "password": NEW_PASSWORD}
+        ).status_code
+        == 302
+    )
     assert _is_logged_in(client)
 
 
@@ -112,7 +121,9 @@ def test_password_reset_link_works_once(client, me):
     client.post(reverse("account_reset_password"), {"email": me.email})
     reset_path = _link_in(mail.outbox[0], "/accounts/password/reset/key/")
     form_page = client.get(reset_path, follow=True)
-    client.post(form_page.redirect_chain[-1][0], {"password1": NEW_PASSWORD, "password2": NEW_PASSWORD})
+    client.post(
+        form_page.redirect_chain[-1][0], {"password1": NEW_PASSWORD, "password2": NEW_PASSWORD}
+    )
     client.logout()
 
     again = client.get(reset_path, follow=True)
@@ -149,7 +160,9 @@ def test_password_change_needs_the_current_password(my_client, me, password):
 
 
 def test_add_an_email_address_sends_a_verification(my_client, me):
-    response = my_client.post(reverse("account_email"), {"action_add": "", "email": "second@example.com"})
+    response = my_client.post(
+        reverse("account_email"), {"action_add": "", "email": "second@example.com"}
+    )
     assert response.status_code == 302
     added = EmailAddress.objects.get(user=me, email="second@example.com")
     assert not added.verified and not added.primary

@@ -18,7 +18,12 @@ from django.urls import reverse
 from tests.accounts.factories import UserFactory
 
 User = get_user_model()
-GITHUB = {"github": {"APPS": [{"client_id": "test-client-id", "secret": "test-secret"}], "SCOPE": ["user:email"]}}
+GITHUB = {
+    "github": {
+        "APPS": [{"client_id": "test-client-id", "secret": "test-secret"}],
+        "SCOPE": ["user:email"],
+    }
+}
 
 
 def _amount_per(rate_setting, per):
@@ -60,7 +65,12 @@ def test_account_page_lists_my_email_and_links(my_client, me, someone_else):
     assert "me@example.com" in html and "me-too@example.com" in html
     assert "someone@example.com" not in html
     assert "Unverified" in html and "Primary" in html
-    for name in ("account_email", "account_change_password", "accounts:data-export", "accounts:delete"):
+    for name in (
+        "account_email",
+        "account_change_password",
+        "accounts:data-export",
+        "accounts:delete",
+    ):
         assert f'"{reverse(name)}"' in html, name
     assert 'name="password"' in html, "a user with a password must type it to delete the account"
 
@@ -70,9 +80,14 @@ def test_account_page_links_progress_export_and_import_next_to_the_data_download
     data = html.split('id="account-data"', 1)[1].split("</section>", 1)[0]
     assert f'"{reverse("accounts:data-export")}"' in data
     for fmt, label in (("md", "Markdown checklist"), ("csv", "CSV"), ("json", "JSON")):
-        assert f'<a href="{reverse("progress:export", args=[fmt])}" download>{label}</a>' in data, fmt
+        assert f'<a href="{reverse("progress:export", args=[fmt])}" download>{label}</a>' in data, (
+            fmt
+        )
     assert f'<a class="button" href="{reverse("progress:import")}">Import progress</a>' in data
-    assert "JSON keeps everything — statuses, notes and dates; a Markdown checklist carries only done or not done." in unescape(data)
+    assert (
+        "JSON keeps everything — statuses, notes and dates; a Markdown checklist carries only done or not done."
+        in unescape(data)
+    )
 
 
 def test_account_page_offers_set_password_to_github_only_users(my_client, me):
@@ -117,15 +132,23 @@ def test_data_export_is_a_json_attachment_of_only_my_data(my_client, me, someone
     response = my_client.get(reverse("accounts:data-export"))
     assert response.status_code == 200
     assert response["Content-Type"] == "application/json"
-    assert re.fullmatch(r'attachment; filename="syllabus-export-\d{4}-\d{2}-\d{2}\.json"', response["Content-Disposition"])
+    assert re.fullmatch(
+        r'attachment; filename="syllabus-export-\d{4}-\d{2}-\d{2}\.json"',
+        response["Content-Disposition"],
+    )
     assert "no-cache" in response["Cache-Control"] or "no-store" in response["Cache-Control"]
     assert exporter == [me]
-    assert response.json() == {"user": {"email": "me@example.com"}, "progress": [{"note": "note of me"}]}
+    assert response.json() == {
+        "user": {"email": "me@example.com"},
+        "progress": [{"note": "note of me"}],
+    }
     assert b"someone" not in response.content
 
 
 def test_data_export_ignores_any_user_in_the_query(my_client, me, someone_else, exporter):
-    my_client.get(reverse("accounts:data-export"), {"user": someone_else.pk, "user_id": someone_else.pk})
+    my_client.get(
+        reverse("accounts:data-export"), {"user": someone_else.pk, "user_id": someone_else.pk}
+    )
     assert exporter == [me]
 
 
@@ -136,9 +159,15 @@ def test_data_export_with_the_real_exporter_holds_my_notes_not_theirs(my_client,
     from apps.catalog.models import Resource
     from apps.progress.models import Progress
 
-    resource = Resource.objects.create(title="Attention Is All You Need", url="https://example.com/attention")
-    Progress.objects.create(user=me, resource=resource, status="in_progress", note="my own private note")
-    Progress.objects.create(user=someone_else, resource=resource, status="in_progress", note="their private note")
+    resource = Resource.objects.create(
+        title="Attention Is All You Need", url="https://example.com/attention"
+    )
+    Progress.objects.create(
+        user=me, resource=resource, status="in_progress", note="my own private note"
+    )
+    Progress.objects.create(
+        user=someone_else, resource=resource, status="in_progress", note="their private note"
+    )
 
     response = my_client.get(reverse("accounts:data-export"))
     assert response.status_code == 200
@@ -180,7 +209,9 @@ def test_anonymous_post_deletes_nothing(client, me, password):
         ("me@example.com", "", "This field is required"),
     ],
 )
-def test_wrong_confirmation_changes_nothing(my_client, me, password, confirm, typed_password, error):
+def test_wrong_confirmation_changes_nothing(
+    my_client, me, password, confirm, typed_password, error
+):
     response = _delete(my_client, confirm, password if typed_password is None else typed_password)
     assert response.status_code == 200
     assert error in response.content.decode()
@@ -190,7 +221,9 @@ def test_wrong_confirmation_changes_nothing(my_client, me, password, confirm, ty
     assert _is_logged_in(my_client)
 
 
-def test_right_confirmation_deletes_me_and_everything_of_mine(my_client, me, someone_else, password):
+def test_right_confirmation_deletes_me_and_everything_of_mine(
+    my_client, me, someone_else, password
+):
     me_pk = me.pk
     EmailAddress.objects.create(user=me, email="me-too@example.com")
     SocialAccount.objects.create(user=me, provider="github", uid="12345")
@@ -212,7 +245,9 @@ def test_right_confirmation_deletes_me_and_everything_of_mine(my_client, me, som
     ]
     assert not User.objects.filter(pk=me_pk).exists()
     assert _rows_referencing(me_pk) == {}
-    assert not EmailAddress.objects.filter(email__in=["me@example.com", "me-too@example.com"]).exists()
+    assert not EmailAddress.objects.filter(
+        email__in=["me@example.com", "me-too@example.com"]
+    ).exists()
     assert not SocialAccount.objects.filter(uid="12345").exists()
     assert not _is_logged_in(my_client)
     # The other learner keeps everything.
@@ -229,7 +264,9 @@ def test_someone_else_cannot_delete_me(client, me, someone_else, password):
     assert User.objects.filter(pk__in=[me.pk, someone_else.pk]).count() == 2
 
     # Their own valid confirmation plus my id in every field a view might read: only they go.
-    response = _delete(client, someone_else.email, password, user=me.pk, user_id=me.pk, pk=me.pk, id=me.pk)
+    response = _delete(
+        client, someone_else.email, password, user=me.pk, user_id=me.pk, pk=me.pk, id=me.pk
+    )
     assert response.status_code == 302
     assert User.objects.filter(pk=me.pk).exists()
     assert not User.objects.filter(pk=someone_else.pk).exists()
@@ -289,7 +326,9 @@ def test_failed_logins_for_one_email_are_rate_limited(client, me, someone_else, 
     assert not _is_logged_in(client)
 
     # The limit is per address: another learner on the same network can still log in.
-    response = client.post(reverse("account_login"), {"login": someone_else.email, "password": password})
+    response = client.post(
+        reverse("account_login"), {"login": someone_else.email, "password": password}
+    )
     assert response.status_code == 302
 
 
@@ -297,9 +336,17 @@ def test_failed_logins_for_one_email_are_rate_limited(client, me, someone_else, 
 def test_signups_from_one_address_are_rate_limited(client):
     limit = _amount_per(account_settings.RATE_LIMITS["signup"], "ip")
     for i in range(limit):
-        response = client.post(reverse("account_signup"), {"email": f"bot{i}@example.com", "password1": "x", "password2": "x"})
-        assert response.status_code == 200  # invalid password: the form again, but the attempt counts
-    response = client.post(reverse("account_signup"), {"email": "one-more@example.com", "password1": "x", "password2": "x"})
+        response = client.post(
+            reverse("account_signup"),
+            {"email": f"bot{i}@example.com", "password1": "x", "password2": "x"},
+        )
+        assert (
+            response.status_code == 200
+        )  # invalid password: the form again, but the attempt counts
+    response = client.post(
+        reverse("account_signup"),
+        {"email": "one-more@example.com", "password1": "x", "password2": "x"},
+    )
     assert response.status_code == 429
     assert b"Too many attempts" in response.content
     assert b'<main id="main"' in response.content, "the 429 page is rendered in the site layout"
@@ -379,12 +426,20 @@ def test_github_button_present_with_keys(client):
 def test_github_button_posts_to_github(client):
     response = client.post("/accounts/github/login/?process=login")
     assert response.status_code == 302
-    assert response["Location"].startswith("https://github.com/login/oauth/authorize?client_id=test-client-id")
+    assert response["Location"].startswith(
+        "https://github.com/login/oauth/authorize?client_id=test-client-id"
+    )
 
 
 @pytest.mark.django_db
 def test_account_page_links_connected_accounts_only_when_github_is_configured(my_client, settings):
     settings.SOCIALACCOUNT_PROVIDERS = {}
-    assert reverse("socialaccount_connections") not in my_client.get(reverse("accounts:account")).content.decode()
+    assert (
+        reverse("socialaccount_connections")
+        not in my_client.get(reverse("accounts:account")).content.decode()
+    )
     settings.SOCIALACCOUNT_PROVIDERS = GITHUB
-    assert reverse("socialaccount_connections") in my_client.get(reverse("accounts:account")).content.decode()
+    assert (
+        reverse("socialaccount_connections")
+        in my_client.get(reverse("accounts:account")).content.decode()
+    )

@@ -43,8 +43,14 @@ def catalog():
 def learner(catalog):
     """A learner part-way through the guide, so ticks, bars and the dashboard show every state."""
     user = UserFactory(email="axe@example.com")
-    resources = Resource.objects.published().filter(entries__section__guide=catalog["guide"]).distinct()[:6]
-    for resource, status in zip(resources, [Status.DONE, Status.DONE, Status.IN_PROGRESS, Status.SKIPPED, Status.DONE, Status.DONE], strict=False):
+    resources = (
+        Resource.objects.published().filter(entries__section__guide=catalog["guide"]).distinct()[:6]
+    )
+    for resource, status in zip(
+        resources,
+        [Status.DONE, Status.DONE, Status.IN_PROGRESS, Status.SKIPPED, Status.DONE, Status.DONE],
+        strict=False,
+    ):
         progress_set_status(user=user, resource=resource, status=status)
     return user
 
@@ -73,10 +79,14 @@ def _cases():
 def _describe(violations):
     lines = []
     for violation in violations:
-        lines.append(f"  [{violation['impact']}] {violation['id']}: {violation['help']} ({violation['helpUrl']})")
+        lines.append(
+            f"  [{violation['impact']}] {violation['id']}: {violation['help']} ({violation['helpUrl']})"
+        )
         for node in violation["nodes"][:8]:
             summary = node.get("failureSummary", "").strip().splitlines()
-            lines.append(f"      {' '.join(map(str, node['target']))}: {summary[-1].strip() if summary else ''}")
+            lines.append(
+                f"      {' '.join(map(str, node['target']))}: {summary[-1].strip() if summary else ''}"
+            )
         if len(violation["nodes"]) > 8:
             lines.append(f"      … and {len(violation['nodes']) - 8} more")
     return "\n".join(lines)
@@ -94,7 +104,9 @@ def _blocking_violations(browser, live_server, user, path, scheme):
             sign_in(page, live_server, user)
         response = page.goto(live_server.url + path)
         assert response.status == 200, f"{path} answered {response.status}"
-        assert page.evaluate("matchMedia('(prefers-color-scheme: dark)').matches") == (scheme == "dark")
+        assert page.evaluate("matchMedia('(prefers-color-scheme: dark)').matches") == (
+            scheme == "dark"
+        )
         results = axe.run(page)
         return [v for v in results.response["violations"] if v["impact"] in BLOCKING_IMPACTS]
     finally:
@@ -103,11 +115,15 @@ def _blocking_violations(browser, live_server, user, path, scheme):
 
 # One test per page, both colour schemes inside it: seeding the catalog is most of each test's time.
 @pytest.mark.parametrize(("name", "signed_in", "url"), list(_cases()))
-def test_page_has_no_serious_accessibility_violation(browser, live_server, catalog, learner, name, signed_in, url):
+def test_page_has_no_serious_accessibility_violation(
+    browser, live_server, catalog, learner, name, signed_in, url
+):
     path = url(catalog)
     report = []
     for scheme in SCHEMES:
-        blocking = _blocking_violations(browser, live_server, learner if signed_in else None, path, scheme)
+        blocking = _blocking_violations(
+            browser, live_server, learner if signed_in else None, path, scheme
+        )
         if blocking:
             report.append(f"{name} {path} in {scheme} mode:\n{_describe(blocking)}")
     assert not report, "serious/critical axe violations:\n" + "\n".join(report)

@@ -20,7 +20,10 @@ def _fresh_rate_limits():
 @pytest.mark.django_db(transaction=True)
 def test_sign_up_confirm_and_land_signed_in(page, live_server):
     console_errors = []
-    page.on("console", lambda message: console_errors.append(message.text) if message.type == "error" else None)
+    page.on(
+        "console",
+        lambda message: console_errors.append(message.text) if message.type == "error" else None,
+    )
 
     page.goto(f"{live_server.url}/accounts/signup/")
     page.get_by_label("Email").fill("reader@example.com")

@@ -16,7 +16,10 @@ PASSWORD = "a long and unusual passphrase 42"
 @pytest.mark.django_db(transaction=True)
 def test_curator_renames_a_resource_and_learners_see_the_new_title(page, live_server):
     console_errors = []
-    page.on("console", lambda message: console_errors.append(message.text) if message.type == "error" else None)
+    page.on(
+        "console",
+        lambda message: console_errors.append(message.text) if message.type == "error" else None,
+    )
     curator = get_user_model().objects.create_user(
         username="cora", email="cora@example.com", password=PASSWORD, is_staff=True
     )
@@ -24,7 +27,9 @@ def test_curator_renames_a_resource_and_learners_see_the_new_title(page, live_se
     EmailAddress.objects.create(user=curator, email=curator.email, verified=True, primary=True)
     resource = EntryFactory(resource__title="Atention is all you need").resource
 
-    page.goto(f"{live_server.url}/admin/")  # staff sign in through the site's sign-in (rate limited)
+    page.goto(
+        f"{live_server.url}/admin/"
+    )  # staff sign in through the site's sign-in (rate limited)
     page.wait_for_url(f"{live_server.url}/accounts/login/**")
     page.get_by_label("Email").fill("cora@example.com")
     page.get_by_label("Password").fill(PASSWORD)
@@ -35,7 +40,9 @@ def test_curator_renames_a_resource_and_learners_see_the_new_title(page, live_se
 
     page.get_by_role("link", name="Resources").first.click()
     page.get_by_role("link", name="Atention is all you need").click()
-    expect(page.locator("#content-main")).to_contain_text("Recent changes")  # waits for the page, as a person does
+    expect(page.locator("#content-main")).to_contain_text(
+        "Recent changes"
+    )  # waits for the page, as a person does
     page.get_by_label("Title").fill("Attention Is All You Need")
     page.get_by_role("button", name="Save", exact=True).first.click()
     page.wait_for_url(f"{live_server.url}/admin/catalog/resource/")
@@ -45,7 +52,10 @@ def test_curator_renames_a_resource_and_learners_see_the_new_title(page, live_se
     try:
         learner_page = learner.new_page()
         learner_page.goto(f"{live_server.url}{resource.get_absolute_url()}")
-        assert learner_page.get_by_role("heading", level=1).inner_text().strip() == "Attention Is All You Need"
+        assert (
+            learner_page.get_by_role("heading", level=1).inner_text().strip()
+            == "Attention Is All You Need"
+        )
     finally:
         learner.close()
     assert console_errors == [], "no CSP violations or script errors in the admin"

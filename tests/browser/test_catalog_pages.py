@@ -12,12 +12,19 @@ pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
 
 @pytest.fixture
 def guide():
-    guide = GuideFactory(slug="inference", title="Inference Engineering", description="Serving LLMs fast.")
+    guide = GuideFactory(
+        slug="inference", title="Inference Engineering", description="Serving LLMs fast."
+    )
     chapter = SectionFactory(guide=guide, title="Serving")
     tier1 = SectionFactory(parent=chapter, title="Tier 1", tier=1)
     tier2 = SectionFactory(parent=chapter, title="Tier 2", tier=2)
-    EntryFactory(section=tier1, resource=ResourceFactory(title="Transformer inference arithmetic", kind=Kind.ARTICLE))
-    EntryFactory(section=tier2, resource=ResourceFactory(title="FlashAttention-3 internals", kind=Kind.PAPER))
+    EntryFactory(
+        section=tier1,
+        resource=ResourceFactory(title="Transformer inference arithmetic", kind=Kind.ARTICLE),
+    )
+    EntryFactory(
+        section=tier2, resource=ResourceFactory(title="FlashAttention-3 internals", kind=Kind.PAPER)
+    )
     return guide
 
 
@@ -25,7 +32,10 @@ def guide():
 def console_problems(page):
     """Console errors (a CSP violation shows up here) collected while the test runs."""
     problems = []
-    page.on("console", lambda message: problems.append(message.text) if message.type == "error" else None)
+    page.on(
+        "console",
+        lambda message: problems.append(message.text) if message.type == "error" else None,
+    )
     page.on("pageerror", lambda error: problems.append(str(error)))
     return problems
 

@@ -32,7 +32,9 @@ def guide():
 @pytest.fixture
 def console_errors(page):
     errors = []
-    page.on("console", lambda message: errors.append(message.text) if message.type == "error" else None)
+    page.on(
+        "console", lambda message: errors.append(message.text) if message.type == "error" else None
+    )
     return errors  # CSP violations and script errors
 
 
@@ -125,7 +127,9 @@ def test_json_export_moves_ticks_notes_and_dates_to_a_fresh_account(
     move_to_account(page, live_server, grace)
     preview(page, live_server, saved)
     card = page.get_by_role("region", name="Preview")
-    expect(card).to_contain_text("3 resources will change · 0 already as in the file · 0 lines matched")
+    expect(card).to_contain_text(
+        "3 resources will change · 0 already as in the file · 0 lines matched"
+    )
     assert preview_rows(card) == [  # in the file's order
         ("Continuous batching", Status.NOT_STARTED, Status.IN_PROGRESS),
         ("Paged attention", Status.NOT_STARTED, Status.DONE),
@@ -152,7 +156,10 @@ def test_json_export_moves_ticks_notes_and_dates_to_a_fresh_account(
         title: (row.status, row.note) for title, row in theirs.items()
     }
     for title, row in mine.items():  # the learner's history comes along, not the time of the import
-        assert (row.started_at, row.completed_at) == (theirs[title].started_at, theirs[title].completed_at)
+        assert (row.started_at, row.completed_at) == (
+            theirs[title].started_at,
+            theirs[title].completed_at,
+        )
 
     # The same file again is recognised as already applied: nothing to confirm.
     preview(page, live_server, saved)
@@ -183,7 +190,7 @@ def test_markdown_checklist_reimports_and_a_bad_file_changes_nothing(
     truncated = tmp_path / "progress.json"  # a download cut short
     truncated.write_text('{"format": "syllabus-progress", "progress": [')
     for bad_file, message in [
-        (junk, "No checklist lines (\"- [x] …\") were found; nothing was imported."),
+        (junk, 'No checklist lines ("- [x] …") were found; nothing was imported.'),
         (truncated, "That is not valid JSON"),
     ]:
         preview(page, live_server, bad_file)
@@ -194,7 +201,9 @@ def test_markdown_checklist_reimports_and_a_bad_file_changes_nothing(
 
     preview(page, live_server, saved)
     card = page.get_by_role("region", name="Preview")
-    expect(card).to_contain_text("2 resources will change · 0 already as in the file · 0 lines matched")
+    expect(card).to_contain_text(
+        "2 resources will change · 0 already as in the file · 0 lines matched"
+    )
     assert preview_rows(card) == [
         ("Speculative decoding", Status.NOT_STARTED, Status.DONE),
         ("KV cache quantization", Status.NOT_STARTED, Status.DONE),

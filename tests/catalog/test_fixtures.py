@@ -27,8 +27,12 @@ def fixture_objects():
 
 def test_sources_are_byte_identical_copies_of_the_originals():
     for source in GUIDE_SOURCES:
-        assert hashlib.sha256(source.path.read_bytes()).hexdigest() == ORIGINAL_SHA256[source.slug], source.slug
-    assert sorted(p.name for p in SOURCES_DIR.glob("*.md")) == sorted(f"{s.slug}.md" for s in GUIDE_SOURCES)
+        assert (
+            hashlib.sha256(source.path.read_bytes()).hexdigest() == ORIGINAL_SHA256[source.slug]
+        ), source.slug
+    assert sorted(p.name for p in SOURCES_DIR.glob("*.md")) == sorted(
+        f"{s.slug}.md" for s in GUIDE_SOURCES
+    )
 
 
 def test_build_fixtures_regenerates_the_committed_file_byte_identically(tmp_path):
@@ -42,11 +46,20 @@ def test_fixture_uses_natural_keys_only(fixture_objects):
     uuids = [obj["fields"]["uuid"] for obj in fixture_objects]
     assert len(uuids) == len(set(uuids))
     entry = next(obj for obj in fixture_objects if obj["model"] == "catalog.entry")
-    assert isinstance(entry["fields"]["section"], list) and isinstance(entry["fields"]["resource"], list)
+    assert isinstance(entry["fields"]["section"], list) and isinstance(
+        entry["fields"]["resource"], list
+    )
 
 
 def test_fixture_objects_come_in_load_order(fixture_objects):
-    order = ["catalog.topic", "catalog.guide", "catalog.section", "catalog.resource", "catalog.resourcelink", "catalog.entry"]
+    order = [
+        "catalog.topic",
+        "catalog.guide",
+        "catalog.section",
+        "catalog.resource",
+        "catalog.resourcelink",
+        "catalog.entry",
+    ]
     models = [obj["model"] for obj in fixture_objects]
     assert models == sorted(models, key=order.index)
     seen = set()

@@ -5,7 +5,13 @@ from decimal import Decimal
 
 import pytest
 
-from apps.catalog.importer import CatalogImportError, apply_import, normalize_url, parse_guide, plan_import
+from apps.catalog.importer import (
+    CatalogImportError,
+    apply_import,
+    normalize_url,
+    parse_guide,
+    plan_import,
+)
 from apps.catalog.importer.planner import plan_catalog
 from apps.catalog.importer.sources import GUIDE_SOURCES, SOURCES_DIR
 from apps.catalog.models import Entry, Guide, Kind, Priority, Resource, ResourceLink, Section
@@ -30,7 +36,10 @@ def source_text(slug: str) -> str:
 
 @pytest.fixture(scope="module")
 def guides():
-    return {source.slug: parse_guide((SOURCES_DIR / f"{source.slug}.md").read_bytes()) for source in GUIDE_SOURCES}
+    return {
+        source.slug: parse_guide((SOURCES_DIR / f"{source.slug}.md").read_bytes())
+        for source in GUIDE_SOURCES
+    }
 
 
 @pytest.fixture(scope="module")
@@ -59,14 +68,28 @@ def test_mojibake_is_repaired_before_parsing(guides):
 def test_bold_bullet_label_and_plain_pseudo_headings_become_sibling_sections(guides):
     deep_dive = section(guides["ai-cheatsheet"], "Deep dive into AI concepts [Learn step-by-step]")
     assert [child.title for child in deep_dive.children] == [
-        "GPU architecture", "GPU programming concepts", "Transformer", "Attention", "Quantization",
-        "Post-training", "Optimizations", "Software tools AI", "Insights",
+        "GPU architecture",
+        "GPU programming concepts",
+        "Transformer",
+        "Attention",
+        "Quantization",
+        "Post-training",
+        "Optimizations",
+        "Software tools AI",
+        "Insights",
     ]
     assert deep_dive.description.startswith("Listed only high-quality resources.")
-    assert section(guides["ai-cheatsheet"], "GPU architecture").description.startswith("Current SOTA AI/LLM workloads")
+    assert section(guides["ai-cheatsheet"], "GPU architecture").description.startswith(
+        "Current SOTA AI/LLM workloads"
+    )
     awesome = guides["ai-engineering-awesome"]
-    assert [c.title for c in section(awesome, "Core AI engineering papers you MUST read").children] == [
-        "Kernel level and memory system engineering", "Algorithms for Kernel development", "Training engineering", "Others",
+    assert [
+        c.title for c in section(awesome, "Core AI engineering papers you MUST read").children
+    ] == [
+        "Kernel level and memory system engineering",
+        "Algorithms for Kernel development",
+        "Training engineering",
+        "Others",
     ]
     assert section(awesome, "Scheduling / Routing").items
 
@@ -81,9 +104,17 @@ def test_table_of_contents_bullets_do_not_become_sections_or_items(guides):
 def test_must_group_and_maybe_heading_set_priority(guides):
     cheatsheet = guides["ai-cheatsheet"]
     must = [item.title for item in cheatsheet.items() if item.priority == Priority.MUST]
-    assert must == ["CSE223", "CME 295", "AI Engineering Silicon Cheatsheet", "The Ultra-Scale Playbook", "Llama visualization"]
+    assert must == [
+        "CSE223",
+        "CME 295",
+        "AI Engineering Silicon Cheatsheet",
+        "The Ultra-Scale Playbook",
+        "Llama visualization",
+    ]
     maybe = section(cheatsheet, "MAYBE guides you may go through")
-    assert maybe.priority == Priority.MAYBE and all(item.priority == Priority.MAYBE for item in maybe.items)
+    assert maybe.priority == Priority.MAYBE and all(
+        item.priority == Priority.MAYBE for item in maybe.items
+    )
     papers = section(guides["ai-engineering-awesome"], "Training engineering")
     assert all(item.priority == Priority.MUST for item in papers.items)
 
@@ -91,16 +122,25 @@ def test_must_group_and_maybe_heading_set_priority(guides):
 def test_ratings_are_read_and_removed_from_the_note(guides):
     cse223 = items_titled(guides["ai-cheatsheet"], "CSE223")[0]
     assert cse223.rating == Decimal("10")
-    assert "rating" not in cse223.note and cse223.note == "ML Sys course by Prof Hao Zhang by UC San Diego"
+    assert (
+        "rating" not in cse223.note
+        and cse223.note == "ML Sys course by Prof Hao Zhang by UC San Diego"
+    )
     playbook = items_titled(guides["ai-engineering-awesome"], "The Ultra-Scale Playbook")[0]
     assert playbook.rating == Decimal("8.5")
 
 
 def test_items_without_a_link_are_concepts(guides):
-    concepts = [item for item in section(guides["ai-cheatsheet"], "Attention").items if item.kind == Kind.CONCEPT]
+    concepts = [
+        item
+        for item in section(guides["ai-cheatsheet"], "Attention").items
+        if item.kind == Kind.CONCEPT
+    ]
     assert len(concepts) == 4
     ring = next(c for c in concepts if c.title.startswith("Ring Attention"))
-    assert ring.url is None and ring.note == "Handles large sequence length, Flex Attention, Masking"
+    assert (
+        ring.url is None and ring.note == "Handles large sequence length, Flex Attention, Masking"
+    )
 
 
 def test_flash_attention_item_keeps_every_link_with_a_label(guides):
@@ -137,7 +177,9 @@ def test_image_tags_are_not_resources(guides, plan):
 
 
 def test_blog_prefix_makes_a_site_and_by_author_is_read(guides):
-    openvino = items_titled(guides["ai-engineering-awesome"], "OpenVINO optimizations and engineering")[0]
+    openvino = items_titled(
+        guides["ai-engineering-awesome"], "OpenVINO optimizations and engineering"
+    )[0]
     assert openvino.kind == Kind.SITE and openvino.author == "Intel"
     scaling = items_titled(guides["ai-engineering-awesome"], "Scaling a model")[0]
     assert scaling.author == "Jax (Google)" and scaling.rating == Decimal("7")
@@ -193,7 +235,9 @@ def test_done_marks_are_read(guides):
 def test_space_broken_url_is_repaired_and_flagged(guides, plan):
     item = items_titled(guides["future-blogs-to-write"], "Things we learned about LLMs in 2024")[0]
     assert item.url == "https://simonwillison.net/2024/Dec/31/llms-in-2024/"
-    resource = next(r for r in plan.resources if r.url == "https://simonwillison.net/2024/Dec/31/llms-in-2024")
+    resource = next(
+        r for r in plan.resources if r.url == "https://simonwillison.net/2024/Dec/31/llms-in-2024"
+    )
     assert "simonwil lison" in resource.url_issue
     assert any("simonwil lison" in warning for warning in plan.warnings)
 
@@ -205,7 +249,9 @@ def test_bare_urls_get_titles_from_the_line_or_the_url(guides):
     assert papers[0].url == "https://arxiv.org/pdf/1708.03888v3"
     assert items_titled(blogs, "github.com/srush/GPU-Puzzles")
     challenge = items_titled(blogs, "Challenge by unsloth")[0]
-    assert challenge.url.startswith("https://colab.research.google.com/drive/1JqKqA1XWeLHvnYAc0wzrR4JBCnq43HyH")
+    assert challenge.url.startswith(
+        "https://colab.research.google.com/drive/1JqKqA1XWeLHvnYAc0wzrR4JBCnq43HyH"
+    )
     assert items_titled(blogs, "Foundations of Deep RL")[0].kind == Kind.VIDEO
 
 
@@ -228,12 +274,17 @@ def test_phased_book_plan_becomes_sections_with_books(guides):
     ]
     udl = phases[0].items[0]
     assert (udl.title, udl.kind, udl.author, udl.effort, udl.url) == (
-        "Understanding Deep Learning", Kind.BOOK, "Prince", "4-5 weeks", None,
+        "Understanding Deep Learning",
+        Kind.BOOK,
+        "Prince",
+        "4-5 weeks",
+        None,
     )
     assert udl.description.startswith("Focus: Modern implementation + theory")
     optional = section(guides["future-blogs-to-write"], "Optional/Reference Materials").items
     assert [(b.title, b.author) for b in optional] == [
-        ("Alice's Adventures in a differentiable wonderland", ""), ("Deep Learning", "Goodfellow"),
+        ("Alice's Adventures in a differentiable wonderland", ""),
+        ("Deep Learning", "Goodfellow"),
     ]
     timeline = section(guides["future-blogs-to-write"], "Project Integration Timeline").items
     assert timeline[0].note == "Weeks 1-10" and len(timeline) == 4
@@ -242,8 +293,13 @@ def test_phased_book_plan_becomes_sections_with_books(guides):
 
 
 def test_ordered_book_list_maps_onto_the_phase_plan_books(guides, plan):
-    order = next(p for p in guides["future-blogs-to-write"].paths if p.title == "Book reading order")
-    assert [step.label for step in order.steps][:2] == ["MML", "DL with PyTorch + Dive into DL (in parallel)"]
+    order = next(
+        p for p in guides["future-blogs-to-write"].paths if p.title == "Book reading order"
+    )
+    assert [step.label for step in order.steps][:2] == [
+        "MML",
+        "DL with PyTorch + Dive into DL (in parallel)",
+    ]
     assert [[i.title for i in step.items] for step in order.steps] == [
         ["Mathematics for Machine Learning"],
         ["Deep Learning with PyTorch", "Dive into Deep Learning"],
@@ -269,7 +325,11 @@ def test_field_notes_table_rows_become_sections_holding_one_chapter(guides):
     attention = notes.sections[4]
     assert attention.title == "Attention Optimization"
     (chapter,) = attention.items
-    assert (chapter.kind, chapter.title, chapter.url) == (Kind.CHAPTER, "Attention Optimization", None)
+    assert (chapter.kind, chapter.title, chapter.url) == (
+        Kind.CHAPTER,
+        "Attention Optimization",
+        None,
+    )
     assert chapter.description.startswith("FlashAttention v1/v2/v3")
 
 
@@ -299,7 +359,9 @@ def test_same_url_in_several_guides_is_one_resource(plan):
     guides_listing = {g.slug for g in plan.guides for e in g.entries if e.resource is cse[0]}
     assert guides_listing == {"ai-cheatsheet", "ai-engineering-awesome"}
     scaling = next(r for r in plan.resources if r.url == "https://jax-ml.github.io/scaling-book")
-    assert scaling.title == "How To Scale Your Model"  # 002's fuller line wins over 001's "Scaling a model"
+    assert (
+        scaling.title == "How To Scale Your Model"
+    )  # 002's fuller line wins over 001's "Scaling a model"
     assert scaling.author == "JAX Team"
 
 
@@ -324,11 +386,17 @@ def test_reading_paths_cover_the_guides_orders(plan):
     assert [step.title for step in tiers.steps] == ["Tier 1", "Tier 2", "Tier 3"]
     assert len(tiers.resources) == len(set(tiers.resources))
     kernel = next(p for p in plan.paths if p.slug == "ai-infra-field-notes-kernel-development")
-    assert [s.title for s in kernel.steps][:2] == ["01 GPU Architecture & AI Systems", "03 Kernel Programming"]
+    assert [s.title for s in kernel.steps][:2] == [
+        "01 GPU Architecture & AI Systems",
+        "03 Kernel Programming",
+    ]
     assert len(kernel.resources) == 6
     phased = next(p for p in plan.paths if p.kind == "phased-plan")
     assert [(s.phase, s.effort) for s in phased.steps] == [
-        ("Phase 1", "8-10 weeks"), ("Phase 2", "6-8 weeks"), ("Phase 3", "8-10 weeks"), ("Optional", ""),
+        ("Phase 1", "8-10 weeks"),
+        ("Phase 2", "6-8 weeks"),
+        ("Phase 3", "8-10 weeks"),
+        ("Optional", ""),
     ]
 
 
@@ -338,7 +406,9 @@ def _urls_in(text: str) -> set[str]:
     text = re.sub(r"\]\(([^)]*)\)", lambda m: "](" + re.sub(r"\s+", "", m.group(1)) + ")", text)
     found = set()
     for url in re.findall(r"https?://[^\s<>\"'\]]+", text):
-        while url and (url[-1] in ".,;:!?*" or (url[-1] == ")" and url.count(")") > url.count("("))):
+        while url and (
+            url[-1] in ".,;:!?*" or (url[-1] == ")" and url.count(")") > url.count("("))
+        ):
             url = url[:-1]
         found.add(normalize_url(url))
     return found
@@ -346,18 +416,26 @@ def _urls_in(text: str) -> set[str]:
 
 def test_every_url_in_the_sources_is_in_the_catalog(plan):
     in_sources = set().union(*(_urls_in(source_text(s.slug)) for s in GUIDE_SOURCES))
-    in_catalog = {r.url for r in plan.resources if r.url} | {link.url for r in plan.resources for link in r.links}
+    in_catalog = {r.url for r in plan.resources if r.url} | {
+        link.url for r in plan.resources for link in r.links
+    }
     assert len(in_sources) > 450
     assert in_sources - in_catalog == set()
 
 
 def test_every_checklist_item_table_row_and_book_is_in_the_catalog(plan):
     for slug in ("ai-cheatsheet", "ai-engineering-awesome"):
-        checklist = [line.strip() for line in source_text(slug).splitlines() if line.startswith("- [ ]")]
+        checklist = [
+            line.strip() for line in source_text(slug).splitlines() if line.startswith("- [ ]")
+        ]
         imported = [e for g in plan.guides if g.slug == slug for e in g.entries]
         # one entry per line, or several when a line names several resources (one link, one resource)
         assert list(dict.fromkeys(e.raw for e in imported)) == checklist
-    rows = [line for line in source_text("ai-infra-field-notes").splitlines() if re.match(r"^\| (\d\d|A) \|", line)]
+    rows = [
+        line
+        for line in source_text("ai-infra-field-notes").splitlines()
+        if re.match(r"^\| (\d\d|A) \|", line)
+    ]
     chapters = [r for r in plan.resources if r.kind == Kind.CHAPTER]
     assert len(rows) == len(chapters) == 17
     books = {r.title for r in plan.resources if r.kind == Kind.BOOK and r.url is None}
@@ -387,7 +465,10 @@ def test_import_dedupes_url_variants_across_guides():
     assert [r.title for r in plan_b.new_resources] == ["Other"]
     apply_import(plan_b)
     arithmetic = Resource.objects.get(url="https://kipp.ly/transformer-inference-arithmetic")
-    assert set(arithmetic.entries.values_list("section__guide__slug", flat=True)) == {"guide-a", "guide-b"}
+    assert set(arithmetic.entries.values_list("section__guide__slug", flat=True)) == {
+        "guide-a",
+        "guide-b",
+    }
     assert Resource.objects.count() == 3
     assert arithmetic.topics.exists()
 
@@ -419,7 +500,12 @@ def test_reimporting_a_guide_needs_replace_and_keeps_resources():
 def test_import_adds_missing_extra_links_but_never_edits_a_resource():
     apply_import(plan_import("# A\n## S\n- [ ] [Main](https://example.com/main)\n", guide_slug="a"))
     Resource.objects.filter(url="https://example.com/main").update(title="Curated title")
-    apply_import(plan_import("# B\n## S\n- [ ] [Main v2](https://example.com/main), [slides](https://example.com/s)\n", guide_slug="b"))
+    apply_import(
+        plan_import(
+            "# B\n## S\n- [ ] [Main v2](https://example.com/main), [slides](https://example.com/s)\n",
+            guide_slug="b",
+        )
+    )
     resource = Resource.objects.get(url="https://example.com/main")
     assert resource.title == "Curated title"
     assert list(resource.links.values_list("url", "label")) == [("https://example.com/s", "slides")]
@@ -439,7 +525,11 @@ def test_import_adds_missing_extra_links_but_never_edits_a_resource():
 def test_bad_input_raises_a_clear_error_and_writes_nothing(data, message):
     with pytest.raises(CatalogImportError, match=message):
         plan_import(data, guide_slug="bad")
-    assert not Guide.objects.exists() and not Resource.objects.exists() and not ResourceLink.objects.exists()
+    assert (
+        not Guide.objects.exists()
+        and not Resource.objects.exists()
+        and not ResourceLink.objects.exists()
+    )
 
 
 @pytest.mark.django_db
@@ -460,7 +550,11 @@ def test_failed_apply_rolls_back_everything(monkeypatch):
     monkeypatch.setattr(Entry, "save", explode)
     with pytest.raises(RuntimeError):
         apply_import(plan)
-    assert not Guide.objects.exists() and not Resource.objects.exists() and not Section.objects.exists()
+    assert (
+        not Guide.objects.exists()
+        and not Resource.objects.exists()
+        and not Section.objects.exists()
+    )
 
 
 @pytest.mark.django_db

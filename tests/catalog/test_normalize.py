@@ -10,13 +10,34 @@ from apps.catalog.models import Kind
 @pytest.mark.parametrize(
     ("variant", "canonical"),
     [
-        ("HTTPS://Kipp.LY/transformer-inference-arithmetic/", "https://kipp.ly/transformer-inference-arithmetic"),
-        ("https://kipp.ly/transformer-inference-arithmetic?utm_source=x&utm_medium=y", "https://kipp.ly/transformer-inference-arithmetic"),
-        ("https://kipp.ly:443/transformer-inference-arithmetic", "https://kipp.ly/transformer-inference-arithmetic"),
-        ("https://www.pyspur.dev/blog/introduction_cuda_programming?s=08", "https://www.pyspur.dev/blog/introduction_cuda_programming"),
-        ("https://example.com/post/?fbclid=abc&gclid=1&ref=hn&source=tw", "https://example.com/post"),
-        ("https://www.youtube.com/watch?v=hfb_AIhDYnA&ab_channel=GPUMODE", "https://www.youtube.com/watch?v=hfb_AIhDYnA"),
-        ("https://encord.com/blog/vision-language-models-guide/#:~:text=Building%20VLMs", "https://encord.com/blog/vision-language-models-guide"),
+        (
+            "HTTPS://Kipp.LY/transformer-inference-arithmetic/",
+            "https://kipp.ly/transformer-inference-arithmetic",
+        ),
+        (
+            "https://kipp.ly/transformer-inference-arithmetic?utm_source=x&utm_medium=y",
+            "https://kipp.ly/transformer-inference-arithmetic",
+        ),
+        (
+            "https://kipp.ly:443/transformer-inference-arithmetic",
+            "https://kipp.ly/transformer-inference-arithmetic",
+        ),
+        (
+            "https://www.pyspur.dev/blog/introduction_cuda_programming?s=08",
+            "https://www.pyspur.dev/blog/introduction_cuda_programming",
+        ),
+        (
+            "https://example.com/post/?fbclid=abc&gclid=1&ref=hn&source=tw",
+            "https://example.com/post",
+        ),
+        (
+            "https://www.youtube.com/watch?v=hfb_AIhDYnA&ab_channel=GPUMODE",
+            "https://www.youtube.com/watch?v=hfb_AIhDYnA",
+        ),
+        (
+            "https://encord.com/blog/vision-language-models-guide/#:~:text=Building%20VLMs",
+            "https://encord.com/blog/vision-language-models-guide",
+        ),
     ],
 )
 def test_url_variants_collapse_to_one_canonical_form(variant, canonical):
@@ -30,8 +51,14 @@ def test_root_path_keeps_its_slash_and_http_stays_http():
 
 def test_meaningful_query_and_fragments_are_kept():
     assert normalize_url("https://example.com/?s=attention") == "https://example.com/?s=attention"
-    assert normalize_url("https://www.youtube.com/playlist?list=PLx") == "https://www.youtube.com/playlist?list=PLx"
-    assert normalize_url("https://sky-light.eecs.berkeley.edu/#/blog/pqcache") == "https://sky-light.eecs.berkeley.edu/#/blog/pqcache"
+    assert (
+        normalize_url("https://www.youtube.com/playlist?list=PLx")
+        == "https://www.youtube.com/playlist?list=PLx"
+    )
+    assert (
+        normalize_url("https://sky-light.eecs.berkeley.edu/#/blog/pqcache")
+        == "https://sky-light.eecs.berkeley.edu/#/blog/pqcache"
+    )
 
 
 def test_url_with_parentheses_survives_normalization():

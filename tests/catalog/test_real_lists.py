@@ -21,11 +21,24 @@ from apps.catalog.importer.parser import _COMPANION_LABEL
 LISTS = Path(__file__).parent / "reallists"
 _BARE = re.compile(r"https?://[^\s<>\"'`\]\[]+")
 _MARKUP = re.compile(r"<[a-zA-Z/!]|\]\(|!\[|\*\*|__|^#|`|\|")
-_GENERIC_TITLES = {"github", "website", "pdf", "paper", "article", "code", "link", "here", "notebook", "[pdf]"}
+_GENERIC_TITLES = {
+    "github",
+    "website",
+    "pdf",
+    "paper",
+    "article",
+    "code",
+    "link",
+    "here",
+    "notebook",
+    "[pdf]",
+}
 
 
 def _trim(url: str) -> str:
-    while url and (url[-1] in ".,;:!?*'\")" and not (url[-1] == ")" and url.count("(") >= url.count(")"))):
+    while url and (
+        url[-1] in ".,;:!?*'\")" and not (url[-1] == ")" and url.count("(") >= url.count(")"))
+    ):
         url = url[:-1]
     return url
 
@@ -82,12 +95,20 @@ def fidelity(name: str):
     guide = parse_guide(text)
     correct = set()
     for item in guide.items():
-        title_ok = clean(item.title) and item.title.strip().lower() not in _GENERIC_TITLES and item.title.strip()
+        title_ok = (
+            clean(item.title)
+            and item.title.strip().lower() not in _GENERIC_TITLES
+            and item.title.strip()
+        )
         if not title_ok:
             continue
         for position, link in enumerate(item.links):
             url = normalize_url(link.url)
-            if position == 0 or _COMPANION_LABEL.match(link.label.strip()) or link.label in ("Notebook",):
+            if (
+                position == 0
+                or _COMPANION_LABEL.match(link.label.strip())
+                or link.label in ("Notebook",)
+            ):
                 correct.add(url)
     return seen, correct & seen, guide
 
@@ -129,4 +150,6 @@ def test_real_lists_plan_without_markup(name):
     plan = plan_import((LISTS / name).read_bytes(), guide_slug="real-list", title="Real list")
     assert plan.resources
     for resource in plan.resources:
-        assert clean(resource.title) and clean(resource.description) and clean(resource.author), resource.title
+        assert clean(resource.title) and clean(resource.description) and clean(resource.author), (
+            resource.title
+        )

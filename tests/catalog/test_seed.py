@@ -62,9 +62,14 @@ def test_curator_edits_survive_a_reseed():
     resource.save()
     resource.topics.set([Topic.objects.get(slug="interview-prep")])
     Guide.objects.filter(slug="ai-cheatsheet").update(title="My cheatsheet")
-    LearningPath.objects.filter(slug="ai-infra-field-notes-frontier-topics").update(title="Frontier (curated)")
+    LearningPath.objects.filter(slug="ai-infra-field-notes-frontier-topics").update(
+        title="Frontier (curated)"
+    )
     seed()
-    assert LearningPath.objects.get(slug="ai-infra-field-notes-frontier-topics").title == "Frontier (curated)"
+    assert (
+        LearningPath.objects.get(slug="ai-infra-field-notes-frontier-topics").title
+        == "Frontier (curated)"
+    )
     resource.refresh_from_db()
     assert resource.title == "CSE 234: ML Systems (curated)"
     assert list(resource.topics.values_list("slug", flat=True)) == ["interview-prep"]
@@ -107,7 +112,9 @@ def test_what_a_curator_deletes_stays_deleted_until_restored(fixture_size):
 @pytest.mark.django_db
 def test_a_merged_away_duplicate_does_not_come_back():
     seed()
-    survivor, duplicate = Resource.objects.filter(entries__section__guide__slug="ai-infra-field-notes").distinct()[:2]
+    survivor, duplicate = Resource.objects.filter(
+        entries__section__guide__slug="ai-infra-field-notes"
+    ).distinct()[:2]
     resource_merge(survivor=survivor, duplicates=[duplicate])
     seed()
     assert not Resource.objects.filter(uuid=duplicate.uuid).exists()
@@ -131,7 +138,11 @@ def test_a_seed_with_nothing_to_do_writes_nothing():
     seed()
     with CaptureQueriesContext(connection) as queries:
         seed()
-    assert not [q["sql"] for q in queries if not q["sql"].lstrip().upper().startswith(("SELECT", "SAVEPOINT", "RELEASE"))]
+    assert not [
+        q["sql"]
+        for q in queries
+        if not q["sql"].lstrip().upper().startswith(("SELECT", "SAVEPOINT", "RELEASE"))
+    ]
 
 
 @pytest.mark.django_db

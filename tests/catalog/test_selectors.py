@@ -15,8 +15,12 @@ from tests.factories import (
 
 pytestmark = pytest.mark.django_db
 
-postgresql_only = pytest.mark.skipif(connection.vendor != "postgresql", reason="full-text search needs PostgreSQL")
-sqlite_only = pytest.mark.skipif(connection.vendor == "postgresql", reason="the fallback path runs where PostgreSQL does not")
+postgresql_only = pytest.mark.skipif(
+    connection.vendor != "postgresql", reason="full-text search needs PostgreSQL"
+)
+sqlite_only = pytest.mark.skipif(
+    connection.vendor == "postgresql", reason="the fallback path runs where PostgreSQL does not"
+)
 
 
 def shown_titles(contents):
@@ -57,7 +61,10 @@ def test_tier_and_priority_are_inherited_from_the_nearest_heading():
     contents = selectors.guide_contents(guide=guide, filters={})
     entries = {entry.id: entry for entry in contents.sections[0].shown_subsections[0].shown_entries}
 
-    assert (entries[inherited.id].effective_tier, entries[inherited.id].effective_priority) == (3, "must")
+    assert (entries[inherited.id].effective_tier, entries[inherited.id].effective_priority) == (
+        3,
+        "must",
+    )
     assert (entries[own.id].effective_tier, entries[own.id].effective_priority) == (1, "maybe")
 
 
@@ -72,7 +79,10 @@ def test_facet_counts_respect_the_other_filters():
     facets = {facet.name: facet for facet in contents.facets}
 
     assert [(o.value, o.count) for o in facets["tier"].options] == [("1", 1), ("2", 1)]
-    assert [(o.value, o.count, o.active) for o in facets["kind"].options] == [("paper", 2, True), ("video", 1, False)]
+    assert [(o.value, o.count, o.active) for o in facets["kind"].options] == [
+        ("paper", 2, True),
+        ("video", 1, False),
+    ]
     assert "priority" not in facets  # no entry has one, so there is nothing to choose
     assert contents.shown_count == 2 and contents.total_count == 3
 
@@ -82,7 +92,9 @@ def test_a_single_value_is_worth_filtering_when_some_rows_lack_it():
     section = SectionFactory(guide=guide)
     EntryFactory(section=section, priority=Priority.MUST)
     EntryFactory(section=section)
-    facets = {facet.name: facet for facet in selectors.guide_contents(guide=guide, filters={}).facets}
+    facets = {
+        facet.name: facet for facet in selectors.guide_contents(guide=guide, filters={}).facets
+    }
     assert "priority" in facets
     assert "kind" not in facets  # every entry is an article
 
@@ -90,7 +102,9 @@ def test_a_single_value_is_worth_filtering_when_some_rows_lack_it():
 def test_filters_drop_sections_left_empty_but_keep_ancestors_of_matches():
     guide = GuideFactory()
     chapter = SectionFactory(guide=guide, title="Chapter")
-    EntryFactory(section=SectionFactory(parent=chapter, tier=2), resource=ResourceFactory(title="Tier two"))
+    EntryFactory(
+        section=SectionFactory(parent=chapter, tier=2), resource=ResourceFactory(title="Tier two")
+    )
     EntryFactory(section=SectionFactory(guide=guide, title="Other", tier=1))
 
     contents = selectors.guide_contents(guide=guide, filters={"tier": "2"})
@@ -150,7 +164,9 @@ def test_search_of_nothing_finds_nothing():
 
 
 def test_search_ignores_case_and_requires_every_word():
-    ResourceFactory(title="Speculative Decoding", author="Leviathan", description="Draft models guess tokens.")
+    ResourceFactory(
+        title="Speculative Decoding", author="Leviathan", description="Draft models guess tokens."
+    )
     ResourceFactory(title="Decoding strategies", author="Someone", description="Beam search.")
     assert titles(selectors.search_resources("DECODING leviathan")) == ["Speculative Decoding"]
 
@@ -167,7 +183,11 @@ def test_postgres_search_ranks_title_above_author_above_description():
     ResourceFactory(title="Notes", author="Kernel Club", description="Misc.")
     ResourceFactory(title="A survey", author="Someone", description="All about kernels.")
     ResourceFactory(title="Writing fast kernels", author="Someone", description="Misc.")
-    assert titles(selectors.search_resources("kernel")) == ["Writing fast kernels", "Notes", "A survey"]
+    assert titles(selectors.search_resources("kernel")) == [
+        "Writing fast kernels",
+        "Notes",
+        "A survey",
+    ]
 
 
 @postgresql_only
@@ -180,8 +200,12 @@ def test_postgres_search_stems_words():
 def test_postgres_search_understands_websearch_syntax():
     ResourceFactory(title="Paged attention for serving")
     ResourceFactory(title="Attention for training")
-    assert titles(selectors.search_resources("attention -training")) == ["Paged attention for serving"]
-    assert titles(selectors.search_resources('"attention for training"')) == ["Attention for training"]
+    assert titles(selectors.search_resources("attention -training")) == [
+        "Paged attention for serving"
+    ]
+    assert titles(selectors.search_resources('"attention for training"')) == [
+        "Attention for training"
+    ]
 
 
 @postgresql_only
@@ -191,7 +215,9 @@ def test_postgres_search_still_finds_half_typed_words():
 
 
 @postgresql_only
-@pytest.mark.parametrize("query", ["a:* & !b", "(((", "&|!:*()", "注意力", "🚀", "' OR 1=1 --", "the"])
+@pytest.mark.parametrize(
+    "query", ["a:* & !b", "(((", "&|!:*()", "注意力", "🚀", "' OR 1=1 --", "the"]
+)
 def test_postgres_search_survives_odd_input(query):
     ResourceFactory(title="Something")
     list(selectors.search_resources(query))

@@ -61,7 +61,9 @@ def sync(*args):
 @pytest.mark.django_db
 def test_sync_applies_the_diff_and_keeps_progress_and_curator_edits(source_server):
     served, url = source_server
-    apply_import(plan_import(VERSION_1.encode(), guide_slug="serving", title="Serving", source_url=url))
+    apply_import(
+        plan_import(VERSION_1.encode(), guide_slug="serving", title="Serving", source_url=url)
+    )
     guide = Guide.objects.get(slug="serving")
     Guide.objects.filter(pk=guide.pk).update(is_published=True)
     learner = UserFactory()
@@ -78,7 +80,9 @@ def test_sync_applies_the_diff_and_keeps_progress_and_curator_edits(source_serve
     assert "+ TensorRT-LLM" in shown and "~ SGLang: Engines -> Papers" in shown
     assert Entry.objects.filter(section__guide=guide).count() == 3  # showing applies nothing
 
-    served["body"] = VERSION_2.replace("- [vLLM](https://github.com/vllm-project/vllm) - PagedAttention serving.\n", "").encode()
+    served["body"] = VERSION_2.replace(
+        "- [vLLM](https://github.com/vllm-project/vllm) - PagedAttention serving.\n", ""
+    ).encode()
     applied = sync("serving", "--apply")
     assert applied.splitlines()[0] == "1 added, 1 removed, 1 moved, 0 changed."
     entries = Entry.objects.filter(section__guide=guide).select_related("resource", "section")

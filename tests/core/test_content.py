@@ -23,7 +23,16 @@ def moves_token(write) -> bool:
 
 def test_every_catalog_and_path_table_is_watched_and_learner_tables_are_not():
     tables = set(content_tables())
-    for model in (Entry, Resource, Section, Topic, LearningPath, PathStep, StepResource, Resource.topics.through):
+    for model in (
+        Entry,
+        Resource,
+        Section,
+        Topic,
+        LearningPath,
+        PathStep,
+        StepResource,
+        Resource.topics.through,
+    ):
         assert model._meta.db_table in tables
     assert PathFollow._meta.db_table not in tables
     assert not any(table.startswith(("progress_", "auth_", "django_session")) for table in tables)
@@ -33,17 +42,27 @@ def test_inserts_updates_deletes_and_bulk_writes_all_move_the_token():
     entry = EntryFactory()
     resource, topic = entry.resource, TopicFactory()
     assert moves_token(lambda: ResourceFactory())
-    assert moves_token(lambda: Resource.objects.filter(pk=resource.pk).update(title="Renamed in bulk"))
+    assert moves_token(
+        lambda: Resource.objects.filter(pk=resource.pk).update(title="Renamed in bulk")
+    )
     assert moves_token(lambda: resource.topics.add(topic))  # the many-to-many table
-    assert moves_token(lambda: Section.objects.filter(pk=entry.section_id).update(is_published=False))
+    assert moves_token(
+        lambda: Section.objects.filter(pk=entry.section_id).update(is_published=False)
+    )
     assert moves_token(lambda: Entry.objects.filter(pk=entry.pk).delete())
     with connection.cursor() as cursor:  # not even the ORM
-        assert moves_token(lambda: cursor.execute("UPDATE catalog_topic SET title = 'Raw' WHERE id = %s", [topic.pk]))
+        assert moves_token(
+            lambda: cursor.execute(
+                "UPDATE catalog_topic SET title = 'Raw' WHERE id = %s", [topic.pk]
+            )
+        )
 
 
 def test_a_learners_progress_does_not_move_the_token():
     resource, user = ResourceFactory(), UserFactory()
-    assert not moves_token(lambda: progress_set_status(user=user, resource=resource, status=Status.DONE))
+    assert not moves_token(
+        lambda: progress_set_status(user=user, resource=resource, status=Status.DONE)
+    )
 
 
 def test_memo_builds_once_per_token_and_again_after_a_write():
@@ -100,7 +119,9 @@ def test_editing_a_template_in_development_forgets_the_rendered_pages():
     memoized("page", lambda: "old")
     file_changed.send(sender=None, file_path=Path("templates/catalog/includes/entry_row.html"))
     assert memoized("page", lambda: "new") == "new"
-    file_changed.send(sender=None, file_path=Path("apps/catalog/views.py"))  # code: the server restarts anyway
+    file_changed.send(
+        sender=None, file_path=Path("apps/catalog/views.py")
+    )  # code: the server restarts anyway
     assert memoized("page", lambda: "newer") == "new"
 
 
@@ -118,5 +139,3 @@ def test_a_signed_in_page_is_cached_under_the_token_of_its_request(client):
     Topic.objects.filter(pk=topic.pk).update(title="After the rename")
     html = client.get("/topics/").content.decode()
     assert "After the rename" in html and "Before the rename" not in html
-
-

@@ -10,7 +10,12 @@ STRONG_PASSWORD = "correct-horse-battery-staple-42"
 
 @pytest.fixture
 def admin_env(monkeypatch):
-    for name in ("DJANGO_ADMIN_EMAIL", "DJANGO_ADMIN_PASSWORD", "DJANGO_ADMIN_EMAIL_FILE", "DJANGO_ADMIN_PASSWORD_FILE"):
+    for name in (
+        "DJANGO_ADMIN_EMAIL",
+        "DJANGO_ADMIN_PASSWORD",
+        "DJANGO_ADMIN_EMAIL_FILE",
+        "DJANGO_ADMIN_PASSWORD_FILE",
+    ):
         monkeypatch.delenv(name, raising=False)
 
     def set_env(email=None, password=None):
@@ -36,7 +41,9 @@ def test_creates_a_superuser_with_a_verified_primary_email(admin_env, client):
     address = EmailAddress.objects.get(user=user)
     assert (address.email, address.verified, address.primary) == ("admin@example.com", True, True)
     # Email sign-in works straight away: no confirmation mail stands in the way.
-    response = client.post("/accounts/login/", {"login": "admin@example.com", "password": STRONG_PASSWORD})
+    response = client.post(
+        "/accounts/login/", {"login": "admin@example.com", "password": STRONG_PASSWORD}
+    )
     assert response.status_code == 302
     assert client.get("/admin/").status_code == 200
 
@@ -50,13 +57,17 @@ def test_running_again_changes_nothing(admin_env):
     call_command("ensure_admin")
 
     user = get_user_model().objects.get()
-    assert user.check_password(STRONG_PASSWORD), "an existing admin's password is never reset from env"
+    assert user.check_password(STRONG_PASSWORD), (
+        "an existing admin's password is never reset from env"
+    )
     assert EmailAddress.objects.count() == 1
 
 
 @pytest.mark.django_db
 def test_an_existing_account_with_that_email_is_left_alone(admin_env, django_user_model):
-    learner = django_user_model.objects.create_user(username="learner", email="admin@example.com", password="x")
+    learner = django_user_model.objects.create_user(
+        username="learner", email="admin@example.com", password="x"
+    )
     admin_env(email="ADMIN@example.com", password=STRONG_PASSWORD)
 
     call_command("ensure_admin")

@@ -16,7 +16,9 @@ def links(html) -> set[str]:
     return set(re.findall(r'(?:href|src|action)="([^"]+)"', html))
 
 
-@pytest.mark.parametrize("url", ["/topics/", "/accounts/login/", "/accounts/signup/"])  # ours and allauth's
+@pytest.mark.parametrize(
+    "url", ["/topics/", "/accounts/login/", "/accounts/signup/"]
+)  # ours and allauth's
 def test_every_page_links_the_sections_its_assets_and_signing_in(client, url):
     html = client.get(url).content.decode()
     assert {"/", "/topics/", "/paths/", "/search/", "/accounts/login/"} <= links(html)
@@ -32,13 +34,17 @@ def test_signed_in_pages_link_the_account_and_signing_out(client):
 
 
 def test_links_follow_the_prefix_the_app_is_mounted_at(client):
-    set_script_prefix("/syllabus/")  # as the WSGI handler does from SCRIPT_NAME (the test client does not)
+    set_script_prefix(
+        "/syllabus/"
+    )  # as the WSGI handler does from SCRIPT_NAME (the test client does not)
     try:
         mounted = links(client.get("/topics/").content.decode())
     finally:
         set_script_prefix("/")
     assert {"/syllabus/", "/syllabus/topics/", "/syllabus/paths/", "/syllabus/search/"} <= mounted
-    assert "/syllabus/topics/" not in links(client.get("/topics/").content.decode())  # and back, per request
+    assert "/syllabus/topics/" not in links(
+        client.get("/topics/").content.decode()
+    )  # and back, per request
 
 
 def current_nav(html) -> list[str]:
@@ -48,7 +54,13 @@ def current_nav(html) -> list[str]:
 
 @pytest.mark.parametrize(
     ("url", "current"),
-    [("/", ["Guides"]), ("/topics/", ["Topics"]), ("/paths/", ["Paths"]), ("/search/", []), ("/accounts/login/", [])],
+    [
+        ("/", ["Guides"]),
+        ("/topics/", ["Topics"]),
+        ("/paths/", ["Paths"]),
+        ("/search/", []),
+        ("/accounts/login/", []),
+    ],
 )
 def test_the_nav_marks_the_section_of_the_page(client, url, current):
     assert current_nav(client.get(url).content.decode()) == current
@@ -67,10 +79,14 @@ def test_the_logout_form_carries_a_token_csrf_protection_accepts():
     strict.force_login(user)
     html = strict.get("/topics/").content.decode()
     [token] = re.findall(r'name="csrfmiddlewaretoken" value="([^"]+)"', html)
-    assert f'"X-CSRFToken": "{token}"' in html  # htmx's header: the same token, masked once per page
+    assert (
+        f'"X-CSRFToken": "{token}"' in html
+    )  # htmx's header: the same token, masked once per page
     assert strict.post("/accounts/logout/", {"csrfmiddlewaretoken": token}).status_code == 302
     assert "_auth_user_id" not in strict.session
-    assert strict.post("/accounts/logout/", {"csrfmiddlewaretoken": "forged" * 8}).status_code == 403
+    assert (
+        strict.post("/accounts/logout/", {"csrfmiddlewaretoken": "forged" * 8}).status_code == 403
+    )
 
 
 def test_a_message_shows_once_in_the_layout(client):

@@ -53,12 +53,36 @@ MALFORMED = [
     "",
 ]
 # Query parameters views read, beyond the fields of the page's own GET forms.
-COMMON_PARAMS = ["q", "page", "next", "sort", "o", "p", "e", "kind", "topic", "tier", "status", "scope", "slot",
-                 "guide", "format", "_changelist_filters", "all", "is_popup", "_to_field", "term", "app_label",
-                 "model_name", "field_name"]
+COMMON_PARAMS = [
+    "q",
+    "page",
+    "next",
+    "sort",
+    "o",
+    "p",
+    "e",
+    "kind",
+    "topic",
+    "tier",
+    "status",
+    "scope",
+    "slot",
+    "guide",
+    "format",
+    "_changelist_filters",
+    "all",
+    "is_popup",
+    "_to_field",
+    "term",
+    "app_label",
+    "model_name",
+    "field_name",
+]
 # Pages whose forms end the persona's session or delete what later requests need: their refusal
 # is tested elsewhere; here they would only stop the crawl.
-SKIP_ACTIONS = re.compile(r"/logout/|/delete/|/accounts/(password|email|reauthenticate)|/account/delete/")
+SKIP_ACTIONS = re.compile(
+    r"/logout/|/delete/|/accounts/(password|email|reauthenticate)|/account/delete/"
+)
 MAX_PAGES = {"visitor": 25, "learner": 30, "curator": 26}
 # How many of the malformed values each form, page and route gets, by turns (so every value
 # reaches every kind of target): all of them for the site's own pages; the admin's many heavy
@@ -71,7 +95,11 @@ FIELDS_ALONE = {"visitor": 100, "learner": 100, "curator": 12}
 
 def _values(values, index, count):
     """`count` of `values`, starting at the `index`th target's turn."""
-    return [values[(index * count + offset) % len(values)] for offset in range(min(count, len(values)))]
+    return [
+        values[(index * count + offset) % len(values)] for offset in range(min(count, len(values)))
+    ]
+
+
 # A refused write says so: a 4xx, an error message, or the page again with its errors.
 ERROR_MARKS = ("errorlist", "notice--error", 'role="alert"', "errornote")
 
@@ -90,7 +118,11 @@ class _Forms(HTMLParser):
         elif tag == "form":
             self._form = ((attrs.get("method") or "get").lower(), attrs.get("action") or "", {})
             self.forms.append(self._form)
-        elif tag in ("input", "textarea", "select", "button") and self._form is not None and attrs.get("name"):
+        elif (
+            tag in ("input", "textarea", "select", "button")
+            and self._form is not None
+            and attrs.get("name")
+        ):
             if attrs.get("type") in ("checkbox", "radio") and "checked" not in attrs:
                 self._form[2].setdefault(attrs["name"], "")
             else:
@@ -103,9 +135,22 @@ class _Forms(HTMLParser):
 
 # What a write could change: every row of the learners' data and of the catalog.
 WATCHED = [
-    "auth.User", "auth.Group", "account.EmailAddress", "socialaccount.SocialAccount", "progress.Progress",
-    "progress.Activity", "progress.ActivityDay", "paths.PathFollow", "paths.LearningPath", "paths.PathStep",
-    "paths.StepResource", "catalog.Guide", "catalog.Section", "catalog.Entry", "catalog.Resource", "catalog.Topic",
+    "auth.User",
+    "auth.Group",
+    "account.EmailAddress",
+    "socialaccount.SocialAccount",
+    "progress.Progress",
+    "progress.Activity",
+    "progress.ActivityDay",
+    "paths.PathFollow",
+    "paths.LearningPath",
+    "paths.PathStep",
+    "paths.StepResource",
+    "catalog.Guide",
+    "catalog.Section",
+    "catalog.Entry",
+    "catalog.Resource",
+    "catalog.Topic",
 ]
 
 
@@ -134,9 +179,13 @@ class Run:
         self.requests += 1
         if response.status_code >= 500:
             self.server_errors += 1
-            self.failures.append((self.persona, method, url[:200], (body or "")[:200], response.status_code))
+            self.failures.append(
+                (self.persona, method, url[:200], (body or "")[:200], response.status_code)
+            )
         elif check_write and self._refused(response) and _snapshot() != before:
-            self.failures.append((self.persona, method, url[:200], (body or "")[:200], "refused, yet wrote"))
+            self.failures.append(
+                (self.persona, method, url[:200], (body or "")[:200], "refused, yet wrote")
+            )
         if self.user is not None and "_auth_user_id" not in self.client.session:
             self.client.force_login(self.user)  # a form that signs out (or a changed password)
         return response
@@ -171,20 +220,29 @@ def _crawl(run, starts):
         parser.feed(response.content.decode(errors="replace"))
         for href in parser.links:
             parts = urlsplit(href)
-            if not parts.netloc and href.startswith("/") and not href.startswith("/static/") and not SKIP_ACTIONS.search(parts.path):
+            if (
+                not parts.netloc
+                and href.startswith("/")
+                and not href.startswith("/static/")
+                and not SKIP_ACTIONS.search(parts.path)
+            ):
                 queue.append(href.split("#")[0])
         for method, action, fields in parser.forms:
             target = action or urlsplit(url).path
             if SKIP_ACTIONS.search(target) or not target.startswith("/"):
                 continue
-            forms.setdefault((method, urlsplit(target).path, tuple(sorted(fields))), (target, fields))
+            forms.setdefault(
+                (method, urlsplit(target).path, tuple(sorted(fields))), (target, fields)
+            )
     return pages, forms
 
 
 def _body(fields):
     """A urlencoded body, with each value sent as it is written (percent sequences raw)."""
-    return "&".join(f"{quote(name, safe='')}={value.replace('&', '%26').replace('+', '%2B').replace('=', '%3D')}"
-                    for name, value in fields.items())
+    return "&".join(
+        f"{quote(name, safe='')}={value.replace('&', '%26').replace('+', '%2B').replace('=', '%3D')}"
+        for name, value in fields.items()
+    )
 
 
 def _fuzz_forms(run, forms):
@@ -196,12 +254,14 @@ def _fuzz_forms(run, forms):
         # 2,000 forms are built, ~2 s of a curator's request), each is malformed alone below.
         counted = [name for name in names if not name.endswith(FORMSET_COUNTS)]
         for value in _values(MALFORMED, number, PER_TARGET[run.persona]):
-            body = _body(valid | {name: value for name in counted})
+            body = _body(valid | dict.fromkeys(counted, value))
             if method == "post":
                 run.send("post", target, body, check_write=True)
             else:
                 run.send("get", f"{target}?{body}")
-        for index, name in enumerate(_values(names, number, FIELDS_ALONE[run.persona]) if names else []):  # each alone
+        for index, name in enumerate(
+            _values(names, number, FIELDS_ALONE[run.persona]) if names else []
+        ):  # each alone
             for value in (MALFORMED[index % len(MALFORMED)],):
                 body = _body(valid | {name: value})
                 if method == "post":
@@ -243,13 +303,27 @@ def _urls_with(route, value):
         return None
     url = _CONVERTER.sub(value, route)
     url = _GROUP.sub(value, url)
-    url = url.replace("^", "").replace("$", "").replace("\\Z", "").replace("\\.", ".").replace("\\", "")
+    url = (
+        url.replace("^", "")
+        .replace("$", "")
+        .replace("\\Z", "")
+        .replace("\\.", ".")
+        .replace("\\", "")
+    )
     return "/" + url.lstrip("/")
 
 
 # The malformed values a URL parameter gets (a path segment: no "/" unencoded).
-MALFORMED_PATH = ["x" * 2000, "%00", "%C3%28%FF%FE", "-1", "9" * 40, "00000000-0000-0000-0000-000000000000",
-                  "%5B" * 500, "..%2F..%2Fetc"]
+MALFORMED_PATH = [
+    "x" * 2000,
+    "%00",
+    "%C3%28%FF%FE",
+    "-1",
+    "9" * 40,
+    "00000000-0000-0000-0000-000000000000",
+    "%5B" * 500,
+    "..%2F..%2Fetc",
+]
 
 
 def _fuzz_paths(run, admin):
@@ -269,7 +343,9 @@ def _fuzz_paths(run, admin):
 def world(catalog, learning_path):  # noqa: F811
     sync_curator_permissions()
     learner = UserFactory(email="lea@example.com")
-    progress_set_status(user=learner, resource=catalog["resources"][0], status=Status.DONE, note="mine")
+    progress_set_status(
+        user=learner, resource=catalog["resources"][0], status=Status.DONE, note="mine"
+    )
     PathFollow.objects.create(user=learner, path=learning_path)
     curator = UserFactory(email="cora@example.com", is_staff=True)
     curator.groups.add(Group.objects.get(name=CURATORS_GROUP))
@@ -296,6 +372,8 @@ def test_no_malformed_input_gets_a_server_error_or_a_refused_write(world, person
     _fuzz_queries(run, pages, forms)
     _fuzz_paths(run, admin=persona == "curator")
     with capsys.disabled():
-        print(f"\n[malformed input] {persona}: {len(pages)} pages, {len(forms)} forms, "
-              f"{run.requests} requests, {run.server_errors} answered 5xx")
+        print(
+            f"\n[malformed input] {persona}: {len(pages)} pages, {len(forms)} forms, "
+            f"{run.requests} requests, {run.server_errors} answered 5xx"
+        )
     assert run.failures == [], run.failures[:20]

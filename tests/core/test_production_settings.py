@@ -28,10 +28,18 @@ print(json.dumps({name: getattr(settings, name, None) for name in names}))
 
 def run_python(code, **env):
     """Runs `code` with DJANGO_SETTINGS_MODULE=config.settings and only `env` (plus PATH) set."""
-    clean_env = {"PATH": os.environ.get("PATH", ""), "DJANGO_SETTINGS_MODULE": "config.settings", **env}
+    clean_env = {
+        "PATH": os.environ.get("PATH", ""),
+        "DJANGO_SETTINGS_MODULE": "config.settings",
+        **env,
+    }
     return subprocess.run(
         [sys.executable, "-c", "import django; django.setup()\n" + code],
-        cwd=BASE_DIR, env=clean_env, capture_output=True, text=True, timeout=60,
+        cwd=BASE_DIR,
+        env=clean_env,
+        capture_output=True,
+        text=True,
+        timeout=60,
     )
 
 
@@ -64,15 +72,24 @@ def test_secure_cookies_hsts_and_headers_are_on():
     settings = production_settings()
 
     assert settings["DEBUG"] is False
-    assert settings["SESSION_COOKIE_SECURE"] and settings["CSRF_COOKIE_SECURE"] and settings["SESSION_COOKIE_HTTPONLY"]
+    assert (
+        settings["SESSION_COOKIE_SECURE"]
+        and settings["CSRF_COOKIE_SECURE"]
+        and settings["SESSION_COOKIE_HTTPONLY"]
+    )
     assert settings["SECURE_SSL_REDIRECT"] is True
     assert settings["SECURE_HSTS_SECONDS"] >= 31536000
     assert settings["SECURE_HSTS_INCLUDE_SUBDOMAINS"] and settings["SECURE_HSTS_PRELOAD"]
-    assert settings["SECURE_PROXY_SSL_HEADER"] is None, "trusting X-Forwarded-Proto must be opted into"
+    assert settings["SECURE_PROXY_SSL_HEADER"] is None, (
+        "trusting X-Forwarded-Proto must be opted into"
+    )
     assert settings["SECURE_REFERRER_POLICY"] == "same-origin"
     assert settings["SECURE_CONTENT_TYPE_NOSNIFF"] is True
     assert settings["X_FRAME_OPTIONS"] == "DENY"
-    assert settings["STORAGES"]["staticfiles"]["BACKEND"] == "whitenoise.storage.CompressedManifestStaticFilesStorage"
+    assert (
+        settings["STORAGES"]["staticfiles"]["BACKEND"]
+        == "whitenoise.storage.CompressedManifestStaticFilesStorage"
+    )
 
 
 def test_proxy_header_is_trusted_only_when_asked():
@@ -91,18 +108,27 @@ def test_secret_key_can_come_from_a_file(tmp_path):
     assert json.loads(result.stdout)["SECRET_KEY"] == "from-a-file-" + "f" * 50
 
 
-@pytest.mark.parametrize(("name", "value"), [("DEBUG", "maybe"), ("SECURE_SSL_REDIRECT", "yes please"), ("SECURE_COOKIES", "2")])
+@pytest.mark.parametrize(
+    ("name", "value"),
+    [("DEBUG", "maybe"), ("SECURE_SSL_REDIRECT", "yes please"), ("SECURE_COOKIES", "2")],
+)
 def test_a_bad_boolean_is_a_clear_error(name, value):
     result = run_python("", SECRET_KEY=SECRET, **{name: value})
 
     assert result.returncode != 0
-    assert f"ImproperlyConfigured: {name} must be a boolean (true/false/1/0), got {value!r}" in result.stderr
+    assert (
+        f"ImproperlyConfigured: {name} must be a boolean (true/false/1/0), got {value!r}"
+        in result.stderr
+    )
 
 
 def test_check_deploy_reports_nothing():
     result = subprocess.run(
         [sys.executable, "manage.py", "check", "--deploy", "--fail-level", "WARNING"],
-        cwd=BASE_DIR, capture_output=True, text=True, timeout=120,
+        cwd=BASE_DIR,
+        capture_output=True,
+        text=True,
+        timeout=120,
         env={
             "PATH": os.environ.get("PATH", ""),
             "DEBUG": "false",
@@ -121,7 +147,13 @@ def _names_read_by(path):
     for node in ast.walk(ast.parse(path.read_text())):
         if isinstance(node, ast.Call) and node.args and isinstance(node.args[0], ast.Constant):
             func = node.func
-            called = func.id if isinstance(func, ast.Name) else func.attr if isinstance(func, ast.Attribute) else ""
+            called = (
+                func.id
+                if isinstance(func, ast.Name)
+                else func.attr
+                if isinstance(func, ast.Attribute)
+                else ""
+            )
             is_environ_get = called == "get" and "environ" in ast.unparse(func)
             if called.startswith("env_") or is_environ_get:
                 names.add(node.args[0].value)
@@ -129,9 +161,13 @@ def _names_read_by(path):
 
 
 def test_env_example_documents_every_variable():
-    documented = set(re.findall(r"^#?([A-Z][A-Z0-9_]+)=", (BASE_DIR / ".env.example").read_text(), re.MULTILINE))
+    documented = set(
+        re.findall(r"^#?([A-Z][A-Z0-9_]+)=", (BASE_DIR / ".env.example").read_text(), re.MULTILINE)
+    )
     modules = [*(BASE_DIR / "config").glob("*.py"), *(BASE_DIR / "apps").rglob("*.py")]
-    read = set().union(*(_names_read_by(module) for module in modules if "migrations" not in module.parts))
+    read = set().union(
+        *(_names_read_by(module) for module in modules if "migrations" not in module.parts)
+    )
     compose = (BASE_DIR / "docker-compose.yml").read_text()
     read |= set(re.findall(r"\$\{([A-Z][A-Z0-9_]+)", compose))
 
@@ -144,6 +180,8 @@ def test_the_self_hosting_table_lists_every_variable():
     docs = [p for p in (BASE_DIR / "README.md",) if p.exists() and header in p.read_text()]
     assert docs, f"no configuration table ({header}) in README.md"
     in_table = set(re.findall(r"^\| `([A-Z][A-Z0-9_]+)`", docs[0].read_text(), re.MULTILINE))
-    in_example = set(re.findall(r"^#?([A-Z][A-Z0-9_]+)=", (BASE_DIR / ".env.example").read_text(), re.MULTILINE))
+    in_example = set(
+        re.findall(r"^#?([A-Z][A-Z0-9_]+)=", (BASE_DIR / ".env.example").read_text(), re.MULTILINE)
+    )
 
     assert in_table == in_example

@@ -34,7 +34,9 @@ def _fresh_rate_limits():
 
 @pytest.fixture
 def staff(db):
-    user = get_user_model().objects.create_superuser(username="root", email="root@example.com", password=PASSWORD)
+    user = get_user_model().objects.create_superuser(
+        username="root", email="root@example.com", password=PASSWORD
+    )
     EmailAddress.objects.create(user=user, email=user.email, verified=True, primary=True)
     return user
 
@@ -57,16 +59,23 @@ def test_admin_login_page_sends_visitors_to_allauths_sign_in(client, staff):
 
 def test_staff_sign_in_is_rate_limited_like_everyones(client, staff):
     login = reverse("account_login")
-    pages = [client.post(login, {"login": staff.email, "password": "wrong"}).content.decode() for _ in range(30)]
+    pages = [
+        client.post(login, {"login": staff.email, "password": "wrong"}).content.decode()
+        for _ in range(30)
+    ]
     assert "are not correct" in pages[0] and "Too many failed login attempts" in pages[-1]
     response = client.post(login, {"login": staff.email, "password": PASSWORD})
     assert not _signed_in(client), "the right password after 30 wrong ones is refused"
-    assert response.status_code == 429 or "Too many failed login attempts" in response.content.decode()
+    assert (
+        response.status_code == 429 or "Too many failed login attempts" in response.content.decode()
+    )
     assert client.get("/admin/").status_code == 302
 
 
 def test_staff_signs_in_through_allauth_and_reaches_the_admin(client, staff):
-    response = client.post(reverse("account_login"), {"login": staff.email, "password": PASSWORD, "next": "/admin/"})
+    response = client.post(
+        reverse("account_login"), {"login": staff.email, "password": PASSWORD, "next": "/admin/"}
+    )
     assert response.status_code == 302 and _signed_in(client)
     assert client.get("/admin/").status_code == 200
     assert client.get("/admin/login/").status_code == 302  # the admin's login sends them on
@@ -80,7 +89,9 @@ def test_a_signed_in_learner_is_refused_the_admins_login(client):
 # --- 5. GitHub not configured: 404, not 500 ---------------------------------------------------
 
 
-@pytest.mark.parametrize("path", ["/accounts/github/login/", "/accounts/github/login/callback/?code=x&state=y"])
+@pytest.mark.parametrize(
+    "path", ["/accounts/github/login/", "/accounts/github/login/callback/?code=x&state=y"]
+)
 @pytest.mark.parametrize("method", ["get", "post"])
 def test_unconfigured_github_sign_in_is_not_found(client, settings, path, method):
     settings.SOCIALACCOUNT_PROVIDERS = {}
@@ -98,10 +109,17 @@ def test_all_my_data_keeps_progress_and_notes_on_unpublished_resources(client):
     client.force_login(learner)
     data = json.loads(client.get(reverse("accounts:data-export")).content)
     [row] = data["progress"]
-    assert (row["resource"], row["note"], row["status"]) == (str(resource.uuid), "my own words", "done")
+    assert (row["resource"], row["note"], row["status"]) == (
+        str(resource.uuid),
+        "my own words",
+        "done",
+    )
     assert [activity["resource"] for activity in data["activity"]] == [str(resource.uuid)]
     # The progress exports keep showing what a learner can see.
-    assert "Later withdrawn" not in client.get(reverse("progress:export", args=["csv"])).content.decode()
+    assert (
+        "Later withdrawn"
+        not in client.get(reverse("progress:export", args=["csv"])).content.decode()
+    )
 
 
 # --- 7. CSV export: no formulas ----------------------------------------------------------------
@@ -110,12 +128,14 @@ def test_all_my_data_keeps_progress_and_notes_on_unpublished_resources(client):
 @pytest.mark.parametrize("start", ["=", "+", "-", "@", "\t", "\r"])
 def test_csv_cells_never_start_a_formula(start):
     learner = UserFactory()
-    resource = Resource.objects.create(title=f"{start}HYPERLINK(\"http://evil\")", url="https://example.com/f")
+    resource = Resource.objects.create(
+        title=f'{start}HYPERLINK("http://evil")', url="https://example.com/f"
+    )
     progress_set_status(user=learner, resource=resource, status=Status.DONE, note=f"{start}1+1")
     rows = list(csv.reader(io.StringIO(progress_csv(learner))))
     for cell in rows[1]:
         assert not cell.startswith(("=", "+", "-", "@", "\t", "\r")), cell
-    assert rows[1][1] == f"'{start}HYPERLINK(\"http://evil\")" and rows[1][7] == f"'{start}1+1"
+    assert rows[1][1] == f'\'{start}HYPERLINK("http://evil")' and rows[1][7] == f"'{start}1+1"
 
 
 # --- 8. the learner's own email is escaped -----------------------------------------------------
@@ -188,7 +208,10 @@ def test_a_followed_path_is_refused_deletion_with_counts_not_names(client, staff
     assert "followed by 2 learners" in html
     assert "fay@example.com" not in html and "gus@example.com" not in html
     client.post(url, {"post": "yes"})
-    assert LearningPath.objects.filter(pk=followed_path.pk).exists() and PathFollow.objects.count() == 2
+    assert (
+        LearningPath.objects.filter(pk=followed_path.pk).exists()
+        and PathFollow.objects.count() == 2
+    )
 
 
 def test_the_delete_selected_action_refuses_a_followed_path_too(client, staff, followed_path):
@@ -204,7 +227,9 @@ def test_the_delete_selected_action_refuses_a_followed_path_too(client, staff, f
 def test_a_path_nobody_follows_can_still_be_deleted(client, staff):
     path = LearningPath.objects.create(slug="lonely", title="Nobody follows")
     client.force_login(staff)
-    response = client.post(reverse("admin:paths_learningpath_delete", args=[path.pk]), {"post": "yes"})
+    response = client.post(
+        reverse("admin:paths_learningpath_delete", args=[path.pk]), {"post": "yes"}
+    )
     assert response.status_code == 302 and not LearningPath.objects.exists()
 
 
@@ -232,22 +257,33 @@ def test_every_response_has_a_permissions_policy(client):
 # --- found by the malformed-input test -------------------------------------------------------
 
 
-@pytest.mark.parametrize("next_value", ["account_login", "%FF", '{"a"', "javascript:alert(1)", "//evil.example/"])
+@pytest.mark.parametrize(
+    "next_value", ["account_login", "%FF", '{"a"', "javascript:alert(1)", "//evil.example/"]
+)
 def test_a_next_that_is_not_a_path_here_goes_back_to_the_resource(client, next_value):
     learner = UserFactory()
     resource = Resource.objects.create(title="A paper", url="https://example.com/paper")
     client.force_login(learner)
-    response = client.post(reverse("progress:note", args=[resource.uuid]), {"note": "mine", "next": next_value})
+    response = client.post(
+        reverse("progress:note", args=[resource.uuid]), {"note": "mine", "next": next_value}
+    )
     assert response.status_code == 302 and response["Location"] == resource.get_absolute_url()
-    response = client.post(reverse("progress:set", args=[resource.uuid]), {"status": "done", "next": next_value})
+    response = client.post(
+        reverse("progress:set", args=[resource.uuid]), {"status": "done", "next": next_value}
+    )
     assert response.status_code == 302 and response["Location"] == resource.get_absolute_url()
 
 
 @pytest.mark.parametrize("bad_id", ["abc", "9" * 40, "-1", "%00"])
-def test_an_admin_form_posted_with_a_malformed_autocomplete_id_shows_its_errors(client, staff, bad_id):
+def test_an_admin_form_posted_with_a_malformed_autocomplete_id_shows_its_errors(
+    client, staff, bad_id
+):
     client.force_login(staff)
     before = Resource.objects.count()
-    response = client.post(reverse("admin:catalog_resourcelink_add"), {"resource": bad_id, "url": "https://example.com/x"})
+    response = client.post(
+        reverse("admin:catalog_resourcelink_add"),
+        {"resource": bad_id, "url": "https://example.com/x"},
+    )
     assert response.status_code == 200 and "errorlist" in response.content.decode()
     assert Resource.objects.count() == before
 
@@ -264,5 +300,8 @@ def test_an_admin_form_posted_with_an_out_of_range_many_to_many_id_shows_its_err
     before = Resource.objects.count()
     data = {"title": "New", "kind": "paper", "topics": "9" * 40}
     response = client.post(reverse("admin:catalog_resource_add"), data)
-    assert response.status_code == 200 and f"“{'9' * 40}” is not a valid value." in response.content.decode()
+    assert (
+        response.status_code == 200
+        and f"“{'9' * 40}” is not a valid value." in response.content.decode()
+    )
     assert Resource.objects.count() == before

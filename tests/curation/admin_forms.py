@@ -26,7 +26,9 @@ def change_form_data(response, **changes):
     for inline in context["inline_admin_formsets"]:
         formset = inline.formset
         management = formset.management_form
-        data.update({management[name].html_name: management[name].value() for name in management.fields})
+        data.update(
+            {management[name].html_name: management[name].value() for name in management.fields}
+        )
         for form in formset.forms:
             data.update(_form_values(form))
     data.update(changes)

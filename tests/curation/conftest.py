@@ -11,7 +11,9 @@ PASSWORD = "correct horse battery staple"
 
 
 def make_user(email, **extra):
-    return get_user_model().objects.create_user(username=email, email=email, password=PASSWORD, **extra)
+    return get_user_model().objects.create_user(
+        username=email, email=email, password=PASSWORD, **extra
+    )
 
 
 @pytest.fixture
@@ -28,7 +30,9 @@ def learner(db):
 
 @pytest.fixture
 def superuser(db):
-    return get_user_model().objects.create_superuser(username="root@example.com", email="root@example.com", password=PASSWORD)
+    return get_user_model().objects.create_superuser(
+        username="root@example.com", email="root@example.com", password=PASSWORD
+    )
 
 
 @pytest.fixture

@@ -6,7 +6,14 @@ import factory
 from tests import factories
 from tests.factories import GuideFactory, ResourceFactory, ResourceLinkFactory, TopicFactory
 
-__all__ = ["EntryFactory", "GuideFactory", "ResourceFactory", "ResourceLinkFactory", "SectionFactory", "TopicFactory"]
+__all__ = [
+    "EntryFactory",
+    "GuideFactory",
+    "ResourceFactory",
+    "ResourceLinkFactory",
+    "SectionFactory",
+    "TopicFactory",
+]
 
 
 class SectionFactory(factories.SectionFactory):

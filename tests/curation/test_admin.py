@@ -11,7 +11,13 @@ from apps.catalog.models import Entry, Guide, LinkStatus, Resource, Section, Top
 from apps.progress.models import Progress, Status
 from tests.curation.admin_forms import change_form_data
 from tests.curation.conftest import make_user
-from tests.curation.factories import EntryFactory, GuideFactory, ResourceFactory, SectionFactory, TopicFactory
+from tests.curation.factories import (
+    EntryFactory,
+    GuideFactory,
+    ResourceFactory,
+    SectionFactory,
+    TopicFactory,
+)
 
 pytestmark = pytest.mark.django_db
 
@@ -61,12 +67,17 @@ def test_change_and_add_pages_render(curator_client, model):
         "resourcelink": lambda: Resource.objects.first().links.first(),
         "topic": lambda: TopicFactory(),
     }[model]()
-    assert curator_client.get(reverse(f"admin:catalog_{model}_change", args=[obj.pk])).status_code == 200
+    assert (
+        curator_client.get(reverse(f"admin:catalog_{model}_change", args=[obj.pk])).status_code
+        == 200
+    )
     assert curator_client.get(reverse(f"admin:catalog_{model}_add")).status_code == 200
 
 
 def test_resource_list_shows_host_entries_topics_and_link_status(curator_client):
-    resource = ResourceFactory(url="https://www.arxiv.org/abs/1", link_status=LinkStatus.BROKEN, link_status_code=404)
+    resource = ResourceFactory(
+        url="https://www.arxiv.org/abs/1", link_status=LinkStatus.BROKEN, link_status_code=404
+    )
     EntryFactory(resource=resource)
     EntryFactory(resource=resource)
     resource.topics.add(TopicFactory(title="Attention"))
@@ -94,8 +105,16 @@ def test_resource_list_shows_host_entries_topics_and_link_status(curator_client)
     ],
 )
 def test_resource_filters_and_search(curator_client, params, expected):
-    video = ResourceFactory(title="video", kind="video", link_status=LinkStatus.OK, url_issue="Had a space")
-    paper = ResourceFactory(title="paper", kind="paper", url="https://arxiv.org/abs/1", author="Vaswani", link_status=LinkStatus.BROKEN)
+    video = ResourceFactory(
+        title="video", kind="video", link_status=LinkStatus.OK, url_issue="Had a space"
+    )
+    paper = ResourceFactory(
+        title="paper",
+        kind="paper",
+        url="https://arxiv.org/abs/1",
+        author="Vaswani",
+        link_status=LinkStatus.BROKEN,
+    )
     ResourceFactory(title="concept", kind="concept", url=None, is_published=False)
     EntryFactory(resource=video, priority="must")
     EntryFactory(resource=paper, tier=2)
@@ -108,20 +127,28 @@ def test_guide_topic_and_section_filters(curator_client):
     guide = GuideFactory()
     first, second = SectionFactory(guide=guide), SectionFactory(guide=guide)
     topic = TopicFactory()
-    in_first, in_second = EntryFactory(section=first).resource, EntryFactory(section=second).resource
+    in_first, in_second = (
+        EntryFactory(section=first).resource,
+        EntryFactory(section=second).resource,
+    )
     in_first.topics.add(topic)
     EntryFactory()  # another guide
-    by_guide = curator_client.get(changelist("resource"), {"entries__section__guide__id__exact": guide.pk})
+    by_guide = curator_client.get(
+        changelist("resource"), {"entries__section__guide__id__exact": guide.pk}
+    )
     assert set(by_guide.context["cl"].result_list) == {in_first, in_second}
     # The section filter offers this guide's sections once a guide is chosen.
     assert f"section={first.pk}" in by_guide.content.decode()
     by_section = curator_client.get(
-        changelist("resource"), {"entries__section__guide__id__exact": guide.pk, "section": second.pk}
+        changelist("resource"),
+        {"entries__section__guide__id__exact": guide.pk, "section": second.pk},
     )
     assert list(by_section.context["cl"].result_list) == [in_second]
     by_topic = curator_client.get(changelist("resource"), {"topics__id__exact": topic.pk})
     assert list(by_topic.context["cl"].result_list) == [in_first]
-    entries = curator_client.get(changelist("entry"), {"section__guide__id__exact": guide.pk, "section": first.pk})
+    entries = curator_client.get(
+        changelist("entry"), {"section__guide__id__exact": guide.pk, "section": first.pk}
+    )
     assert [e.resource for e in entries.context["cl"].result_list] == [in_first]
 
 
@@ -148,29 +175,47 @@ def test_unpublish_and_publish_write_history(curator_client, curator, model):
     response = post_action(curator_client, model, "unpublish", objects)
     assert response.status_code == 302
     model_class = type(objects[0])
-    assert not model_class.objects.filter(pk__in=[o.pk for o in objects], is_published=True).exists()
-    logs = LogEntry.objects.filter(user=curator, action_flag=CHANGE, change_message="Unpublished (bulk action).")
+    assert not model_class.objects.filter(
+        pk__in=[o.pk for o in objects], is_published=True
+    ).exists()
+    logs = LogEntry.objects.filter(
+        user=curator, action_flag=CHANGE, change_message="Unpublished (bulk action)."
+    )
     assert {int(log.object_id) for log in logs} == {o.pk for o in objects}
     post_action(curator_client, model, "publish", objects)
-    assert model_class.objects.filter(pk__in=[o.pk for o in objects], is_published=True).count() == len(objects)
+    assert model_class.objects.filter(
+        pk__in=[o.pk for o in objects], is_published=True
+    ).count() == len(objects)
 
 
 def test_set_kind_asks_for_the_kind_first(curator_client, curator):
     resources = [ResourceFactory(kind="article"), ResourceFactory(kind="video")]
     page = post_action(curator_client, "resource", "set_kind", resources)
     assert page.status_code == 200
-    assert "Set the kind" in page.content.decode() and page.templates[0].name == "curation/action_form.html"
+    assert (
+        "Set the kind" in page.content.decode()
+        and page.templates[0].name == "curation/action_form.html"
+    )
     assert Resource.objects.filter(kind="paper").count() == 0
-    done = post_action(curator_client, "resource", "set_kind", resources, kind="paper", apply="Set kind")
+    done = post_action(
+        curator_client, "resource", "set_kind", resources, kind="paper", apply="Set kind"
+    )
     assert done.status_code == 302
     assert Resource.objects.filter(kind="paper").count() == 2
-    assert LogEntry.objects.filter(user=curator, change_message="Set kind to Paper (bulk action).").count() == 2
+    assert (
+        LogEntry.objects.filter(
+            user=curator, change_message="Set kind to Paper (bulk action)."
+        ).count()
+        == 2
+    )
     assert "Set kind to Paper: 2 resources changed." in messages_of(done)
 
 
 def test_set_kind_with_an_invalid_choice_shows_the_form_again(curator_client):
     resources = [ResourceFactory(kind="article")]
-    page = post_action(curator_client, "resource", "set_kind", resources, kind="nonsense", apply="Set kind")
+    page = post_action(
+        curator_client, "resource", "set_kind", resources, kind="nonsense", apply="Set kind"
+    )
     assert page.status_code == 200 and page.context["form"].errors
     assert Resource.objects.get().kind == "article"
 
@@ -179,10 +224,22 @@ def test_add_and_remove_a_topic(curator_client, curator):
     resources = [ResourceFactory(), ResourceFactory()]
     topic = TopicFactory(title="Quantization")
     assert post_action(curator_client, "resource", "add_topic", resources).status_code == 200
-    post_action(curator_client, "resource", "add_topic", resources, topic=topic.pk, apply="Add topic")
+    post_action(
+        curator_client, "resource", "add_topic", resources, topic=topic.pk, apply="Add topic"
+    )
     assert topic.resources.count() == 2
-    assert LogEntry.objects.filter(change_message="Added topic “Quantization” (bulk action).").count() == 2
-    post_action(curator_client, "resource", "remove_topic", resources[:1], topic=topic.pk, apply="Remove topic")
+    assert (
+        LogEntry.objects.filter(change_message="Added topic “Quantization” (bulk action).").count()
+        == 2
+    )
+    post_action(
+        curator_client,
+        "resource",
+        "remove_topic",
+        resources[:1],
+        topic=topic.pk,
+        apply="Remove topic",
+    )
     assert list(topic.resources.all()) == [resources[1]]
 
 
@@ -193,7 +250,11 @@ def test_renumber_actions(curator_client, curator):
     for position in (4, 8, 15):
         EntryFactory(section=section, position=position)
     post_action(curator_client, "section", "renumber_entries", [section])
-    assert list(section.entries.order_by("position").values_list("position", flat=True)) == [1, 2, 3]
+    assert list(section.entries.order_by("position").values_list("position", flat=True)) == [
+        1,
+        2,
+        3,
+    ]
     post_action(curator_client, "guide", "renumber_sections", [guide])
     assert list(guide.sections.order_by("position").values_list("position", flat=True)) == [1, 2]
     assert section.pk == guide.sections.get(position=2).pk
@@ -211,31 +272,48 @@ def test_merge_action_shows_the_choice_then_merges_keeping_progress(curator_clie
     survivor, duplicate = ResourceFactory(title="Keep me"), ResourceFactory(title="Fold me")
     EntryFactory(resource=duplicate)
     ada = make_user("ada@example.com")
-    Progress.objects.create(user=ada, resource=duplicate, status=Status.DONE, started_at=None, completed_at="2026-01-01T00:00Z")
+    Progress.objects.create(
+        user=ada,
+        resource=duplicate,
+        status=Status.DONE,
+        started_at=None,
+        completed_at="2026-01-01T00:00Z",
+    )
     page = post_action(curator_client, "resource", "merge_resources", [survivor, duplicate])
     assert page.status_code == 200
     html = page.content.decode()
     assert "Keep me" in html and "Fold me" in html and 'name="survivor"' in html
 
-    done = post_action(curator_client, "resource", "merge_resources", [survivor, duplicate], survivor=survivor.pk, apply="1")
+    done = post_action(
+        curator_client,
+        "resource",
+        "merge_resources",
+        [survivor, duplicate],
+        survivor=survivor.pk,
+        apply="1",
+    )
 
-    assert done.status_code == 302 and done["Location"] == reverse("admin:catalog_resource_change", args=[survivor.pk])
+    assert done.status_code == 302 and done["Location"] == reverse(
+        "admin:catalog_resource_change", args=[survivor.pk]
+    )
     assert not Resource.objects.filter(pk=duplicate.pk).exists()
     assert Progress.objects.get(user=ada).resource == survivor
     assert survivor.entries.count() == 1
-    assert LogEntry.objects.get(object_id=str(survivor.pk), action_flag=CHANGE).change_message.startswith(
-        "Merged duplicates into this resource"
-    )
-    assert LogEntry.objects.get(object_id=str(duplicate.pk), action_flag=DELETION).change_message == (
-        f"Merged into “Keep me” (#{survivor.pk})."
-    )
+    assert LogEntry.objects.get(
+        object_id=str(survivor.pk), action_flag=CHANGE
+    ).change_message.startswith("Merged duplicates into this resource")
+    assert LogEntry.objects.get(
+        object_id=str(duplicate.pk), action_flag=DELETION
+    ).change_message == (f"Merged into “Keep me” (#{survivor.pk}).")
 
 
 def test_a_curator_without_delete_permission_cannot_merge(client, curator):
     curator.groups.clear()
     from django.contrib.auth.models import Permission
 
-    curator.user_permissions.add(*Permission.objects.filter(codename__in=["view_resource", "change_resource"]))
+    curator.user_permissions.add(
+        *Permission.objects.filter(codename__in=["view_resource", "change_resource"])
+    )
     client.force_login(curator)
     a, b = ResourceFactory(), ResourceFactory()
     response = post_action(client, "resource", "merge_resources", [a, b], survivor=a.pk, apply="1")
@@ -253,7 +331,11 @@ def test_typing_positions_in_the_section_inline_reorders_and_renumbers(curator_c
     data = change_form_data(page, **{"entries-2-position": "1"})
     response = curator_client.post(url, data)
     assert response.status_code == 302, response.context and response.context["errors"]
-    assert list(section.entries.order_by("position").values_list("pk", "position")) == [(c.pk, 1), (a.pk, 2), (b.pk, 3)]
+    assert list(section.entries.order_by("position").values_list("pk", "position")) == [
+        (c.pk, 1),
+        (a.pk, 2),
+        (b.pk, 3),
+    ]
 
 
 def test_moving_a_row_down_in_the_inline_puts_it_at_that_place(curator_client):
@@ -262,7 +344,11 @@ def test_moving_a_row_down_in_the_inline_puts_it_at_that_place(curator_client):
     url = reverse("admin:catalog_section_change", args=[section.pk])
     data = change_form_data(curator_client.get(url), **{"entries-0-position": "3"})
     assert curator_client.post(url, data).status_code == 302
-    assert list(section.entries.order_by("position").values_list("pk", flat=True)) == [b.pk, c.pk, a.pk]
+    assert list(section.entries.order_by("position").values_list("pk", flat=True)) == [
+        b.pk,
+        c.pk,
+        a.pk,
+    ]
 
 
 def test_deleting_and_adding_rows_in_the_inline_renumbers_without_gaps(curator_client):
@@ -292,7 +378,9 @@ def test_swapping_two_positions_in_the_inline_works(curator_client):
     section = SectionFactory()
     a, b = EntryFactory(section=section), EntryFactory(section=section)
     url = reverse("admin:catalog_section_change", args=[section.pk])
-    data = change_form_data(curator_client.get(url), **{"entries-0-position": "2", "entries-1-position": "1"})
+    data = change_form_data(
+        curator_client.get(url), **{"entries-0-position": "2", "entries-1-position": "1"}
+    )
     assert curator_client.post(url, data).status_code == 302
     assert list(section.entries.order_by("position").values_list("pk", flat=True)) == [b.pk, a.pk]
 
@@ -322,23 +410,45 @@ def test_an_entry_typed_onto_a_taken_position_inserts_there(curator_client):
     url = reverse("admin:catalog_entry_change", args=[c.pk])
     response = curator_client.post(url, change_form_data(curator_client.get(url), position="1"))
     assert response.status_code == 302
-    assert list(section.entries.order_by("position").values_list("pk", flat=True)) == [c.pk, a.pk, b.pk]
+    assert list(section.entries.order_by("position").values_list("pk", flat=True)) == [
+        c.pk,
+        a.pk,
+        b.pk,
+    ]
 
 
 def test_an_entry_typed_onto_a_later_position_goes_after_the_one_there(curator_client):
     section = SectionFactory()
     a, b, c = (EntryFactory(section=section) for _ in range(3))
     url = reverse("admin:catalog_entry_change", args=[a.pk])
-    assert curator_client.post(url, change_form_data(curator_client.get(url), position="2")).status_code == 302
-    assert list(section.entries.order_by("position").values_list("pk", flat=True)) == [b.pk, a.pk, c.pk]
+    assert (
+        curator_client.post(
+            url, change_form_data(curator_client.get(url), position="2")
+        ).status_code
+        == 302
+    )
+    assert list(section.entries.order_by("position").values_list("pk", flat=True)) == [
+        b.pk,
+        a.pk,
+        c.pk,
+    ]
 
 
 def test_an_entry_saved_in_place_keeps_its_place_even_with_gaps(curator_client):
     section = SectionFactory()
     a, b, c = (EntryFactory(section=section, position=p) for p in (2, 5, 9))
     url = reverse("admin:catalog_entry_change", args=[b.pk])
-    assert curator_client.post(url, change_form_data(curator_client.get(url), note="Changed")).status_code == 302
-    assert list(section.entries.order_by("position").values_list("pk", "position")) == [(a.pk, 1), (b.pk, 2), (c.pk, 3)]
+    assert (
+        curator_client.post(
+            url, change_form_data(curator_client.get(url), note="Changed")
+        ).status_code
+        == 302
+    )
+    assert list(section.entries.order_by("position").values_list("pk", "position")) == [
+        (a.pk, 1),
+        (b.pk, 2),
+        (c.pk, 3),
+    ]
 
 
 def test_an_entry_moved_to_another_section_leaves_no_gap(curator_client):
@@ -346,10 +456,18 @@ def test_an_entry_moved_to_another_section_leaves_no_gap(curator_client):
     a, b, c = (EntryFactory(section=old) for _ in range(3))
     existing = EntryFactory(section=new)
     url = reverse("admin:catalog_entry_change", args=[a.pk])
-    response = curator_client.post(url, change_form_data(curator_client.get(url), section=new.pk, position=""))
+    response = curator_client.post(
+        url, change_form_data(curator_client.get(url), section=new.pk, position="")
+    )
     assert response.status_code == 302
-    assert list(old.entries.order_by("position").values_list("pk", "position")) == [(b.pk, 1), (c.pk, 2)]
-    assert list(new.entries.order_by("position").values_list("pk", "position")) == [(existing.pk, 1), (a.pk, 2)]
+    assert list(old.entries.order_by("position").values_list("pk", "position")) == [
+        (b.pk, 1),
+        (c.pk, 2),
+    ]
+    assert list(new.entries.order_by("position").values_list("pk", "position")) == [
+        (existing.pk, 1),
+        (a.pk, 2),
+    ]
 
 
 def test_an_entry_added_without_position_goes_last(curator_client):
@@ -357,7 +475,9 @@ def test_an_entry_added_without_position_goes_last(curator_client):
     EntryFactory(section=section)
     resource = ResourceFactory()
     page = curator_client.get(reverse("admin:catalog_entry_add"))
-    data = change_form_data(page, section=section.pk, resource=resource.pk, position="", is_published="on")
+    data = change_form_data(
+        page, section=section.pk, resource=resource.pk, position="", is_published="on"
+    )
     response = curator_client.post(reverse("admin:catalog_entry_add"), data)
     assert response.status_code == 302
     assert section.entries.get(resource=resource).position == 2
@@ -370,7 +490,13 @@ def test_an_entry_added_from_the_resource_page_goes_last_in_its_section(curator_
     resource = ResourceFactory()
     url = reverse("admin:catalog_resource_change", args=[resource.pk])
     data = change_form_data(curator_client.get(url))
-    data.update({"entries-TOTAL_FORMS": "1", "entries-0-section": section.pk, "entries-0-is_published": "on"})
+    data.update(
+        {
+            "entries-TOTAL_FORMS": "1",
+            "entries-0-section": section.pk,
+            "entries-0-is_published": "on",
+        }
+    )
     response = curator_client.post(url, data)
     assert response.status_code == 302, response.context and response.context["errors"]
     assert section.entries.get(resource=resource).position == 3
@@ -390,7 +516,9 @@ def test_moving_a_section_under_another_updates_the_depths_of_its_subtree(curato
 def test_a_section_cannot_sit_under_a_section_of_another_guide(curator_client):
     section, foreign = SectionFactory(), SectionFactory()
     url = reverse("admin:catalog_section_change", args=[section.pk])
-    response = curator_client.post(url, change_form_data(curator_client.get(url), parent=foreign.pk))
+    response = curator_client.post(
+        url, change_form_data(curator_client.get(url), parent=foreign.pk)
+    )
     assert response.status_code == 200
     assert "same guide" in str(response.context["adminform"].form.errors)
 
@@ -410,7 +538,9 @@ def test_edits_show_under_recent_changes_on_the_change_page(curator_client, cura
 
 def test_guide_change_page_has_recent_changes_and_an_export_link(curator_client):
     guide = GuideFactory()
-    html = curator_client.get(reverse("admin:catalog_guide_change", args=[guide.pk])).content.decode()
+    html = curator_client.get(
+        reverse("admin:catalog_guide_change", args=[guide.pk])
+    ).content.decode()
     assert "Recent changes" in html
     assert reverse("admin:catalog_guide_export", args=[guide.pk]) in html
 
@@ -419,17 +549,23 @@ def test_guide_change_page_has_recent_changes_and_an_export_link(curator_client)
 def test_resource_form_stores_the_normalized_url(curator_client):
     resource = ResourceFactory(url="https://example.com/old")
     url = reverse("admin:catalog_resource_change", args=[resource.pk])
-    data = change_form_data(curator_client.get(url), url="https://arxiv.org/pdf/2205.14135v2.pdf?utm_source=feed")
+    data = change_form_data(
+        curator_client.get(url), url="https://arxiv.org/pdf/2205.14135v2.pdf?utm_source=feed"
+    )
     assert curator_client.post(url, data).status_code == 302
     resource.refresh_from_db()
     assert resource.url == "https://arxiv.org/abs/2205.14135"
 
 
-def test_a_tracking_variant_of_a_known_url_is_refused_with_a_link_to_the_existing_resource(curator_client):
+def test_a_tracking_variant_of_a_known_url_is_refused_with_a_link_to_the_existing_resource(
+    curator_client,
+):
     existing = ResourceFactory(title="FlashAttention", url="https://arxiv.org/abs/2205.14135")
     other = ResourceFactory(url="https://example.com/other")
     url = reverse("admin:catalog_resource_change", args=[other.pk])
-    data = change_form_data(curator_client.get(url), url="https://arxiv.org/abs/2205.14135?utm_source=x")
+    data = change_form_data(
+        curator_client.get(url), url="https://arxiv.org/abs/2205.14135?utm_source=x"
+    )
     response = curator_client.post(url, data)
     assert response.status_code == 200
     html = response.content.decode()

@@ -11,7 +11,13 @@ from django.urls import reverse
 from apps.catalog.models import Entry, Guide, Resource, Section
 from apps.curation import views as curation_views
 from apps.curation.exports import guide_to_markdown
-from tests.curation.factories import EntryFactory, GuideFactory, ResourceFactory, ResourceLinkFactory, SectionFactory
+from tests.curation.factories import (
+    EntryFactory,
+    GuideFactory,
+    ResourceFactory,
+    ResourceLinkFactory,
+    SectionFactory,
+)
 
 pytestmark = pytest.mark.django_db
 
@@ -29,12 +35,19 @@ READING_LIST = """# Inference reading list
 
 
 def counts():
-    return (Guide.objects.count(), Section.objects.count(), Entry.objects.count(), Resource.objects.count())
+    return (
+        Guide.objects.count(),
+        Section.objects.count(),
+        Entry.objects.count(),
+        Resource.objects.count(),
+    )
 
 
 @pytest.fixture
 def known_resource(db):
-    return ResourceFactory(title="Attention (curated title)", url="https://arxiv.org/abs/1706.03762")
+    return ResourceFactory(
+        title="Attention (curated title)", url="https://arxiv.org/abs/1706.03762"
+    )
 
 
 def preview(client, **data):
@@ -47,7 +60,7 @@ def confirm_data(response):
 
 
 def test_guide_list_links_to_the_import_page(curator_client):
-    assert IMPORT_URL == reverse("admin:catalog_guide_import")
+    assert reverse("admin:catalog_guide_import") == IMPORT_URL
     html = curator_client.get(reverse("admin:catalog_guide_changelist")).content.decode()
     assert f'href="{IMPORT_URL}"' in html
     assert curator_client.get(IMPORT_URL).status_code == 200
@@ -60,7 +73,10 @@ def test_preview_shows_what_would_be_created_and_writes_nothing(curator_client, 
     assert response.templates[0].name == "curation/guide_import_preview.html"
     assert counts() == before
     shown = response.context["preview"]
-    assert [r.title for r in shown.new_resources] == ["The Illustrated Transformer", "Making Deep Learning Go Brrrr"]
+    assert [r.title for r in shown.new_resources] == [
+        "The Illustrated Transformer",
+        "Making Deep Learning Go Brrrr",
+    ]
     assert [r.url for r, _, _ in shown.matched] == [known_resource.url]
     html = response.content.decode()
     assert "2</strong> sections" in html and "3</strong> entries" in html
@@ -68,10 +84,16 @@ def test_preview_shows_what_would_be_created_and_writes_nothing(curator_client, 
     assert "in catalog" in html and "Making Deep Learning Go Brrrr" in html
 
 
-def test_confirm_applies_the_import_reusing_known_resources_and_logs_it(curator_client, curator, known_resource):
-    response = curator_client.post(IMPORT_URL, confirm_data(preview(curator_client, text=READING_LIST)))
+def test_confirm_applies_the_import_reusing_known_resources_and_logs_it(
+    curator_client, curator, known_resource
+):
+    response = curator_client.post(
+        IMPORT_URL, confirm_data(preview(curator_client, text=READING_LIST))
+    )
     guide = Guide.objects.get(slug="inference")
-    assert response.status_code == 302 and response["Location"] == reverse("admin:catalog_guide_change", args=[guide.pk])
+    assert response.status_code == 302 and response["Location"] == reverse(
+        "admin:catalog_guide_change", args=[guide.pk]
+    )
     assert guide.title == "Inference"
     assert Entry.objects.filter(section__guide=guide).count() == 3
     assert Resource.objects.count() == 3
@@ -81,13 +103,18 @@ def test_confirm_applies_the_import_reusing_known_resources_and_logs_it(curator_
     guide_log = LogEntry.objects.get(object_id=str(guide.pk), content_type__model="guide")
     assert guide_log.action_flag == ADDITION and guide_log.user == curator
     assert "3 entries, 2 new resources, 1 already in the catalog" in guide_log.change_message
-    assert LogEntry.objects.filter(content_type__model="resource", action_flag=ADDITION).count() == 2
+    assert (
+        LogEntry.objects.filter(content_type__model="resource", action_flag=ADDITION).count() == 2
+    )
 
 
 def test_an_uploaded_file_imports_like_pasted_text(curator_client):
     upload = SimpleUploadedFile("list.md", READING_LIST.encode(), content_type="text/markdown")
     response = preview(curator_client, file=upload)
-    assert response.status_code == 200 and response.context["confirm"]["source_name"].value() == "list.md"
+    assert (
+        response.status_code == 200
+        and response.context["confirm"]["source_name"].value() == "list.md"
+    )
     curator_client.post(IMPORT_URL, confirm_data(response))
     assert Guide.objects.get(slug="inference").source_name == "list.md"
 
@@ -112,7 +139,9 @@ def test_a_bad_file_gets_a_clear_error_and_writes_nothing(curator_client, upload
     errors = " ".join(str(e) for e in response.context["form"].errors.values())
     assert errors and message in errors
     assert counts() == before
-    assert 'class="errornote"' in response.content.decode() or "errorlist" in response.content.decode()
+    assert (
+        'class="errornote"' in response.content.decode() or "errorlist" in response.content.decode()
+    )
 
 
 @pytest.mark.parametrize(
@@ -120,7 +149,13 @@ def test_a_bad_file_gets_a_clear_error_and_writes_nothing(curator_client, upload
     [
         ({"text": ""}, "Upload a markdown file or paste its text."),
         ({"text": READING_LIST, "guide_slug": "Not A Slug"}, "Enter a valid “slug”"),
-        ({"text": READING_LIST, "file": SimpleUploadedFile("a.md", b"# x\n- [a](https://a.example)")}, "not both"),
+        (
+            {
+                "text": READING_LIST,
+                "file": SimpleUploadedFile("a.md", b"# x\n- [a](https://a.example)"),
+            },
+            "not both",
+        ),
     ],
 )
 def test_bad_form_input_is_refused(curator_client, data, message):
@@ -140,7 +175,9 @@ def test_confirm_after_the_slug_was_taken_meanwhile_writes_nothing(curator_clien
     GuideFactory(slug="inference")
     before = counts()
     response = curator_client.post(IMPORT_URL, data)
-    assert response.status_code == 200 and "Nothing was imported" in str(response.context["form"].errors)
+    assert response.status_code == 200 and "Nothing was imported" in str(
+        response.context["form"].errors
+    )
     assert counts() == before
 
 
@@ -160,10 +197,15 @@ def test_staff_without_add_permissions_cannot_import(client, curator):
     from django.contrib.auth.models import Permission
 
     curator.groups.clear()
-    curator.user_permissions.add(*Permission.objects.filter(codename__startswith="view_", content_type__app_label="catalog"))
+    curator.user_permissions.add(
+        *Permission.objects.filter(codename__startswith="view_", content_type__app_label="catalog")
+    )
     client.force_login(curator)
     assert client.get(IMPORT_URL).status_code == 403
-    assert "Import markdown" not in client.get(reverse("admin:catalog_guide_changelist")).content.decode()
+    assert (
+        "Import markdown"
+        not in client.get(reverse("admin:catalog_guide_changelist")).content.decode()
+    )
 
 
 # --- Export ------------------------------------------------------------------------------------
@@ -173,14 +215,23 @@ def build_guide():
     child = SectionFactory(guide=guide, parent=top, title="Papers", number="01")
     other = SectionFactory(guide=guide, title="GPUs")
     attention = ResourceFactory(
-        title="Attention Is All You Need", url="https://arxiv.org/abs/1706.03762", author="Vaswani", description=""
+        title="Attention Is All You Need",
+        url="https://arxiv.org/abs/1706.03762",
+        author="Vaswani",
+        description="",
     )
-    EntryFactory(section=child, resource=attention, raw="- [ ] [Attention paper](https://arxiv.org/pdf/1706.03762)")
+    EntryFactory(
+        section=child,
+        resource=attention,
+        raw="- [ ] [Attention paper](https://arxiv.org/pdf/1706.03762)",
+    )
     flash = ResourceFactory(title="FlashAttention", url=None, author="", description="")
     EntryFactory(section=child, resource=flash, raw="* [DONE] FlashAttention", marked_done=True)
     concept = ResourceFactory(title="Roofline model", url=None, author="Williams", description="")
     EntryFactory(section=other, resource=concept, note="Know it cold")
-    linked = ResourceFactory(title="Brrr", url="https://horace.io/brrr_intro.html", author="", description="")
+    linked = ResourceFactory(
+        title="Brrr", url="https://horace.io/brrr_intro.html", author="", description=""
+    )
     ResourceLinkFactory(resource=linked, url="https://horace.io/slides.pdf", label="Slides")
     EntryFactory(section=other, resource=linked)
     return guide
@@ -217,23 +268,41 @@ def test_export_then_import_is_a_round_trip():
     guide = build_guide()
     parsed = parse_guide(guide_to_markdown(guide))
     exported = [
-        (item.title, item.url, item.author, [(link.label, link.url) for link in item.links[1:]], item.done)
+        (
+            item.title,
+            item.url,
+            item.author,
+            [(link.label, link.url) for link in item.links[1:]],
+            item.done,
+        )
         for item in parsed.items()
     ]
     assert exported == [
         ("Attention Is All You Need", "https://arxiv.org/abs/1706.03762", "Vaswani", [], False),
         ("FlashAttention", None, "", [], True),
         ("Roofline model", None, "", [], False),
-        ("Brrr", "https://horace.io/brrr_intro.html", "", [("Slides", "https://horace.io/slides.pdf")], False),
+        (
+            "Brrr",
+            "https://horace.io/brrr_intro.html",
+            "",
+            [("Slides", "https://horace.io/slides.pdf")],
+            False,
+        ),
     ]
 
 
 def test_an_exported_guide_imports_back_to_the_same_shape(curator_client):
     guide = build_guide()
     markdown = guide_to_markdown(guide)
-    response = curator_client.post(IMPORT_URL, {"guide_slug": "copy", "title": "Copy", "text": markdown})
+    response = curator_client.post(
+        IMPORT_URL, {"guide_slug": "copy", "title": "Copy", "text": markdown}
+    )
     plan = response.context["preview"].plan
-    assert [f"{s.number} {s.title}".strip() for s in plan.guides[0].sections] == ["Attention", "01 Papers", "GPUs"]
+    assert [f"{s.number} {s.title}".strip() for s in plan.guides[0].sections] == [
+        "Attention",
+        "01 Papers",
+        "GPUs",
+    ]
     assert len(plan.entries) == 4
 
 
@@ -249,7 +318,8 @@ def test_export_link_downloads_markdown(curator_client):
 def test_export_action_zips_several_guides(curator_client):
     guides = [build_guide(), GuideFactory(slug="other", title="Other")]
     response = curator_client.post(
-        reverse("admin:catalog_guide_changelist"), {"action": "export_markdown", "_selected_action": [g.pk for g in guides]}
+        reverse("admin:catalog_guide_changelist"),
+        {"action": "export_markdown", "_selected_action": [g.pk for g in guides]},
     )
     assert response["Content-Type"] == "application/zip"
     names = zipfile.ZipFile(io.BytesIO(response.content)).namelist()
@@ -257,7 +327,9 @@ def test_export_action_zips_several_guides(curator_client):
 
 
 def test_export_of_a_missing_guide_is_404(curator_client):
-    assert curator_client.get(reverse("admin:catalog_guide_export", args=[999999])).status_code == 404
+    assert (
+        curator_client.get(reverse("admin:catalog_guide_export", args=[999999])).status_code == 404
+    )
 
 
 HOSTILE_SHAPES = """# Agents
@@ -277,7 +349,9 @@ HOSTILE_SHAPES = """# Agents
 """
 
 
-def test_preview_lists_what_it_skipped_each_entry_links_and_a_better_title_from_the_file(curator_client):
+def test_preview_lists_what_it_skipped_each_entry_links_and_a_better_title_from_the_file(
+    curator_client,
+):
     ResourceFactory(title="arXiv 1706.03762", url="https://arxiv.org/abs/1706.03762")
     response = preview(curator_client, text=HOSTILE_SHAPES)
     assert response.status_code == 200
@@ -291,7 +365,9 @@ def test_preview_lists_what_it_skipped_each_entry_links_and_a_better_title_from_
     # one link, one resource: Axolotl is its own entry, not a further link of TRL
     titles = [entry.resource.title for entry in shown.guide.entries]
     assert titles == ["Attention Is All You Need", "TRL", "Axolotl"]
-    assert "<summary>" not in html.split("Sections and entries")[1].split("</table>")[0].replace("&lt;", "<")
+    assert "<summary>" not in html.split("Sections and entries")[1].split("</table>")[0].replace(
+        "&lt;", "<"
+    )
 
 
 def test_an_applied_import_is_a_draft_until_published(curator_client):

@@ -111,13 +111,22 @@ def allow_loopback(settings):
 # --- One URL -----------------------------------------------------------------------------------
 def test_200_is_ok(server, checker):
     result = checker.check(f"{server}/ok")
-    assert (result.status, result.status_code, result.final_url, result.error) == (LinkStatus.OK, 200, "", "")
+    assert (result.status, result.status_code, result.final_url, result.error) == (
+        LinkStatus.OK,
+        200,
+        "",
+        "",
+    )
     assert Handler.hits == {("HEAD", "/ok"): 1}
 
 
 def test_301_is_redirected_with_the_target_recorded(server, checker):
     result = checker.check(f"{server}/moved")
-    assert (result.status, result.status_code, result.final_url) == (LinkStatus.REDIRECTED, 301, f"{server}/ok")
+    assert (result.status, result.status_code, result.final_url) == (
+        LinkStatus.REDIRECTED,
+        301,
+        f"{server}/ok",
+    )
 
 
 def test_404_is_broken_after_a_get_to_be_sure(server, checker):
@@ -128,7 +137,11 @@ def test_404_is_broken_after_a_get_to_be_sure(server, checker):
 
 def test_a_redirect_to_a_404_is_broken_and_says_where(server, checker):
     result = checker.check(f"{server}/moved-to-missing")
-    assert (result.status, result.status_code, result.final_url) == (LinkStatus.BROKEN, 404, f"{server}/missing")
+    assert (result.status, result.status_code, result.final_url) == (
+        LinkStatus.BROKEN,
+        404,
+        f"{server}/missing",
+    )
 
 
 def test_a_server_that_refuses_head_is_asked_with_get(server, checker):
@@ -146,7 +159,9 @@ def test_timeout_is_an_error_after_retrying(server, checker):
 
 
 def test_a_budget_caps_the_time_spent_on_one_url(server):
-    checker = LinkChecker(timeout=SLOW_SECONDS * 2, retries=3, backoff=0.01, budget=0.5, allow_private=True)
+    checker = LinkChecker(
+        timeout=SLOW_SECONDS * 2, retries=3, backoff=0.01, budget=0.5, allow_private=True
+    )
     started = time.monotonic()
     result = checker.check(f"{server}/slow")
     assert time.monotonic() - started < SLOW_SECONDS
@@ -155,7 +170,9 @@ def test_a_budget_caps_the_time_spent_on_one_url(server):
 
 def test_5xx_is_retried_with_backoff(server):
     sleeps = []
-    checker = LinkChecker(timeout=TIMEOUT, retries=2, backoff=0.5, allow_private=True, sleep=sleeps.append)
+    checker = LinkChecker(
+        timeout=TIMEOUT, retries=2, backoff=0.5, allow_private=True, sleep=sleeps.append
+    )
     assert checker.check(f"{server}/flaky").status == LinkStatus.OK
     assert sleeps == [0.5]
     result = checker.check(f"{server}/down")
@@ -204,31 +221,60 @@ def test_results_are_recorded_on_the_resources(server, checker):
     before = Resource.objects.get(pk=ok.pk).updated_at
     counts = resources_check_links(resources=Resource.objects.all(), checker=checker)
     assert counts == Counter({LinkStatus.OK: 1, LinkStatus.REDIRECTED: 1, LinkStatus.BROKEN: 1})
-    ok, moved, missing, no_url = (Resource.objects.get(pk=r.pk) for r in (ok, moved, missing, no_url))
-    assert (ok.link_status, ok.link_status_code, ok.link_checked_at is not None) == (LinkStatus.OK, 200, True)
+    ok, moved, missing, no_url = (
+        Resource.objects.get(pk=r.pk) for r in (ok, moved, missing, no_url)
+    )
+    assert (ok.link_status, ok.link_status_code, ok.link_checked_at is not None) == (
+        LinkStatus.OK,
+        200,
+        True,
+    )
     assert (moved.link_status, moved.link_final_url) == (LinkStatus.REDIRECTED, f"{server}/ok")
-    assert (missing.link_status, missing.link_status_code, missing.link_error) == (LinkStatus.BROKEN, 404, "HTTP 404")
+    assert (missing.link_status, missing.link_status_code, missing.link_error) == (
+        LinkStatus.BROKEN,
+        404,
+        "HTTP 404",
+    )
     assert no_url.link_status == LinkStatus.UNCHECKED and no_url.link_checked_at is None
     assert ok.updated_at == before  # a check is not an edit
 
 
 @pytest.mark.django_db
 def test_command_checks_only_stale_links(server, allow_loopback):
-    fresh = ResourceFactory(url=f"{server}/missing", link_status=LinkStatus.OK, link_checked_at=timezone.now())
-    stale = ResourceFactory(url=f"{server}/missing?stale", link_checked_at=timezone.now() - timedelta(days=10))
+    fresh = ResourceFactory(
+        url=f"{server}/missing", link_status=LinkStatus.OK, link_checked_at=timezone.now()
+    )
+    stale = ResourceFactory(
+        url=f"{server}/missing?stale", link_checked_at=timezone.now() - timedelta(days=10)
+    )
     never = ResourceFactory(url=f"{server}/slow")
     out = StringIO()
-    call_command("check_links", "--only-stale", "7", "--workers", "2", "--timeout", str(TIMEOUT), "--retries", "0", stdout=out)
+    call_command(
+        "check_links",
+        "--only-stale",
+        "7",
+        "--workers",
+        "2",
+        "--timeout",
+        str(TIMEOUT),
+        "--retries",
+        "0",
+        stdout=out,
+    )
     fresh.refresh_from_db(), stale.refresh_from_db(), never.refresh_from_db()
     assert fresh.link_status == LinkStatus.OK
     assert stale.link_status == LinkStatus.BROKEN
     assert never.link_status == LinkStatus.ERROR
     output = out.getvalue()
-    assert "Checking 2 resource URLs with 2 workers" in output and "Broken: 1" in output and "Unreachable: 1" in output
+    assert (
+        "Checking 2 resource URLs with 2 workers" in output
+        and "Broken: 1" in output
+        and "Unreachable: 1" in output
+    )
     # progress as each URL finishes, not silence until the end
-    assert sorted(line.split("] ")[0].strip() for line in output.splitlines() if line.strip().startswith("[")) == [
-        "[1/2", "[2/2"
-    ]
+    assert sorted(
+        line.split("] ")[0].strip() for line in output.splitlines() if line.strip().startswith("[")
+    ) == ["[1/2", "[2/2"]
     assert f"broken {server}/missing?stale" in output
 
 
@@ -241,14 +287,20 @@ def test_command_rejects_bad_options():
 
 
 @pytest.mark.django_db
-def test_admin_action_checks_selected_links_and_logs_them(server, allow_loopback, curator_client, curator):
+def test_admin_action_checks_selected_links_and_logs_them(
+    server, allow_loopback, curator_client, curator
+):
     ok, missing = ResourceFactory(url=f"{server}/ok"), ResourceFactory(url=f"{server}/missing")
     response = curator_client.post(
-        reverse("admin:catalog_resource_changelist"), {"action": "check_links", "_selected_action": [ok.pk, missing.pk]}
+        reverse("admin:catalog_resource_changelist"),
+        {"action": "check_links", "_selected_action": [ok.pk, missing.pk]},
     )
     assert response.status_code == 302
     assert Resource.objects.get(pk=missing.pk).link_status == LinkStatus.BROKEN
-    assert LogEntry.objects.get(object_id=str(missing.pk)).change_message == "Checked link: Broken (HTTP 404)."
+    assert (
+        LogEntry.objects.get(object_id=str(missing.pk)).change_message
+        == "Checked link: Broken (HTTP 404)."
+    )
     broken = curator_client.get(reverse("admin:catalog_resource_changelist"), {"link": "attention"})
     assert list(broken.context["cl"].result_list) == [Resource.objects.get(pk=missing.pk)]
 
@@ -258,7 +310,12 @@ def test_check_link_from_the_resource_change_page(server, allow_loopback, curato
     resource = ResourceFactory(url=f"{server}/moved")
     url = reverse("admin:catalog_resource_change", args=[resource.pk])
     assert "Check link" in curator_client.get(url).content.decode()
-    response = curator_client.post(url, {"CHANGE_FORM-action": "check_links", "_selected_action": resource.pk})
+    response = curator_client.post(
+        url, {"CHANGE_FORM-action": "check_links", "_selected_action": resource.pk}
+    )
     assert response.status_code == 302 and response["Location"] == url
     resource.refresh_from_db()
-    assert (resource.link_status, resource.link_final_url) == (LinkStatus.REDIRECTED, f"{server}/ok")
+    assert (resource.link_status, resource.link_final_url) == (
+        LinkStatus.REDIRECTED,
+        f"{server}/ok",
+    )

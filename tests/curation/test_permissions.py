@@ -11,15 +11,24 @@ from tests.curation.factories import GuideFactory, ResourceFactory
 pytestmark = pytest.mark.django_db
 
 CURATED = [
-    *(("catalog", model) for model in ["guide", "section", "entry", "resource", "resourcelink", "topic"]),
-    *(("paths", model) for model in ["learningpath", "pathstep", "stepresource"]),  # not pathfollow: learner data
+    *(
+        ("catalog", model)
+        for model in ["guide", "section", "entry", "resource", "resourcelink", "topic"]
+    ),
+    *(
+        ("paths", model) for model in ["learningpath", "pathstep", "stepresource"]
+    ),  # not pathfollow: learner data
 ]
 
 
 def test_curators_group_has_exactly_the_catalog_and_path_permissions():
     group = Group.objects.get(name=CURATORS_GROUP)
     codenames = set(group.permissions.values_list("content_type__app_label", "codename"))
-    expected = {(app, f"{action}_{model}") for action in ("view", "add", "change", "delete") for app, model in CURATED}
+    expected = {
+        (app, f"{action}_{model}")
+        for action in ("view", "add", "change", "delete")
+        for app, model in CURATED
+    }
     assert codenames == expected
 
 
@@ -34,7 +43,9 @@ def test_sync_is_idempotent_and_takes_back_permissions_granted_by_hand():
 
 
 def test_sync_picks_up_an_app_added_to_the_list(monkeypatch):
-    monkeypatch.setattr(permissions_module, "CURATOR_APP_LABELS", ["catalog", "paths", "not_installed"])
+    monkeypatch.setattr(
+        permissions_module, "CURATOR_APP_LABELS", ["catalog", "paths", "not_installed"]
+    )
     group = sync_curator_permissions()
     labels = set(group.permissions.values_list("content_type__app_label", flat=True))
     assert labels == {"catalog", "paths"}
@@ -44,7 +55,9 @@ def test_the_group_comes_back_after_a_flush():
     from django.core.management.sql import emit_post_migrate_signal
 
     Group.objects.filter(name=CURATORS_GROUP).delete()
-    emit_post_migrate_signal(verbosity=0, interactive=False, db="default")  # what flush does after emptying
+    emit_post_migrate_signal(
+        verbosity=0, interactive=False, db="default"
+    )  # what flush does after emptying
     assert Group.objects.get(name=CURATORS_GROUP).permissions.count() == len(CURATED) * 4
 
 
@@ -76,7 +89,9 @@ def test_curator_is_refused_users_groups_and_progress(curator_client, url_name):
 
 
 def test_curator_is_refused_a_users_change_page(curator_client, learner):
-    assert curator_client.get(reverse("admin:auth_user_change", args=[learner.pk])).status_code == 403
+    assert (
+        curator_client.get(reverse("admin:auth_user_change", args=[learner.pk])).status_code == 403
+    )
 
 
 def test_staff_given_progress_permissions_by_mistake_still_cannot_see_progress(client, curator):
@@ -111,7 +126,8 @@ def test_learner_is_sent_to_the_admin_login(learner_client, url):
 def test_learner_cannot_post_an_admin_action(learner_client):
     resource = ResourceFactory()
     response = learner_client.post(
-        reverse("admin:catalog_resource_changelist"), {"action": "unpublish", "_selected_action": [resource.pk]}
+        reverse("admin:catalog_resource_changelist"),
+        {"action": "unpublish", "_selected_action": [resource.pk]},
     )
     assert response.status_code == 302 and response["Location"].startswith(reverse("admin:login"))
     resource.refresh_from_db()

@@ -10,7 +10,13 @@ from django.urls import reverse
 from django.utils import timezone
 
 from apps.progress.models import Progress, Status
-from tests.curation.factories import EntryFactory, GuideFactory, ResourceFactory, SectionFactory, TopicFactory
+from tests.curation.factories import (
+    EntryFactory,
+    GuideFactory,
+    ResourceFactory,
+    SectionFactory,
+    TopicFactory,
+)
 
 pytestmark = pytest.mark.django_db
 
@@ -38,7 +44,9 @@ def catalog(db):
     secret_guide = GuideFactory(slug="secret", title="Secret guide", is_published=False)
     secret_section = SectionFactory(guide=secret_guide, title="Secret section")
     EntryFactory(section=secret_section, resource=visible)
-    EntryFactory(section=secret_section, resource=ResourceFactory(title="In the secret guide only zeppelin"))
+    EntryFactory(
+        section=secret_section, resource=ResourceFactory(title="In the secret guide only zeppelin")
+    )
     return {
         "guide": guide,
         "secret_guide": secret_guide,
@@ -67,7 +75,9 @@ def test_home_lists_and_counts_only_published_things(client, catalog):
     assert_hidden(html, "Secret guide", "Secret topic")
     overview = response.context["overview"]
     assert [summary.guide.slug for summary in overview.guides] == ["open"]
-    assert overview.guides[0].resource_count == 1  # visible only: not the unpublished, withdrawn or hidden-branch ones
+    assert (
+        overview.guides[0].resource_count == 1
+    )  # visible only: not the unpublished, withdrawn or hidden-branch ones
     assert overview.guides[0].section_count == 1
     assert {topic.slug: topic.resource_count for topic in overview.topics} == {"attention": 2}
 
@@ -75,7 +85,14 @@ def test_home_lists_and_counts_only_published_things(client, catalog):
 def test_guide_page_hides_unpublished_sections_entries_and_resources(client, catalog):
     html = page(client, catalog["guide"].get_absolute_url())
     assert "Visible zeppelin paper" in html
-    assert_hidden(html, "Hidden section", "Child of hidden", "Under a hidden section", "Unpublished zeppelin", "Entry withdrawn")
+    assert_hidden(
+        html,
+        "Hidden section",
+        "Child of hidden",
+        "Under a hidden section",
+        "Unpublished zeppelin",
+        "Entry withdrawn",
+    )
 
 
 def test_unpublished_guide_is_404(client, catalog):
@@ -105,14 +122,20 @@ def test_search_finds_only_published_resources(client, catalog):
     html = response.content.decode()
     assert "Visible zeppelin paper" in html
     assert_hidden(html, "Unpublished zeppelin", "Secret guide")
-    htmx = client.get(reverse("catalog:search"), {"q": "zeppelin"}, HTTP_HX_REQUEST="true").content.decode()
+    htmx = client.get(
+        reverse("catalog:search"), {"q": "zeppelin"}, HTTP_HX_REQUEST="true"
+    ).content.decode()
     assert_hidden(htmx, "Unpublished zeppelin")
 
 
 def test_a_learners_dashboard_does_not_show_what_was_unpublished(client, catalog, learner):
     now = timezone.now()
-    Progress.objects.create(user=learner, resource=catalog["hidden"], status=Status.IN_PROGRESS, started_at=now)
-    Progress.objects.create(user=learner, resource=catalog["visible"], status=Status.IN_PROGRESS, started_at=now)
+    Progress.objects.create(
+        user=learner, resource=catalog["hidden"], status=Status.IN_PROGRESS, started_at=now
+    )
+    Progress.objects.create(
+        user=learner, resource=catalog["visible"], status=Status.IN_PROGRESS, started_at=now
+    )
     client.force_login(learner)
     html = page(client, reverse("progress:dashboard"))
     assert "Visible zeppelin paper" in html
@@ -139,7 +162,8 @@ def test_paths_hide_unpublished_paths_and_resources(client, catalog):
 def test_unpublishing_from_the_admin_hides_at_once(client, curator_client, catalog):
     guide = catalog["guide"]
     curator_client.post(
-        reverse("admin:catalog_guide_changelist"), {"action": "unpublish", "_selected_action": [guide.pk]}
+        reverse("admin:catalog_guide_changelist"),
+        {"action": "unpublish", "_selected_action": [guide.pk]},
     )
     page(client, guide.get_absolute_url(), status=404)
     assert_hidden(page(client, reverse("catalog:home")), "Open guide")

@@ -36,20 +36,33 @@ T0 = timezone.now() - timedelta(days=30)
 
 def progress(user, resource, status, *, started=None, completed=None, note=""):
     return Progress.objects.create(
-        user=user, resource=resource, status=status, started_at=started, completed_at=completed, note=note
+        user=user,
+        resource=resource,
+        status=status,
+        started_at=started,
+        completed_at=completed,
+        note=note,
     )
 
 
 # --- Merge: catalog side -----------------------------------------------------------------------
 def test_merge_moves_entries_links_and_topics_and_deletes_the_duplicates():
-    survivor = ResourceFactory(title="Attention Is All You Need", url="https://arxiv.org/abs/1706.03762")
+    survivor = ResourceFactory(
+        title="Attention Is All You Need", url="https://arxiv.org/abs/1706.03762"
+    )
     # another page about the same paper (arXiv's /pdf/ of it would be the same URL: one identity)
-    duplicate = ResourceFactory(title="Transformer paper", url="https://papers.example.org/attention-is-all-you-need")
+    duplicate = ResourceFactory(
+        title="Transformer paper", url="https://papers.example.org/attention-is-all-you-need"
+    )
     other_section = SectionFactory()
     EntryFactory(resource=survivor)
     moved_entry = EntryFactory(resource=duplicate, section=other_section)
-    ResourceLinkFactory(resource=duplicate, url="https://slides.example.com/transformer", label="Slides")
-    ResourceLinkFactory(resource=duplicate, url="https://arxiv.org/abs/1706.03762")  # the survivor's own URL
+    ResourceLinkFactory(
+        resource=duplicate, url="https://slides.example.com/transformer", label="Slides"
+    )
+    ResourceLinkFactory(
+        resource=duplicate, url="https://arxiv.org/abs/1706.03762"
+    )  # the survivor's own URL
     attention, nlp = TopicFactory(title="Attention"), TopicFactory(title="NLP")
     survivor.topics.add(attention)
     duplicate.topics.add(attention, nlp)
@@ -78,7 +91,10 @@ def test_merge_folds_an_entry_in_a_section_the_survivor_is_already_in_and_renumb
 
     own.refresh_from_db()
     assert (own.note, own.rating) == ("Read twice.", 9)
-    assert list(section.entries.order_by("position").values_list("pk", "position")) == [(own.pk, 1), (last.pk, 2)]
+    assert list(section.entries.order_by("position").values_list("pk", "position")) == [
+        (own.pk, 1),
+        (last.pk, 2),
+    ]
     assert result.entries_folded == 1
 
 
@@ -96,7 +112,11 @@ def test_merge_fills_blank_fields_from_the_duplicates():
     duplicate = ResourceFactory(author="Vaswani et al.", description="Theirs.", effort_minutes=90)
     resource_merge(survivor=survivor, duplicates=[duplicate])
     survivor.refresh_from_db()
-    assert (survivor.author, survivor.description, survivor.effort_minutes) == ("Vaswani et al.", "Mine.", 90)
+    assert (survivor.author, survivor.description, survivor.effort_minutes) == (
+        "Vaswani et al.",
+        "Mine.",
+        90,
+    )
 
 
 def test_merge_refuses_nothing_to_merge():
@@ -112,14 +132,24 @@ def test_merge_never_loses_progress():
     # ada: only on a duplicate → moves as is
     progress(ada, first, Status.DONE, started=T0, completed=T0 + timedelta(days=1), note="Great.")
     # bob: done on the survivor, in progress earlier on a duplicate → done, earliest start
-    progress(bob, survivor, Status.DONE, started=T0 + timedelta(days=5), completed=T0 + timedelta(days=6))
+    progress(
+        bob, survivor, Status.DONE, started=T0 + timedelta(days=5), completed=T0 + timedelta(days=6)
+    )
     progress(bob, second, Status.IN_PROGRESS, started=T0 + timedelta(days=2), note="Halfway.")
     # cy: skipped the survivor, started a duplicate → in progress wins over skipped
     progress(cy, survivor, Status.SKIPPED, note="Not now.")
     progress(cy, first, Status.IN_PROGRESS, started=T0 + timedelta(days=3), note="Not now.")
     # dee: done on both → earliest completion
-    progress(dee, survivor, Status.DONE, started=T0 + timedelta(days=9), completed=T0 + timedelta(days=10))
-    progress(dee, first, Status.DONE, started=T0 + timedelta(days=1), completed=T0 + timedelta(days=4))
+    progress(
+        dee,
+        survivor,
+        Status.DONE,
+        started=T0 + timedelta(days=9),
+        completed=T0 + timedelta(days=10),
+    )
+    progress(
+        dee, first, Status.DONE, started=T0 + timedelta(days=1), completed=T0 + timedelta(days=4)
+    )
     progress(dee, second, Status.SKIPPED, note="Dup.")
     Activity.objects.create(user=ada, resource=first, status=Status.DONE, occurred_at=T0)
     Activity.objects.create(user=bob, resource=second, status=Status.IN_PROGRESS, occurred_at=T0)
@@ -137,7 +167,10 @@ def test_merge_never_loses_progress():
     assert rows[cy].status == Status.IN_PROGRESS and rows[cy].completed_at is None
     assert rows[cy].note == "Not now."  # identical notes are not repeated
     assert rows[dee].status == Status.DONE
-    assert (rows[dee].started_at, rows[dee].completed_at) == (T0 + timedelta(days=1), T0 + timedelta(days=4))
+    assert (rows[dee].started_at, rows[dee].completed_at) == (
+        T0 + timedelta(days=1),
+        T0 + timedelta(days=4),
+    )
     assert rows[dee].note == "Dup."
     assert Activity.objects.filter(resource=survivor).count() == 2
     assert (result.progress_moved, result.progress_combined) == (1, 4)
@@ -158,7 +191,10 @@ def test_merge_moves_path_steps_to_the_survivor():
 
     survivor, duplicate = ResourceFactory(), ResourceFactory()
     path = LearningPath.objects.create(slug="p", title="P")
-    step, both = PathStep.objects.create(path=path, position=1, title="A"), PathStep.objects.create(path=path, position=2, title="B")
+    step, both = (
+        PathStep.objects.create(path=path, position=1, title="A"),
+        PathStep.objects.create(path=path, position=2, title="B"),
+    )
     StepResource.objects.create(step=step, resource=duplicate, position=1)
     StepResource.objects.create(step=both, resource=survivor, position=1)
     StepResource.objects.create(step=both, resource=duplicate, position=2)
@@ -187,14 +223,20 @@ def test_renumber_in_a_chosen_order_swaps_positions():
     section = SectionFactory()
     a, b, c = (EntryFactory(section=section) for _ in range(3))
     positions_renumber(rows=[c, a, b])
-    assert list(section.entries.order_by("position").values_list("pk", flat=True)) == [c.pk, a.pk, b.pk]
+    assert list(section.entries.order_by("position").values_list("pk", flat=True)) == [
+        c.pk,
+        a.pk,
+        b.pk,
+    ]
 
 
 def test_guide_sections_renumber_keeps_document_order():
     guide = GuideFactory()
     sections = [SectionFactory(guide=guide, position=p) for p in (10, 20, 30)]
     guide_sections_renumber(guide=guide)
-    assert list(Section.objects.filter(guide=guide).order_by("position").values_list("pk", "position")) == [
+    assert list(
+        Section.objects.filter(guide=guide).order_by("position").values_list("pk", "position")
+    ) == [
         (sections[0].pk, 1),
         (sections[1].pk, 2),
         (sections[2].pk, 3),

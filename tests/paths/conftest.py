@@ -7,7 +7,9 @@ from tests.progress.conftest import catalog, other_user, user  # noqa: F401 - sh
 @pytest.fixture
 def learning_path(catalog):  # noqa: F811 - the fixture, by name
     """Two steps; the shared resource sits in both steps (and in both guides)."""
-    path = LearningPath.objects.create(slug="kernels", title="Kernel development", guide=catalog["guide"])
+    path = LearningPath.objects.create(
+        slug="kernels", title="Kernel development", guide=catalog["guide"]
+    )
     first = PathStep.objects.create(path=path, position=1, title="Foundations", effort="2 weeks")
     second = PathStep.objects.create(path=path, position=2, title="Going deeper", phase="Phase 2")
     r = catalog["resources"]

@@ -34,7 +34,10 @@ def test_next_up_shows_each_look_escaped(user, catalog, learning_path, oob):
     for view in looks(user, learning_path, catalog):
         shown.append(next_up_html(view, oob=oob))
     external, ours, complete, empty = shown
-    assert "Tiles &lt;b&gt;&amp;&lt;/b&gt; &quot;warps&quot;" in external and 'rel="noopener noreferrer"' in external
+    assert (
+        "Tiles &lt;b&gt;&amp;&lt;/b&gt; &quot;warps&quot;" in external
+        and 'rel="noopener noreferrer"' in external
+    )
     assert 'href="/resources/' in ours and "noopener" not in ours
     assert "Path complete" in complete and "Next up" not in complete
     assert "Next up" not in empty and "Path complete" not in empty

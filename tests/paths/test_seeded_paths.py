@@ -27,7 +27,13 @@ def seeded(django_db_setup, django_db_blocker):
 def steps(slug):
     path = LearningPath.objects.get(slug=slug)
     return [
-        (step.title, [item.resource.title for item in step.step_resources.order_by("position").select_related("resource")])
+        (
+            step.title,
+            [
+                item.resource.title
+                for item in step.step_resources.order_by("position").select_related("resource")
+            ],
+        )
         for step in path.steps.order_by("position")
     ]
 
@@ -59,7 +65,9 @@ def test_inference_guide_path_is_all_tier_1_then_tier_2_then_tier_3(seeded):
     ordered = list(path.steps.order_by("position"))
     assert [step.title for step in ordered] == ["Tier 1", "Tier 2", "Tier 3"]
     for tier, step in enumerate(ordered, start=1):
-        resources = list(step.step_resources.order_by("position").values_list("resource_id", flat=True))
+        resources = list(
+            step.step_resources.order_by("position").values_list("resource_id", flat=True)
+        )
         # Topics in guide order inside each tier: the guide's own entry order, first occurrence kept.
         expected = []
         for resource_id in (
@@ -68,11 +76,15 @@ def test_inference_guide_path_is_all_tier_1_then_tier_2_then_tier_3(seeded):
             .values_list("resource_id", flat=True)
         ):
             if resource_id not in expected and not any(
-                resource_id in s.step_resources.values_list("resource_id", flat=True) for s in ordered[: tier - 1]
+                resource_id in s.step_resources.values_list("resource_id", flat=True)
+                for s in ordered[: tier - 1]
             ):
                 expected.append(resource_id)
         assert resources == expected
-    assert steps("ai-inference-engineering-tier-by-tier")[0][1][0] == "Transformer Inference Arithmetic"
+    assert (
+        steps("ai-inference-engineering-tier-by-tier")[0][1][0]
+        == "Transformer Inference Arithmetic"
+    )
 
 
 def test_book_plan_has_the_three_phases_with_week_estimates_then_optional_books(seeded):
@@ -93,15 +105,22 @@ def test_book_plan_has_the_three_phases_with_week_estimates_then_optional_books(
 def test_closing_book_list_maps_onto_the_same_books(seeded):
     assert steps("future-blogs-to-write-book-reading-order") == [
         ("MML", ["Mathematics for Machine Learning"]),
-        ("DL with PyTorch + Dive into DL (in parallel)", ["Deep Learning with PyTorch", "Dive into Deep Learning"]),
+        (
+            "DL with PyTorch + Dive into DL (in parallel)",
+            ["Deep Learning with PyTorch", "Dive into Deep Learning"],
+        ),
         ("Understanding DL", ["Understanding Deep Learning"]),
         ("Build a LLM", ["Build a Large Language Model"]),
         ("Professional C CUDA programming", ["Professional CUDA C Programming"]),
         ("PMPP", ["Programming Massively Parallel Processors"]),
         ("PPC", ["Parallel Programming Concepts"]),
     ]
-    plan_books = {t for _, titles in steps("future-blogs-to-write-phased-book-plan") for t in titles}
-    order_books = {t for _, titles in steps("future-blogs-to-write-book-reading-order") for t in titles}
+    plan_books = {
+        t for _, titles in steps("future-blogs-to-write-phased-book-plan") for t in titles
+    }
+    order_books = {
+        t for _, titles in steps("future-blogs-to-write-book-reading-order") for t in titles
+    }
     assert order_books <= plan_books
 
 
@@ -109,7 +128,11 @@ def test_closing_book_list_maps_onto_the_same_books(seeded):
 def test_cheatsheets_go_must_first_then_concept_by_concept_then_maybe(seeded, slug):
     titles = step_titles(slug)
     assert titles[0] == "MUST foundations" and titles[-1] == "MAYBE guides"
-    assert titles[1:4] == ["GPU architecture", "GPU programming concepts", *(["Performance"] if "awesome" in slug else ["Transformer"])]
+    assert titles[1:4] == [
+        "GPU architecture",
+        "GPU programming concepts",
+        *(["Performance"] if "awesome" in slug else ["Transformer"]),
+    ]
     assert "Attention" in titles and "Quantization" in titles
     assert titles.index("Attention") < titles.index("Quantization") < titles.index("Optimizations")
     first = steps(slug)[0][1]

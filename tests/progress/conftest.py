@@ -23,11 +23,25 @@ def build_guide(slug, n_sections=2, per_section=3, shared=()):
         position += 1
         top = Section.objects.create(guide=guide, title=f"{slug} part {s}", position=position)
         position += 1
-        child = Section.objects.create(guide=guide, parent=top, title=f"{slug} part {s} tier 1", position=position, depth=1, tier=1)
+        child = Section.objects.create(
+            guide=guide,
+            parent=top,
+            title=f"{slug} part {s} tier 1",
+            position=position,
+            depth=1,
+            tier=1,
+        )
         for i in range(per_section):
-            resource = Resource.objects.create(title=f"{slug} {s}.{i}", url=f"https://example.com/{slug}/{s}/{i}")
+            resource = Resource.objects.create(
+                title=f"{slug} {s}.{i}", url=f"https://example.com/{slug}/{s}/{i}"
+            )
             resources.append(resource)
-            Entry.objects.create(section=child, resource=resource, position=i + 1, raw=f"- [ ] [{resource.title}]({resource.url})")
+            Entry.objects.create(
+                section=child,
+                resource=resource,
+                position=i + 1,
+                raw=f"- [ ] [{resource.title}]({resource.url})",
+            )
         for j, resource in enumerate(shared):
             Entry.objects.create(section=child, resource=resource, position=per_section + j + 1)
     return guide, resources
@@ -40,5 +54,11 @@ def catalog(db):
     other_guide, other_resources = build_guide("beta", n_sections=1, shared=[shared])
     topic = Topic.objects.create(slug="attention", title="Attention")
     topic.resources.add(shared, resources[0])
-    return {"guide": guide, "resources": resources, "shared": shared, "other_guide": other_guide,
-            "other_resources": other_resources, "topic": topic}
+    return {
+        "guide": guide,
+        "resources": resources,
+        "shared": shared,
+        "other_guide": other_guide,
+        "other_resources": other_resources,
+        "topic": topic,
+    }

@@ -18,7 +18,11 @@ def two_guides():
     batching = SectionFactory(guide=first, title="Batching", position=2)
     paged = ResourceFactory(title="Paged attention", url="https://example.com/paged")
     EntryFactory(section=serving, resource=paged, position=1)
-    EntryFactory(section=batching, resource=ResourceFactory(title="Continuous batching", url="https://example.com/cb"), position=1)
+    EntryFactory(
+        section=batching,
+        resource=ResourceFactory(title="Continuous batching", url="https://example.com/cb"),
+        position=1,
+    )
     second = GuideFactory(title="Training", position=2)
     EntryFactory(
         section=SectionFactory(guide=second, title="Basics", position=1),

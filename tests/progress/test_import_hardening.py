@@ -57,7 +57,9 @@ def test_adversarial_checklists_are_read_in_bounded_time(user, catalog, name):
 def test_the_reported_input_answers_promptly_over_http(client, user, catalog):
     client.force_login(user)
     started = time.perf_counter()
-    response = client.post(reverse("progress:import"), {"text": ADVERSARIAL_MARKDOWN["empty links"]})
+    response = client.post(
+        reverse("progress:import"), {"text": ADVERSARIAL_MARKDOWN["empty links"]}
+    )
     assert response.status_code == 200
     assert time.perf_counter() - started < 5
     assert "matched nothing" in response.content.decode()
@@ -80,7 +82,10 @@ def test_links_and_titles_still_match(user, catalog):
     ("content", "message"),
     [
         ('{"a":' + "[" * 200_000, "nested too deeply"),
-        ('{"format": "syllabus-progress", "progress": [{"resource": ' + "9" * 5000 + "}]}", "number too long"),
+        (
+            '{"format": "syllabus-progress", "progress": [{"resource": ' + "9" * 5000 + "}]}",
+            "number too long",
+        ),
         ("{" * 5 + "not json", "not valid JSON"),
         ("resource,status\n" + '"' + "x" * 200_000, "CSV"),
     ],
@@ -107,28 +112,43 @@ def _item(resource, **fields):
     [
         ({"started_at": "9999-12-31T23:59:59-12:00"}, "started_at is out of range"),
         ({"completed_at": "2030-01-01T00:00:00+00:00"}, "completed_at is in the future"),
-        ({"started_at": "2024-01-01T00:00:00-23:00"}, "started_at has a time-zone offset no place uses"),
+        (
+            {"started_at": "2024-01-01T00:00:00-23:00"},
+            "started_at has a time-zone offset no place uses",
+        ),
         ({"started_at": "1900-01-01T00:00:00Z"}, "started_at is before 1970"),
         ({"started_at": "2024-13-01T00:00:00Z"}, "started_at is not an ISO date-time"),
         ({"started_at": 20240101}, "started_at is not an ISO date-time"),
-        ({"started_at": "2024-02-01T00:00:00Z", "completed_at": "2024-01-01T00:00:00Z"}, "started_at is after completed_at"),
+        (
+            {"started_at": "2024-02-01T00:00:00Z", "completed_at": "2024-01-01T00:00:00Z"},
+            "started_at is after completed_at",
+        ),
         ({"note": "a\u0000b"}, "note holds a NUL character"),
     ],
 )
 def test_bad_dates_and_notes_are_refused_per_item(client, user, catalog, fields, reason):
     resource = catalog["resources"][0]
     client.force_login(user)
-    response = client.post(reverse("progress:import"), {"text": _json(_item(resource, **fields)), "confirm": "1"})
+    response = client.post(
+        reverse("progress:import"), {"text": _json(_item(resource, **fields)), "confirm": "1"}
+    )
     assert response.status_code == 200
     assert reason in response.content.decode()
-    assert not Progress.objects.filter(user=user).exists() and not Activity.objects.filter(user=user).exists()
+    assert (
+        not Progress.objects.filter(user=user).exists()
+        and not Activity.objects.filter(user=user).exists()
+    )
 
 
-def test_a_timezone_less_date_over_an_existing_row_is_read_in_the_sites_time_zone(client, user, catalog):
+def test_a_timezone_less_date_over_an_existing_row_is_read_in_the_sites_time_zone(
+    client, user, catalog
+):
     resource = catalog["resources"][0]
     progress_set_status(user=user, resource=resource, status=Status.IN_PROGRESS)
     client.force_login(user)
-    content = _json(_item(resource, started_at="2024-03-01T10:00:00", completed_at="2024-03-02T10:00:00"))
+    content = _json(
+        _item(resource, started_at="2024-03-01T10:00:00", completed_at="2024-03-02T10:00:00")
+    )
     response = client.post(reverse("progress:import"), {"text": content, "confirm": "1"})
     assert response.status_code == 302
     row = Progress.objects.get(user=user, resource=resource)
@@ -139,13 +159,26 @@ def test_a_timezone_less_date_over_an_existing_row_is_read_in_the_sites_time_zon
 def test_a_negative_offset_within_range_is_kept_as_that_instant(client, user, catalog):
     resource = catalog["resources"][0]
     client.force_login(user)
-    content = _json(_item(resource, started_at="2024-03-01T23:00:00-11:00", completed_at="2024-03-02T23:30:00-11:00"))
-    assert client.post(reverse("progress:import"), {"text": content, "confirm": "1"}).status_code == 302
+    content = _json(
+        _item(
+            resource,
+            started_at="2024-03-01T23:00:00-11:00",
+            completed_at="2024-03-02T23:30:00-11:00",
+        )
+    )
+    assert (
+        client.post(reverse("progress:import"), {"text": content, "confirm": "1"}).status_code
+        == 302
+    )
     row = Progress.objects.get(user=user, resource=resource)
     assert row.completed_at.isoformat() == "2024-03-03T10:30:00+00:00"
     # Every page that shows the row answers.
-    for url in (reverse("progress:dashboard"), resource.get_absolute_url(), reverse("accounts:data-export"),
-                *(reverse("progress:export", args=[fmt]) for fmt in ("md", "csv", "json"))):
+    for url in (
+        reverse("progress:dashboard"),
+        resource.get_absolute_url(),
+        reverse("accounts:data-export"),
+        *(reverse("progress:export", args=[fmt]) for fmt in ("md", "csv", "json")),
+    ):
         assert client.get(url).status_code == 200, url
 
 
@@ -157,7 +190,9 @@ def test_imported_history_shows_on_its_own_days(client, user, catalog):
     plan = import_plan(
         user=user,
         content=_json(
-            _item(first, started_at=ten_days_ago.isoformat(), completed_at=ten_days_ago.isoformat()),
+            _item(
+                first, started_at=ten_days_ago.isoformat(), completed_at=ten_days_ago.isoformat()
+            ),
             _item(second, status="in_progress", started_at=nine_days_ago.isoformat()),
         ),
     )
@@ -172,13 +207,22 @@ def test_imported_history_shows_on_its_own_days(client, user, catalog):
 
 def test_a_status_without_a_date_is_todays_activity(user, catalog):
     resource = catalog["resources"][0]
-    import_apply(user=user, plan=import_plan(user=user, content=_json({"resource": str(resource.uuid), "status": "skipped"})))
-    assert list(ActivityDay.objects.filter(user=user).values_list("day", flat=True)) == [timezone.localdate()]
+    import_apply(
+        user=user,
+        plan=import_plan(
+            user=user, content=_json({"resource": str(resource.uuid), "status": "skipped"})
+        ),
+    )
+    assert list(ActivityDay.objects.filter(user=user).values_list("day", flat=True)) == [
+        timezone.localdate()
+    ]
 
 
 def test_a_csv_export_comes_back(client, user, catalog):
     first, second = catalog["resources"][:2]
-    progress_set_status(user=user, resource=first, status=Status.DONE, note="=SUM(A1) is a formula, not mine")
+    progress_set_status(
+        user=user, resource=first, status=Status.DONE, note="=SUM(A1) is a formula, not mine"
+    )
     progress_set_status(user=user, resource=second, status=Status.IN_PROGRESS, note="-dash first")
     exported = progress_csv(user)
     Progress.objects.filter(user=user).delete()
@@ -186,20 +230,26 @@ def test_a_csv_export_comes_back(client, user, catalog):
     response = client.post(reverse("progress:import"), {"text": exported, "confirm": "1"})
     assert response.status_code == 302
     rows = {row.resource: row for row in Progress.objects.filter(user=user)}
-    assert rows[first].status == Status.DONE and rows[first].note == "=SUM(A1) is a formula, not mine"
+    assert (
+        rows[first].status == Status.DONE and rows[first].note == "=SUM(A1) is a formula, not mine"
+    )
     assert rows[second].note == "-dash first"
 
 
 def test_the_size_limit_is_the_forms_and_fits_the_confirm_step(client, user, catalog):
     client.force_login(user)
-    response = client.post(reverse("progress:import"), {"text": "- [x] a\n" * (MAX_IMPORT_BYTES // 8 + 1)})
+    response = client.post(
+        reverse("progress:import"), {"text": "- [x] a\n" * (MAX_IMPORT_BYTES // 8 + 1)}
+    )
     assert "larger than 1 MB" in response.content.decode()
     resource = catalog["resources"][0]
     # Just under the limit, mostly newlines (each sent back as CRLF): preview, then confirm.
     text = f"- [x] [{resource.title}]({resource.url})" + "\n" * (MAX_IMPORT_BYTES - 200)
     preview = client.post(reverse("progress:import"), {"text": text}).content.decode()
     assert 'enctype="multipart/form-data"' in preview.split("confirm")[0].rsplit("<form", 1)[1]
-    response = client.post(reverse("progress:import"), {"text": text.replace("\n", "\r\n"), "confirm": "1"})
+    response = client.post(
+        reverse("progress:import"), {"text": text.replace("\n", "\r\n"), "confirm": "1"}
+    )
     assert response.status_code == 302
     assert Progress.objects.get(user=user).resource == resource
 

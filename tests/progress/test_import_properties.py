@@ -29,21 +29,86 @@ pytestmark = pytest.mark.django_db
 
 # The pieces hostile checklists are made of, mixed with arbitrary text.
 MARKDOWN_PIECES = [
-    "- [x] ", "- [ ] ", "* [X] ", "+ [x]\t", "[", "]", "(", ")", "](", "<", ">", "<http://", "http://", "https://",
-    "https://example.com/alpha/0/0", "alpha 0.1", "`", "*", "**", "_", "~", " ", "\n", "\r\n", "\t", '"', "\x00",
-    "\ufeff", "\u2028", "\udcff", "%", "#", "1. ", "> ",
+    "- [x] ",
+    "- [ ] ",
+    "* [X] ",
+    "+ [x]\t",
+    "[",
+    "]",
+    "(",
+    ")",
+    "](",
+    "<",
+    ">",
+    "<http://",
+    "http://",
+    "https://",
+    "https://example.com/alpha/0/0",
+    "alpha 0.1",
+    "`",
+    "*",
+    "**",
+    "_",
+    "~",
+    " ",
+    "\n",
+    "\r\n",
+    "\t",
+    '"',
+    "\x00",
+    "\ufeff",
+    "\u2028",
+    "\udcff",
+    "%",
+    "#",
+    "1. ",
+    "> ",
 ]
-markdown = st.lists(st.sampled_from(MARKDOWN_PIECES) | st.text(max_size=8), max_size=60).map("".join)
+markdown = st.lists(st.sampled_from(MARKDOWN_PIECES) | st.text(max_size=8), max_size=60).map(
+    "".join
+)
 
-DATE_PIECES = ["2024", "-", "01", "13", "T", ":", "00", "59", "60", "Z", "+", "-12:00", "-23:00", "+14:00", "9999",
-               "0000", ".", "123456", " ", "\x00", "1970", "2030"]
+DATE_PIECES = [
+    "2024",
+    "-",
+    "01",
+    "13",
+    "T",
+    ":",
+    "00",
+    "59",
+    "60",
+    "Z",
+    "+",
+    "-12:00",
+    "-23:00",
+    "+14:00",
+    "9999",
+    "0000",
+    ".",
+    "123456",
+    " ",
+    "\x00",
+    "1970",
+    "2030",
+]
 dates = st.one_of(
-    st.none(), st.integers(), st.floats(), st.booleans(), st.text(max_size=40),
+    st.none(),
+    st.integers(),
+    st.floats(),
+    st.booleans(),
+    st.text(max_size=40),
     st.lists(st.sampled_from(DATE_PIECES), max_size=12).map("".join),
     st.datetimes(timezones=st.timezones() | st.none()).map(lambda value: value.isoformat()),
 )
 json_scalars = st.none() | st.booleans() | st.integers() | st.floats() | st.text(max_size=20)
-json_values = st.recursive(json_scalars, lambda inner: st.lists(inner, max_size=3) | st.dictionaries(st.text(max_size=5), inner, max_size=3), max_leaves=10)
+json_values = st.recursive(
+    json_scalars,
+    lambda inner: (
+        st.lists(inner, max_size=3) | st.dictionaries(st.text(max_size=5), inner, max_size=3)
+    ),
+    max_leaves=10,
+)
 
 
 @st.composite
@@ -87,7 +152,9 @@ def test_any_text_is_a_plan_or_the_imports_own_error(user, catalog, content):
 def test_any_json_export_is_a_plan_or_the_imports_own_error(user, catalog, data):
     uuids = [str(resource.uuid) for resource in catalog["resources"]]
     items = data.draw(st.lists(export_items(uuids), max_size=6))
-    document = data.draw(st.sampled_from([{"format": JSON_FORMAT, "version": 1, "progress": items}, items]))
+    document = data.draw(
+        st.sampled_from([{"format": JSON_FORMAT, "version": 1, "progress": items}, items])
+    )
     _plan_or_own_error(user, json.dumps(document))
     assert not Progress.objects.filter(user=user).exists(), "a plan writes nothing"
 
@@ -96,9 +163,16 @@ def test_any_json_export_is_a_plan_or_the_imports_own_error(user, catalog, data)
 @given(data=st.data())
 def test_any_csv_export_is_a_plan_or_the_imports_own_error(user, catalog, data):
     uuids = [str(resource.uuid) for resource in catalog["resources"]]
-    cell = st.sampled_from(uuids + Status.values) | st.text(max_size=12) | dates.map(lambda value: "" if value is None else str(value))
+    cell = (
+        st.sampled_from(uuids + Status.values)
+        | st.text(max_size=12)
+        | dates.map(lambda value: "" if value is None else str(value))
+    )
     # "resource" first, as exports write it (that is how the import recognizes a CSV).
-    others = data.draw(st.permutations(CSV_COLUMNS[1:]) | st.lists(st.sampled_from(CSV_COLUMNS + ["extra"]), max_size=4))
+    others = data.draw(
+        st.permutations(CSV_COLUMNS[1:])
+        | st.lists(st.sampled_from(CSV_COLUMNS + ["extra"]), max_size=4)
+    )
     header = ["resource", *others]
     rows = data.draw(st.lists(st.lists(cell, max_size=len(header) + 1), max_size=6))
 
@@ -130,8 +204,13 @@ def test_checklist_text_is_read_into_links_and_plain_text(text):
 
 
 @hypothesis_settings(max_examples=100)
-@given(payload=st.binary(max_size=400) | markdown.map(lambda text: text.encode("utf-8", "surrogatepass")))
-def test_any_uploaded_bytes_are_a_form_error_a_plan_or_the_imports_own_error(user, catalog, payload):
+@given(
+    payload=st.binary(max_size=400)
+    | markdown.map(lambda text: text.encode("utf-8", "surrogatepass"))
+)
+def test_any_uploaded_bytes_are_a_form_error_a_plan_or_the_imports_own_error(
+    user, catalog, payload
+):
     form = ImportForm({}, {"file": SimpleUploadedFile("progress.md", payload)})
     if form.is_valid():
         _plan_or_own_error(user, form.cleaned_data["content"])

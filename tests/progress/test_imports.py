@@ -40,7 +40,14 @@ def test_preview_shows_the_status_labels(client, user, catalog):
             {"resource": str(second.uuid), "status": Status.SKIPPED},
         ),
     )
-    assert _cells(html) == [first.title, "In progress", "Done", second.title, "Not started", "Skipped"]
+    assert _cells(html) == [
+        first.title,
+        "In progress",
+        "Done",
+        second.title,
+        "Not started",
+        "Skipped",
+    ]
     assert "Notstarted" not in html and "Inprogress" not in html
     assert Progress.objects.get(user=user).status == Status.IN_PROGRESS, "a preview writes nothing"
 
@@ -55,7 +62,10 @@ def test_markdown_preview_shows_the_status_labels(client, user, catalog):
 def test_planned_changes_carry_their_labels(user, catalog):
     resource = catalog["resources"][0]
     progress_set_status(user=user, resource=resource, status=Status.IN_PROGRESS)
-    plan = import_plan(user=user, content=_json({"resource": str(resource.uuid), "status": "not_started", "note": "later"}))
+    plan = import_plan(
+        user=user,
+        content=_json({"resource": str(resource.uuid), "status": "not_started", "note": "later"}),
+    )
     [change] = plan.changes
     assert (change.current_label, change.new_label) == ("In progress", "Not started")
 
@@ -63,7 +73,9 @@ def test_planned_changes_carry_their_labels(user, catalog):
 def test_json_preview_lists_resources_by_title_whatever_the_file_order(client, user, catalog):
     resources = sorted(catalog["resources"][:3], key=lambda resource: resource.title, reverse=True)
     client.force_login(user)
-    html = _preview(client, _json(*({"resource": str(r.uuid), "status": "done"} for r in resources)))
+    html = _preview(
+        client, _json(*({"resource": str(r.uuid), "status": "done"} for r in resources))
+    )
     assert _cells(html)[::3] == sorted(r.title for r in resources)
 
 

@@ -16,43 +16,76 @@ from apps.catalog.models import Entry, Guide, Resource, ResourceLink, Section, T
 
 def new_topic(spec: taxonomy.TopicSpec, position: int) -> Topic:
     return Topic(
-        uuid=stable_uuid("topic", spec.slug), slug=spec.slug, title=spec.title, description=spec.description,
+        uuid=stable_uuid("topic", spec.slug),
+        slug=spec.slug,
+        title=spec.title,
+        description=spec.description,
         position=position,
     )
 
 
 def new_guide(planned) -> Guide:
     return Guide(
-        uuid=planned.uuid, slug=planned.slug, title=planned.title, description=planned.description,
-        source_name=planned.source_name, source_url=planned.source_url, position=planned.position,
+        uuid=planned.uuid,
+        slug=planned.slug,
+        title=planned.title,
+        description=planned.description,
+        source_name=planned.source_name,
+        source_url=planned.source_url,
+        position=planned.position,
     )
 
 
 def new_section(planned, guide: Guide, parent: Section | None) -> Section:
     return Section(
-        uuid=planned.uuid, guide=guide, parent=parent, title=planned.title, number=planned.number,
-        description=planned.description, position=planned.position, depth=planned.depth, tier=planned.tier,
-        priority=planned.priority, phase=planned.phase, effort=planned.effort,
+        uuid=planned.uuid,
+        guide=guide,
+        parent=parent,
+        title=planned.title,
+        number=planned.number,
+        description=planned.description,
+        position=planned.position,
+        depth=planned.depth,
+        tier=planned.tier,
+        priority=planned.priority,
+        phase=planned.phase,
+        effort=planned.effort,
     )
 
 
 def new_resource(planned) -> Resource:
     return Resource(
-        uuid=planned.uuid, url=planned.url, url_issue=planned.url_issue, title=planned.title, kind=planned.kind,
-        author=planned.author, description=planned.description,
+        uuid=planned.uuid,
+        url=planned.url,
+        url_issue=planned.url_issue,
+        title=planned.title,
+        kind=planned.kind,
+        author=planned.author,
+        description=planned.description,
     )
 
 
 def new_link(planned, resource: Resource) -> ResourceLink:
     return ResourceLink(
-        uuid=planned.uuid, resource=resource, url=planned.url, label=planned.label, position=planned.position
+        uuid=planned.uuid,
+        resource=resource,
+        url=planned.url,
+        label=planned.label,
+        position=planned.position,
     )
 
 
 def new_entry(planned, section: Section, resource: Resource) -> Entry:
     return Entry(
-        uuid=planned.uuid, section=section, resource=resource, position=planned.position, tier=planned.tier,
-        priority=planned.priority, rating=planned.rating, note=planned.note, marked_done=planned.marked_done,
+        uuid=planned.uuid,
+        section=section,
+        resource=resource,
+        position=planned.position,
+        tier=planned.tier,
+        priority=planned.priority,
+        rating=planned.rating,
+        note=planned.note,
+        marked_done=planned.marked_done,
         raw=planned.raw,
     )
 
@@ -85,10 +118,16 @@ def _topics_by_slug(plan: ImportPlan, result: ImportResult) -> dict[str, Topic]:
     return existing
 
 
-def _resources(plan: ImportPlan, topics: dict[str, Topic], result: ImportResult) -> dict[str, Resource]:
+def _resources(
+    plan: ImportPlan, topics: dict[str, Topic], result: ImportResult
+) -> dict[str, Resource]:
     """The catalog's Resource for every planned one: matched by URL (else uuid), or created."""
-    by_url = {r.url: r for r in Resource.objects.filter(url__in=[p.url for p in plan.resources if p.url])}
-    by_uuid = {r.uuid: r for r in Resource.objects.filter(uuid__in=[p.uuid for p in plan.resources])}
+    by_url = {
+        r.url: r for r in Resource.objects.filter(url__in=[p.url for p in plan.resources if p.url])
+    }
+    by_uuid = {
+        r.uuid: r for r in Resource.objects.filter(uuid__in=[p.uuid for p in plan.resources])
+    }
     resolved = {}
     for planned in plan.resources:
         resource = by_url.get(planned.url) or by_uuid.get(planned.uuid)
@@ -131,7 +170,9 @@ def apply_import(plan: ImportPlan, *, replace: bool = False) -> ImportResult:
                 )
             if guide is None:
                 guide = new_guide(planned_guide)
-                guide.is_published = False  # an import arrives as a draft; publishing is a separate step
+                guide.is_published = (
+                    False  # an import arrives as a draft; publishing is a separate step
+                )
                 guide.save()
                 result.add("guides")
             else:
@@ -143,10 +184,14 @@ def apply_import(plan: ImportPlan, *, replace: bool = False) -> ImportResult:
         for planned_guide in plan.guides:
             for planned in planned_guide.sections:
                 parent = sections[planned.parent.uuid] if planned.parent else None
-                section = sections[planned.uuid] = new_section(planned, guides[planned_guide.slug], parent)
+                section = sections[planned.uuid] = new_section(
+                    planned, guides[planned_guide.slug], parent
+                )
                 section.save()
                 result.add("sections")
             for planned in planned_guide.entries:
-                new_entry(planned, sections[planned.section.uuid], resources[planned.resource.key]).save()
+                new_entry(
+                    planned, sections[planned.section.uuid], resources[planned.resource.key]
+                ).save()
                 result.add("entries")
     return result

@@ -30,24 +30,52 @@ FIELDS = {
     "topic": ["uuid", "slug", "title", "description", "position"],
     "guide": ["uuid", "slug", "title", "description", "source_name", "source_url", "position"],
     "section": [
-        "uuid", "guide", "parent", "title", "number", "description", "position", "depth", "tier", "priority",
-        "phase", "effort",
+        "uuid",
+        "guide",
+        "parent",
+        "title",
+        "number",
+        "description",
+        "position",
+        "depth",
+        "tier",
+        "priority",
+        "phase",
+        "effort",
     ],
     "resource": ["uuid", "url", "url_issue", "title", "kind", "author", "description"],
     "resourcelink": ["uuid", "resource", "url", "label", "position"],
-    "entry": ["uuid", "section", "resource", "position", "tier", "priority", "rating", "note", "marked_done", "raw"],
+    "entry": [
+        "uuid",
+        "section",
+        "resource",
+        "position",
+        "tier",
+        "priority",
+        "rating",
+        "note",
+        "marked_done",
+        "raw",
+    ],
 }
 
 
 def _serialize(objects, model_name: str) -> list[dict]:
     return serializers.serialize(
-        "python", objects, fields=FIELDS[model_name], use_natural_foreign_keys=True, use_natural_primary_keys=True
+        "python",
+        objects,
+        fields=FIELDS[model_name],
+        use_natural_foreign_keys=True,
+        use_natural_primary_keys=True,
     )
 
 
 def catalog_objects(plan: ImportPlan) -> list[dict]:
     """The plan as serialized objects (the python serializer's dicts), in load order."""
-    topics = {spec.slug: builder.new_topic(spec, position) for position, spec in enumerate(taxonomy.TOPICS, 1)}
+    topics = {
+        spec.slug: builder.new_topic(spec, position)
+        for position, spec in enumerate(taxonomy.TOPICS, 1)
+    }
     guides, sections, resources, links, entries = [], {}, {}, [], []
     for planned in plan.resources:
         resource = resources[planned.key] = builder.new_resource(planned)
@@ -59,11 +87,12 @@ def catalog_objects(plan: ImportPlan) -> list[dict]:
             parent = sections[planned.parent.uuid] if planned.parent else None
             sections[planned.uuid] = builder.new_section(planned, guide, parent)
         entries += [
-            builder.new_entry(e, sections[e.section.uuid], resources[e.resource.key]) for e in planned_guide.entries
+            builder.new_entry(e, sections[e.section.uuid], resources[e.resource.key])
+            for e in planned_guide.entries
         ]
     serialized_resources = _serialize(resources.values(), "resource")
     # The serializer cannot read an unsaved object's many-to-many: add the topics by hand.
-    for data, planned in zip(serialized_resources, plan.resources):
+    for data, planned in zip(serialized_resources, plan.resources, strict=True):
         data["fields"]["topics"] = [topics[slug].natural_key() for slug in planned.topics]
     return [
         *_serialize(topics.values(), "topic"),
@@ -110,7 +139,9 @@ def _save_new(deserialized) -> bool:
     deferred = dict(deserialized.deferred_fields or {})
     m2m_deferred = {f: v for f, v in deferred.items() if f.many_to_many}
     if len(m2m_deferred) < len(deferred):
-        return False  # a foreign key points at an object that is not there (deleted, or skipped above)
+        return (
+            False  # a foreign key points at an object that is not there (deleted, or skipped above)
+        )
     try:
         with transaction.atomic():
             # A plain save, not the raw one loaddata does: timestamps get set, Resource.save runs.
@@ -118,7 +149,9 @@ def _save_new(deserialized) -> bool:
             for name, values in (deserialized.m2m_data or {}).items():
                 getattr(obj, name).set(values)
             for m2m_field, keys in m2m_deferred.items():
-                related = m2m_field.remote_field.model.objects.filter(uuid__in=[key[0] for key in keys])
+                related = m2m_field.remote_field.model.objects.filter(
+                    uuid__in=[key[0] for key in keys]
+                )
                 getattr(obj, m2m_field.name).set(related)
     except IntegrityError:
         return False
@@ -136,25 +169,37 @@ def seed_catalog(path: Path | None = None, *, restore: bool = False) -> SeedResu
     objects = json.loads((path or FIXTURE_PATH).read_text(encoding="utf-8"))
     labels = {obj["model"] for obj in objects}
     present = {
-        (label, str(value)) for label in labels for value in apps.get_model(label).objects.values_list("uuid", flat=True)
+        (label, str(value))
+        for label in labels
+        for value in apps.get_model(label).objects.values_list("uuid", flat=True)
     }
-    seeded = {(label, str(value)) for label, value in Seeded.objects.filter(model__in=labels).values_list("model", "uuid")}
+    seeded = {
+        (label, str(value))
+        for label, value in Seeded.objects.filter(model__in=labels).values_list("model", "uuid")
+    }
     left_deleted = set() if restore else seeded
     keys = [(obj["model"], obj["fields"]["uuid"]) for obj in objects]
     result = SeedResult(
         present=sum(key in present for key in keys),
         deleted=sum(key not in present and key in left_deleted for key in keys),
     )
-    missing = [obj for obj, key in zip(objects, keys, strict=True) if key not in present and key not in left_deleted]
+    missing = [
+        obj
+        for obj, key in zip(objects, keys, strict=True)
+        if key not in present and key not in left_deleted
+    ]
     with transaction.atomic():
         loaded = {key for key in keys if key in present}
-        for deserialized in serializers.deserialize("python", missing, handle_forward_references=True):
+        for deserialized in serializers.deserialize(
+            "python", missing, handle_forward_references=True
+        ):
             if _save_new(deserialized):
                 result.created += 1
                 loaded.add((deserialized.object._meta.label_lower, str(deserialized.object.uuid)))
             else:
                 result.skipped += 1
         Seeded.objects.bulk_create(  # ignore_conflicts: a seed running at the same time may record them first
-            [Seeded(model=label, uuid=value) for label, value in sorted(loaded - seeded)], ignore_conflicts=True
+            [Seeded(model=label, uuid=value) for label, value in sorted(loaded - seeded)],
+            ignore_conflicts=True,
         )
     return result

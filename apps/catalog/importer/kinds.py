@@ -11,7 +11,8 @@ from apps.catalog.models import Kind
 
 _SLIDES = re.compile(r"\bslides?\b|presentation", re.IGNORECASE)
 _COURSE_URL = re.compile(
-    r"cme295|cse234|deep-rl-course|/courses?/|huggingface\.co/learn/|-class\b|/classes/|ece\d{4}", re.IGNORECASE
+    r"cme295|cse234|deep-rl-course|/courses?/|huggingface\.co/learn/|-class\b|/classes/|ece\d{4}",
+    re.IGNORECASE,
 )
 _COURSE_TEXT = re.compile(r"\bcourse\b|\blectures?\b", re.IGNORECASE)
 _BOOK_TEXT = re.compile(r"\bbooks?\b|\bhandbook\b", re.IGNORECASE)
@@ -59,7 +60,12 @@ def _url_kind(url: str) -> str | None:
         return Kind.COURSE
     if _TALK_TEXT.search(path) or host == "atscaleconference.com" and "videos" in segments:
         return Kind.TALK
-    if host.startswith("docs.") or "/docs/" in path or path.startswith("/docs") or "readthedocs" in host:
+    if (
+        host.startswith("docs.")
+        or "/docs/" in path
+        or path.startswith("/docs")
+        or "readthedocs" in host
+    ):
         return Kind.DOCS
     return None
 
@@ -69,7 +75,9 @@ def _fallback_kind(url: str) -> str:
     segments = [s for s in parts.path.split("/") if s]
     if parts.path.lower().endswith(".pdf"):
         return Kind.PAPER
-    if not segments or (len(segments) == 1 and segments[0].lower().split(".")[0] in _SITE_PATHS | {"index"}):
+    if not segments or (
+        len(segments) == 1 and segments[0].lower().split(".")[0] in _SITE_PATHS | {"index"}
+    ):
         return Kind.SITE
     return Kind.ARTICLE
 

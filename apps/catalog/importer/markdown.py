@@ -28,14 +28,39 @@ _TRAILING_PUNCTUATION = ".,;:!?*'\""
 _TAG = re.compile(r"<(/?)([a-zA-Z][\w-]*)([^<>]*)>")  # each match scans up to the next "<": linear
 _ATTR = re.compile(r"([\w-]+)\s*=\s*(?:\"([^\"]*)\"|'([^']*)'|([^\s\"'>]+))")
 _BLOCK_TAGS = {
-    "p", "div", "br", "tr", "td", "th", "li", "ul", "ol", "table", "thead", "tbody", "center", "hr",
-    "details", "blockquote", "section", "article", "header", "footer", "dl", "dt", "dd",
+    "p",
+    "div",
+    "br",
+    "tr",
+    "td",
+    "th",
+    "li",
+    "ul",
+    "ol",
+    "table",
+    "thead",
+    "tbody",
+    "center",
+    "hr",
+    "details",
+    "blockquote",
+    "section",
+    "article",
+    "header",
+    "footer",
+    "dl",
+    "dt",
+    "dd",
 }
 _HEADING_TAG = re.compile(r"^h([1-6])$")
 
 
 def _make_parser(html: bool) -> MarkdownIt:
-    md = MarkdownIt("commonmark", {"html": html, "maxNesting": 40}).enable(["table", "strikethrough"]).disable("code")
+    md = (
+        MarkdownIt("commonmark", {"html": html, "maxNesting": 40})
+        .enable(["table", "strikethrough"])
+        .disable("code")
+    )
     # Keep link targets as written (the catalog normalizes URLs its own way, once).
     md.normalizeLink = lambda url: url
     md.normalizeLinkText = lambda url: url
@@ -50,7 +75,9 @@ def parser(html: bool = True) -> MarkdownIt:
 @lru_cache(maxsize=2)
 def _block_parser(html: bool) -> MarkdownIt:
     md = _make_parser(html)
-    md.disable(["inline", "text_join"])  # block structure only: items' inline text is read by ``segments``
+    md.disable(
+        ["inline", "text_join"]
+    )  # block structure only: items' inline text is read by ``segments``
     return md
 
 
@@ -66,7 +93,11 @@ def defuse(text: str) -> tuple[str, int]:
     kept, dropped = [], 0
     for line in text.split("\n"):
         marks = sum(line.count(mark) for mark in "[]*_<") if len(line) > 64 else 0
-        if len(line) > MAX_LINE or marks > _MAX_MARKS_PER_LINE or (marks > 64 and marks * 8 > len(line)):
+        if (
+            len(line) > MAX_LINE
+            or marks > _MAX_MARKS_PER_LINE
+            or (marks > 64 and marks * 8 > len(line))
+        ):
             dropped += 1
             kept.append("")
         else:
@@ -103,9 +134,7 @@ def squash(text: str) -> str:
 def trim_bare_url(url: str) -> str:
     """Drop sentence punctuation and unbalanced closing parentheses from a URL found in prose."""
     while url:
-        if url[-1] in _TRAILING_PUNCTUATION:
-            url = url[:-1]
-        elif url[-1] == ")" and url.count(")") > url.count("("):
+        if url[-1] in _TRAILING_PUNCTUATION or url[-1] == ")" and url.count(")") > url.count("("):
             url = url[:-1]
         else:
             break
@@ -137,7 +166,10 @@ def _text_segments(text: str) -> list[Segment]:
 
 
 def attributes(tag_body: str) -> dict[str, str]:
-    return {m.group(1).lower(): next(g for g in m.groups()[1:] if g is not None) for m in _ATTR.finditer(tag_body)}
+    return {
+        m.group(1).lower(): next(g for g in m.groups()[1:] if g is not None)
+        for m in _ATTR.finditer(tag_body)
+    }
 
 
 class _Link:
@@ -252,7 +284,14 @@ def _inline_html(content, link, open_link, close_link, add_text, out, flush):
             link.images.append((squash(attrs.get("alt", "")), attrs.get("src", "")))
         else:
             flush()
-            out.append(Segment(squash(attrs.get("alt", "")), url=attrs.get("src", ""), image=True, src=attrs.get("src", "")))
+            out.append(
+                Segment(
+                    squash(attrs.get("alt", "")),
+                    url=attrs.get("src", ""),
+                    image=True,
+                    src=attrs.get("src", ""),
+                )
+            )
     elif name in _BLOCK_TAGS:
         add_text(" ")
 
@@ -269,7 +308,11 @@ def strip_emphasis(text: str) -> str:
 
 def is_web_link(segment: Segment) -> bool:
     """A link to a page elsewhere, not an in-page anchor (a table of contents) or an image."""
-    return segment.is_link and segment.url.lower().startswith(("http://", "https://")) and valid_url(segment.url)
+    return (
+        segment.is_link
+        and segment.url.lower().startswith(("http://", "https://"))
+        and valid_url(segment.url)
+    )
 
 
 @lru_cache(maxsize=4096)

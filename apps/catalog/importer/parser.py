@@ -112,7 +112,9 @@ class ParsedGuide:
     front_matter: dict[str, str] = field(default_factory=dict)
     sections: list[ParsedSection] = field(default_factory=list)
     paths: list[ParsedPath] = field(default_factory=list)  # explicit paths written in the guide
-    skipped: dict[str, int] = field(default_factory=dict)  # what was not imported, and why: {"badges": 3}
+    skipped: dict[str, int] = field(
+        default_factory=dict
+    )  # what was not imported, and why: {"badges": 3}
 
     def walk(self):
         for section in self.sections:
@@ -143,15 +145,21 @@ _PATH_ARROW = re.compile(r"\s*(?:→|->|⟶)\s*")
 _PATH_STEP = re.compile(r"^(\w{1,4})(?:\s*\((.*)\))?$")
 _LANGUAGE_TOGGLE = re.compile(r"^[^\s|]{1,12}(?:\s*\|\s*[^\s|]{1,12}){1,4}$")
 _PHASE = re.compile(r"^Phase\s+(\d+)\s*:\s*(.+?)\s*(?:\(([^)]*)\))?$", re.IGNORECASE)
-_EFFORT = re.compile(r"\s*\((\d+(?:\s*[-–]\s*\d+)?\s*(?:weeks?|days?|hours?|months?))\)\s*$", re.IGNORECASE)
-_WEEKS_PREFIX = re.compile(r"^((?:Weeks?|Days?|Months?)\s+\d+(?:\s*[-–]\s*\d+)?)\s*:\s*(.+)$", re.IGNORECASE)
+_EFFORT = re.compile(
+    r"\s*\((\d+(?:\s*[-–]\s*\d+)?\s*(?:weeks?|days?|hours?|months?))\)\s*$", re.IGNORECASE
+)
+_WEEKS_PREFIX = re.compile(
+    r"^((?:Weeks?|Days?|Months?)\s+\d+(?:\s*[-–]\s*\d+)?)\s*:\s*(.+)$", re.IGNORECASE
+)
 _QUOTED = re.compile(r"[\"“]([^\"”]+)[\"”]")
 _GENERIC_LABEL = re.compile(
     r"^(paper\s*\d*|v\d+(\.\d+)?|link|here|this|code|implementation|pdf|slides?|video|blog|post|article|source)$",
     re.IGNORECASE,
 )
 # Link texts that name nothing: the item's own words, or the URL, make a better title.
-_PLACEHOLDER_LABEL = re.compile(r"^(stuff|idk|another (one|blog)|some ?blog|link|here|this|that)$", re.IGNORECASE)
+_PLACEHOLDER_LABEL = re.compile(
+    r"^(stuff|idk|another (one|blog)|some ?blog|link|here|this|that)$", re.IGNORECASE
+)
 _TRIM_NOTE = " ,:;.-–—>/|•·"
 _MAX_HEADING = 80
 _MAX_AUTHOR_WORDS = 6
@@ -170,7 +178,9 @@ def _titlecase_shouting(text: str) -> str:
     if len(text) > 4 and text.upper() == text and re.search(r"[A-Z]{4}", text):
         small = {"of", "for", "and", "to", "by", "on", "in", "a", "an", "the"}
         words = text.lower().split()
-        return " ".join(w if i and w in small else w[:1].upper() + w[1:] for i, w in enumerate(words))
+        return " ".join(
+            w if i and w in small else w[:1].upper() + w[1:] for i, w in enumerate(words)
+        )
     return text
 
 
@@ -195,13 +205,19 @@ def _link_label(parts: list[markdown.Segment], index: int) -> str:
     return f"{context} {label}" if context else label
 
 
-_NAME_WORD = re.compile(r"^(?:[A-Z][\w.'’&()-]*|[A-Z]\.|and|&|et|al\.?|de|van|von|der|da|di|le|la|du)$")
+_NAME_WORD = re.compile(
+    r"^(?:[A-Z][\w.'’&()-]*|[A-Z]\.|and|&|et|al\.?|de|van|von|der|da|di|le|la|du)$"
+)
 
 
 def _looks_like_name(text: str) -> bool:
-    """"Simon Boehm", "NVIDIA", "Jax (Google)", "G. Hinton et al": a name, not a sentence."""
+    """ "Simon Boehm", "NVIDIA", "Jax (Google)", "G. Hinton et al": a name, not a sentence."""
     words = text.replace(",", " ").split()
-    return 0 < len(words) <= _MAX_AUTHOR_WORDS and all(_NAME_WORD.match(w) for w in words) and words[0][:1].isupper()
+    return (
+        0 < len(words) <= _MAX_AUTHOR_WORDS
+        and all(_NAME_WORD.match(w) for w in words)
+        and words[0][:1].isupper()
+    )
 
 
 def _short_authors(names: str) -> str:
@@ -219,7 +235,12 @@ def _split_author(text: str) -> tuple[str, str]:
     head, sep, tail = text.partition(". ")
     if sep and (_looks_like_name(head.rstrip(".")) or re.fullmatch(r"[a-z][\w.-]{1,24}", head)):
         return head.rstrip("."), tail.strip()
-    if not sep and text.endswith(".") and len(text.split()) <= 4 and _looks_like_name(text.rstrip(".")):
+    if (
+        not sep
+        and text.endswith(".")
+        and len(text.split()) <= 4
+        and _looks_like_name(text.rstrip("."))
+    ):
         return text.rstrip("."), ""
     return "", text
 
@@ -245,13 +266,19 @@ def _is_named(segment: markdown.Segment) -> bool:
     if segment.bare or not label or _COMPANION_LABEL.match(label) or _GENERIC_LABEL.match(label):
         return False
     # "vLLM recipe", "RoPE paper": what the first link's companion is, not a resource of its own
-    if len(label.split()) > 1 and _COMPANION_LABEL.match(label.split()[-1]) or label.lower().endswith(" recipe"):
+    if (
+        len(label.split()) > 1
+        and _COMPANION_LABEL.match(label.split()[-1])
+        or label.lower().endswith(" recipe")
+    ):
         return False
     # A name ("Unsloth", "Parallelism in PyTorch", "vLLM"), not words of a sentence ("analyze each tensor").
     return any(ch.isupper() for ch in label)
 
 
-def parse_item(body: str, *, context: str = "", tier=None, priority="", raw="") -> ParsedItem | None:
+def parse_item(
+    body: str, *, context: str = "", tier=None, priority="", raw=""
+) -> ParsedItem | None:
     """One item from its text (list marker and checkbox already removed); None when it holds nothing.
 
     Links that name resources of their own ("Chroma, Pinecone, Milvus") are split off: see
@@ -261,7 +288,9 @@ def parse_item(body: str, *, context: str = "", tier=None, priority="", raw="") 
     return items[0] if items else None
 
 
-def parse_items(body: str, *, context: str = "", tier=None, priority="", raw="") -> list[ParsedItem]:
+def parse_items(
+    body: str, *, context: str = "", tier=None, priority="", raw=""
+) -> list[ParsedItem]:
     text = body
     done = bool(_DONE.search(text))
     text = _DONE.sub(" ", text)
@@ -275,7 +304,9 @@ def parse_items(body: str, *, context: str = "", tier=None, priority="", raw="")
         text = _BLOG_PREFIX.sub("", text.strip())
     parts = markdown.segments(text)
     link_indexes = [i for i, part in enumerate(parts) if markdown.is_web_link(part)]
-    item = ParsedItem(title="", kind="", tier=tier, priority=priority, rating=rating, done=done, raw=raw or body)
+    item = ParsedItem(
+        title="", kind="", tier=tier, priority=priority, rating=rating, done=done, raw=raw or body
+    )
     if not link_indexes:
         text_only = markdown.plain(parts)
         if not text_only:
@@ -305,7 +336,9 @@ def parse_items(body: str, *, context: str = "", tier=None, priority="", raw="")
     item.links.append(ParsedLink(url=url, label=main.text, issue=issue))
     for index in extras:
         extra_url, extra_issue = repair_url(parts[index].url)
-        item.links.append(ParsedLink(url=extra_url, label=_link_label(parts, index), issue=extra_issue))
+        item.links.append(
+            ParsedLink(url=extra_url, label=_link_label(parts, index), issue=extra_issue)
+        )
 
     if main.bare:
         paren = re.fullmatch(r"\((.+)\)", rest)
@@ -330,7 +363,9 @@ def parse_items(body: str, *, context: str = "", tier=None, priority="", raw="")
             item.title = label or title_from_url(url)
         if prefix and (_GENERIC_LABEL.match(label) or _COMPANION_LABEL.match(label)):
             pass  # titled by its own words before the link, note already read
-        elif re.match(r"^\s+[-–—:]\s", "".join(p.text for p in rest_parts[:1]) if rest_parts else ""):
+        elif re.match(
+            r"^\s+[-–—:]\s", "".join(p.text for p in rest_parts[:1]) if rest_parts else ""
+        ):
             # 002's "[Title](url) - Author. Description." (an author only when it is a name)
             item.author, item.description = _split_author(rest.lstrip(_TRIM_NOTE))
             item.note = item.description
@@ -339,13 +374,19 @@ def parse_items(body: str, *, context: str = "", tier=None, priority="", raw="")
         else:
             # "(deepdive)" after the link says what it is; "([Slides](…))" only holds a further link
             words_only = markdown.plain([p for p in rest_parts if not markdown.is_web_link(p)])
-            wrapped = re.fullmatch(r"\(([^()]{1,40})\)", rest) if re.search(r"\w", words_only) else None
-            raw_rest = text[text.find(main.text) + len(main.text):] if main.text else ""
+            wrapped = (
+                re.fullmatch(r"\(([^()]{1,40})\)", rest) if re.search(r"\w", words_only) else None
+            )
+            raw_rest = text[text.find(main.text) + len(main.text) :] if main.text else ""
             if wrapped:
                 item.title = f"{item.title} ({wrapped.group(1)})"
-            elif (italic := _ITALIC_AUTHORS.search(raw_rest.split(")", 1)[-1].strip())) and len(item.links) == 1:
+            elif (italic := _ITALIC_AUTHORS.search(raw_rest.split(")", 1)[-1].strip())) and len(
+                item.links
+            ) == 1:
                 item.author = _short_authors(markdown.squash(italic.group(1)).rstrip("."))
-                item.note = markdown.squash(rest.replace(markdown.squash(italic.group(1)), "", 1)).lstrip(_TRIM_NOTE)
+                item.note = markdown.squash(
+                    rest.replace(markdown.squash(italic.group(1)), "", 1)
+                ).lstrip(_TRIM_NOTE)
             else:
                 item.note = rest.lstrip(_TRIM_NOTE).strip()
         if len(item.links) == 1 and (by := _BY_AUTHOR.match(item.note)):
@@ -449,7 +490,9 @@ class _Event:
 
 
 _ITEM_START = re.compile(r"^(\s*(?:[-*+]|\d{1,9}[.)])\s+)")
-_SUMMARY_NOISE = re.compile(r"^(toggle|click|show|expand|hide|details|more|see|open)\b", re.IGNORECASE)
+_SUMMARY_NOISE = re.compile(
+    r"^(toggle|click|show|expand|hide|details|more|see|open)\b", re.IGNORECASE
+)
 
 
 def _is_delimiter_row(line: str) -> bool:
@@ -481,14 +524,18 @@ def _events(text: str, *, html: bool = True) -> list[_Event]:
     tokens = markdown.blocks("\n".join(lines), html=html)
     events: list[_Event] = []
     lists: list[bool] = []  # ordered? for each open list
-    items: list[dict] = []  # open list items: their marker, number, first line, whether their text was seen
+    items: list[
+        dict
+    ] = []  # open list items: their marker, number, first line, whether their text was seen
     index = 0
     while index < len(tokens):
         token = tokens[index]
         kind = token.type
         if kind == "heading_open":
             inline = tokens[index + 1]
-            events.append(_Event("heading", inline.content, level=int(token.tag[1]), raw=inline.content))
+            events.append(
+                _Event("heading", inline.content, level=int(token.tag[1]), raw=inline.content)
+            )
             index += 3
             continue
         if kind in ("bullet_list_open", "ordered_list_open"):
@@ -497,7 +544,9 @@ def _events(text: str, *, html: bool = True) -> list[_Event]:
             lists.pop()
         elif kind == "list_item_open":
             start = token.map[0] if token.map else 0
-            items.append({"marker": token.markup, "number": token.info, "line": start, "seen": False})
+            items.append(
+                {"marker": token.markup, "number": token.info, "line": start, "seen": False}
+            )
         elif kind == "list_item_close":
             items.pop()
         elif kind == "paragraph_open":
@@ -512,7 +561,9 @@ def _events(text: str, *, html: bool = True) -> list[_Event]:
                 content_indent = len(start.group(1)) if start else 2
                 body, lazy = [para[0]], []
                 for offset, line in enumerate(para[1:], start=1):
-                    source_line = lines[first_line + offset] if first_line + offset < len(lines) else ""
+                    source_line = (
+                        lines[first_line + offset] if first_line + offset < len(lines) else ""
+                    )
                     indented = len(source_line) - len(source_line.lstrip()) >= content_indent
                     (body if indented and not lazy else lazy).append(line)
                 events.append(
@@ -550,7 +601,9 @@ def _events(text: str, *, html: bool = True) -> list[_Event]:
             events.append(_Event("table", rows=rows, block=raw_rows))
         elif kind == "html_block":
             converted, _ = markdown.html_to_markdown(token.content)
-            events.extend(replace(event, from_html=True) for event in _events(converted, html=False))
+            events.extend(
+                replace(event, from_html=True) for event in _events(converted, html=False)
+            )
         index += 1
     return events
 
@@ -676,7 +729,9 @@ class _Parser:
             return
         if self.in_preamble:
             self.preamble.append(text)
-        elif self.container is not None and not self.container.items and not self.container.children:
+        elif (
+            self.container is not None and not self.container.items and not self.container.children
+        ):
             self.container.description = "\n".join(filter(None, [self.container.description, text]))
 
     # lookahead
@@ -692,7 +747,9 @@ class _Parser:
         for index in range(len(self.events) - 1, -1, -1):
             result[index] = following
             event = self.events[index]
-            if event.kind != "plain" or (event.text.strip() and markdown.strip_emphasis(event.text)):
+            if event.kind != "plain" or (
+                event.text.strip() and markdown.strip_emphasis(event.text)
+            ):
                 following = index
         return result
 
@@ -761,9 +818,12 @@ class _Parser:
         elif self._describes_last_item(level, text):
             item = self.container.items[-1]
             item.note = "\n".join(filter(None, [item.note, text]))
-        elif whole_bold or (marker == "*" and not self.in_preamble and len(text) <= _MAX_HEADING):
-            self._pseudo_heading(body)
-        elif len(text) <= _MAX_HEADING and self._heads_a_list(index, level):
+        elif (
+            whole_bold
+            or (marker == "*" and not self.in_preamble and len(text) <= _MAX_HEADING)
+            or len(text) <= _MAX_HEADING
+            and self._heads_a_list(index, level)
+        ):
             self._pseudo_heading(body)
         elif self.in_preamble:
             self._add_prose(f"- {body}")
@@ -786,20 +846,35 @@ class _Parser:
                     self._add_prose(text)
                 for part in markdown.segments(text):
                     if markdown.is_web_link(part):
-                        self._add_item(f"[{part.text}]({part.url})" if part.text else part.url, line)
+                        self._add_item(
+                            f"[{part.text}]({part.url})" if part.text else part.url, line
+                        )
                 return
             self._add_item(text, line)
             return
         self._count_skipped_links(text)
         bold = re.fullmatch(r"(?:\*\*|__)([^*_]+)(?:\*\*|__)\s*:?", text)
         readable = markdown.strip_emphasis(text)
-        short = len(readable) <= _MAX_HEADING and ". " not in readable and not readable.endswith((".", "!", "?"))
-        if bold and from_html and (
-            _SUMMARY_NOISE.match(bold.group(1).strip())
-            or (self.container is not None and self.container.title.lower() == _clean_heading(text).lower())
+        short = (
+            len(readable) <= _MAX_HEADING
+            and ". " not in readable
+            and not readable.endswith((".", "!", "?"))
+        )
+        if (
+            bold
+            and from_html
+            and (
+                _SUMMARY_NOISE.match(bold.group(1).strip())
+                or (
+                    self.container is not None
+                    and self.container.title.lower() == _clean_heading(text).lower()
+                )
+            )
         ):
             return  # "<summary>Toggle section</summary>", or the heading it sits under again
-        if (bold and len(readable) <= _MAX_HEADING) or (short and readable and self._heads_a_list(index)):
+        if (bold and len(readable) <= _MAX_HEADING) or (
+            short and readable and self._heads_a_list(index)
+        ):
             self._pseudo_heading(text)
         elif self.in_preamble and _LANGUAGE_TOGGLE.match(readable):
             return
@@ -836,11 +911,50 @@ class _Parser:
         self.guide.paths.append(ParsedPath(title=title.strip(), steps=steps))
         return True
 
-    _TITLE_HEADERS = ("section", "chapter", "title", "name", "paper", "papers", "notebook", "project", "model",
-                      "tool", "resource", "course", "book", "article", "repo", "repository", "library", "link")
-    _TEXT_HEADERS = ("highlights", "description", "summary", "notes", "note", "about", "abstract", "what", "comment")
-    _AUTHOR_HEADERS = ("author", "authors", "institute", "institution", "organization", "organisation",
-                       "publisher", "by", "lab", "company", "speaker")
+    _TITLE_HEADERS = (
+        "section",
+        "chapter",
+        "title",
+        "name",
+        "paper",
+        "papers",
+        "notebook",
+        "project",
+        "model",
+        "tool",
+        "resource",
+        "course",
+        "book",
+        "article",
+        "repo",
+        "repository",
+        "library",
+        "link",
+    )
+    _TEXT_HEADERS = (
+        "highlights",
+        "description",
+        "summary",
+        "notes",
+        "note",
+        "about",
+        "abstract",
+        "what",
+        "comment",
+    )
+    _AUTHOR_HEADERS = (
+        "author",
+        "authors",
+        "institute",
+        "institution",
+        "organization",
+        "organisation",
+        "publisher",
+        "by",
+        "lab",
+        "company",
+        "speaker",
+    )
 
     def _table(self, rows: list[list[str]], raw_rows: list[str]) -> None:
         """A table: rows holding links become items (one per row, other links kept as its companions);
@@ -852,7 +966,9 @@ class _Parser:
         raws = raw_rows[1:] if len(raw_rows) == len(rows) else [" | ".join(r) for r in body]
 
         def column(names):
-            return next((i for i, h in enumerate(header) if h in names or h.rstrip("s") in names), None)
+            return next(
+                (i for i, h in enumerate(header) if h in names or h.rstrip("s") in names), None
+            )
 
         title_col = column(self._TITLE_HEADERS)
         text_col = column(self._TEXT_HEADERS)
@@ -860,7 +976,7 @@ class _Parser:
         number_col = column(("#", "no", "no.", "number"))
         if any(_has_link(cell) for row in body for cell in row):
             target = self._target()
-            for raw, row in zip(raws, body):
+            for raw, row in zip(raws, body, strict=True):
                 item = self._table_row_item(row, raw, title_col, text_col, author_col)
                 if item:
                     target.items.append(item)
@@ -869,19 +985,28 @@ class _Parser:
         if title_col is None or header[title_col] not in ("section", "chapter", "title", "name"):
             self._skip("table rows without links", len(body))
             return
-        for raw, row in zip(raws, body):
+        for raw, row in zip(raws, body, strict=True):
             cells = [markdown.strip_emphasis(c) for c in row]
             if title_col >= len(cells) or not cells[title_col]:
                 continue
             section = self._new_section(cells[title_col], self.heading)
-            section.number = cells[number_col] if number_col is not None and number_col < len(cells) else ""
+            section.number = (
+                cells[number_col] if number_col is not None and number_col < len(cells) else ""
+            )
             highlights = cells[text_col] if text_col is not None and text_col < len(cells) else ""
-            section.items.append(ParsedItem(title=section.title, kind=Kind.CHAPTER, description=highlights, raw=raw))
+            section.items.append(
+                ParsedItem(title=section.title, kind=Kind.CHAPTER, description=highlights, raw=raw)
+            )
         self.pseudo = None
 
     def _table_row_item(self, row, raw, title_col, text_col, author_col) -> ParsedItem | None:
         cells = [markdown.segments(cell) for cell in row]
-        links = [(i, p) for i, parts in enumerate(cells) for p in parts if markdown.is_web_link(p) or (p.image and p.url.startswith("http") and p.src != p.url)]
+        links = [
+            (i, p)
+            for i, parts in enumerate(cells)
+            for p in parts
+            if markdown.is_web_link(p) or (p.image and p.url.startswith("http") and p.src != p.url)
+        ]
         web = [(i, p) for i, p in links if not p.image or not _is_badge(p)]
         for _, p in links:
             if p.image and _is_badge(p):
@@ -889,9 +1014,13 @@ class _Parser:
         if not web:
             return None
         # the main link: the first in the title column, else the first named link, else the first
-        main_index = next((k for k, (i, p) in enumerate(web) if i == title_col and not p.image), None)
+        main_index = next(
+            (k for k, (i, p) in enumerate(web) if i == title_col and not p.image), None
+        )
         if main_index is None:
-            main_index = next((k for k, (i, p) in enumerate(web) if not p.image and _is_named(p)), 0)
+            main_index = next(
+                (k for k, (i, p) in enumerate(web) if not p.image and _is_named(p)), 0
+            )
         col, main = web[main_index]
         title = ""
         if title_col is not None and title_col < len(cells):
@@ -899,17 +1028,28 @@ class _Parser:
         if not title or (col == title_col and main.text and not _COMPANION_LABEL.match(main.text)):
             title = main.text if main.text and not _COMPANION_LABEL.match(main.text) else title
         if not title:
-            title = next((markdown.plain(c) for k, c in enumerate(cells) if k not in (text_col, author_col) and markdown.plain(c) and not re.fullmatch(r"[\d\s./:-]+", markdown.plain(c))), "")
+            title = next(
+                (
+                    markdown.plain(c)
+                    for k, c in enumerate(cells)
+                    if k not in (text_col, author_col)
+                    and markdown.plain(c)
+                    and not re.fullmatch(r"[\d\s./:-]+", markdown.plain(c))
+                ),
+                "",
+            )
         title = _clean_title(title) or title_from_url(main.url)
         item = ParsedItem(title=title, kind="", raw=raw)
         url, issue = repair_url(main.url)
         item.links.append(ParsedLink(url=url, label=main.text, issue=issue))
-        for k, (i, p) in enumerate(web):
+        for k, (_i, p) in enumerate(web):
             if k == main_index:
                 continue
             extra_url, extra_issue = repair_url(p.url)
             label = p.text or ("Notebook" if "colab" in p.url else "")
-            item.links.append(ParsedLink(url=extra_url, label=label or title_from_url(p.url), issue=extra_issue))
+            item.links.append(
+                ParsedLink(url=extra_url, label=label or title_from_url(p.url), issue=extra_issue)
+            )
         if text_col is not None and text_col < len(cells):
             item.description = markdown.plain(cells[text_col])
             item.note = item.description
@@ -931,9 +1071,18 @@ class _Parser:
             before, title, after = text[: quoted.start()], quoted.group(1), text[quoted.end() :]
             author = re.sub(r"^by\s+", "", after.strip()) or re.sub(r"['’]s$", "", before.strip())
             text = title
-        bookish = section.phase or re.search(r"\b(books?|reading|reference materials)\b", section.title, re.I)
+        bookish = section.phase or re.search(
+            r"\b(books?|reading|reference materials)\b", section.title, re.I
+        )
         kind = Kind.BOOK if bookish else guess_kind(None, text, context="")
-        return ParsedItem(title=text.strip(), kind=kind, author=author, note=effort, effort=effort, raw=raw.strip())
+        return ParsedItem(
+            title=text.strip(),
+            kind=kind,
+            author=author,
+            note=effort,
+            effort=effort,
+            raw=raw.strip(),
+        )
 
     def _code_block(self, block: list[str]) -> None:
         """A fenced block matters only when it holds a phased plan; other code is not a reading list."""
@@ -947,12 +1096,20 @@ class _Parser:
             bullet, ordered = _BULLET.match(line), _ORDERED.match(line)
             if match := _PHASE.match(text):
                 section = self._attach(ParsedSection(title=match.group(2)), parent)
-                section.phase, section.effort = f"Phase {match.group(1)}", (match.group(3) or "").strip()
+                section.phase, section.effort = (
+                    f"Phase {match.group(1)}",
+                    (match.group(3) or "").strip(),
+                )
                 item = None
             elif text.endswith(":") and not (bullet or ordered) and len(text) <= _MAX_HEADING:
-                section, item = self._attach(ParsedSection(title=text.rstrip(":").strip()), parent), None
+                section, item = (
+                    self._attach(ParsedSection(title=text.rstrip(":").strip()), parent),
+                    None,
+                )
             elif item and bullet and indent > item_indent:
-                item.description = "\n".join(filter(None, [item.description, (bullet.group(3) or "").strip()]))
+                item.description = "\n".join(
+                    filter(None, [item.description, (bullet.group(3) or "").strip()])
+                )
             elif section and (bullet or ordered):
                 body = (ordered.group(3) if ordered else bullet.group(3)) or ""
                 item, item_indent = self._plan_item(body, section, line), indent
@@ -964,7 +1121,7 @@ class _Parser:
         """Numbered items: items when they link or name known books, else prose (e.g. "How to read")."""
         bodies = [event.text.strip() for event in events]
         if any(_has_link(body) for body in bodies):
-            for event, body in zip(events, bodies):
+            for event, body in zip(events, bodies, strict=True):
                 self._add_item(body, event.raw)
             return
         books = self.books
@@ -978,10 +1135,12 @@ class _Parser:
     def _reading_order(self, events, bodies, resolved) -> None:
         section = self._attach(ParsedSection(title="Reading order"), self._target())
         path = ParsedPath(title="Book reading order")
-        for event, body, books in zip(events, bodies, resolved):
+        for event, body, books in zip(events, bodies, resolved, strict=True):
             step = ParsedPathStep(ref=event.number, label=body)
             for book in books:
-                item = ParsedItem(title=book.title, kind=Kind.BOOK, author=book.author, note=body, raw=event.raw)
+                item = ParsedItem(
+                    title=book.title, kind=Kind.BOOK, author=book.author, note=body, raw=event.raw
+                )
                 section.items.append(item)
                 step.items.append(item)
             path.steps.append(step)
@@ -1034,7 +1193,16 @@ def _prune(section: ParsedSection) -> ParsedSection:
     return section
 
 
-_BADGE_HOSTS = ("shields.io", "badge", "travis-ci", "codecov", "star-history", "trendshift", "awesome.re", "badgen")
+_BADGE_HOSTS = (
+    "shields.io",
+    "badge",
+    "travis-ci",
+    "codecov",
+    "star-history",
+    "trendshift",
+    "awesome.re",
+    "badgen",
+)
 
 
 def _is_badge(segment: markdown.Segment) -> bool:
@@ -1051,7 +1219,9 @@ _TAG_LIKE = re.compile(r"</?[a-zA-Z][a-zA-Z0-9-]*(?:\s[^<>]*)?/?>")
 
 def _clean_title(title: str) -> str:
     title = markdown.squash(_TAG_LIKE.sub(" ", title)).strip(" -–—:|•·")
-    title = re.sub(r"^[^\w\s(\[\"'“‘<@#$.]+\s+(?=\w)", "", title)  # a leading emoji: "🥱 LazyMergekit"
+    title = re.sub(
+        r"^[^\w\s(\[\"'“‘<@#$.]+\s+(?=\w)", "", title
+    )  # a leading emoji: "🥱 LazyMergekit"
     # "Efficient Transformers: A Survey." — a paper title's closing full stop is not part of it
     if title.endswith(".") and not title.endswith("..") and len(title.split()) > 3:
         title = title[:-1]

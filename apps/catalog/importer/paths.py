@@ -51,7 +51,9 @@ class ReadingPath:
         return tuple(uuid for step in self.steps for uuid in step.resources)
 
 
-def _path(guide, kind: str, title: str, description: str, steps: list[dict], *, name: str = "") -> ReadingPath | None:
+def _path(
+    guide, kind: str, title: str, description: str, steps: list[dict], *, name: str = ""
+) -> ReadingPath | None:
     """Build a path from step dicts holding entry lists, each resource kept at its first step."""
     seen: set[UUID] = set()
     built = []
@@ -92,10 +94,18 @@ def _written_paths(guide):
         for step in written.steps:
             if step.items:
                 kind = "book-order"
-                steps.append({"title": step.label, "entries": [entry_of_item[id(i)] for i in step.items]})
+                steps.append(
+                    {"title": step.label, "entries": [entry_of_item[id(i)] for i in step.items]}
+                )
             elif section := by_number.get(step.ref):
                 title = f"{section.number} {section.title}"
-                steps.append({"title": title, "section": section.uuid, "entries": _subtree_entries(guide, section)})
+                steps.append(
+                    {
+                        "title": title,
+                        "section": section.uuid,
+                        "entries": _subtree_entries(guide, section),
+                    }
+                )
         if kind == "book-order":
             description = "The order the guide's author settled on for the books of the plan."
         else:
@@ -119,11 +129,20 @@ def _phased_plan(guide):
     ]
     # The plan's optional/reference books close it, as in the guide.
     steps += [
-        {"title": s.title, "phase": "Optional", "section": s.uuid, "entries": _subtree_entries(guide, s)}
+        {
+            "title": s.title,
+            "phase": "Optional",
+            "section": s.uuid,
+            "entries": _subtree_entries(guide, s),
+        }
         for s in guide.sections
-        if s.parent is not None and s.parent is phases[0].parent and s.title.lower().startswith("optional")
+        if s.parent is not None
+        and s.parent is phases[0].parent
+        and s.title.lower().startswith("optional")
     ]
-    description = "Books phase by phase, with the guide's week estimates, then the optional reference books."
+    description = (
+        "Books phase by phase, with the guide's week estimates, then the optional reference books."
+    )
     return _path(guide, "phased-plan", "Phased book plan", description, steps)
 
 
@@ -131,23 +150,47 @@ def _tier_order(guide):
     if not any(entry.tier for entry in guide.entries):
         return None
     steps = [
-        {"title": f"Tier {tier}", "note": note, "entries": [e for e in guide.entries if e.tier == tier]}
-        for tier, note in ((1, "foundational concepts"), (2, "intermediate depth"), (3, "advanced / cutting-edge"))
+        {
+            "title": f"Tier {tier}",
+            "note": note,
+            "entries": [e for e in guide.entries if e.tier == tier],
+        }
+        for tier, note in (
+            (1, "foundational concepts"),
+            (2, "intermediate depth"),
+            (3, "advanced / cutting-edge"),
+        )
     ]
     description = "Tier 1 of every topic first, then Tier 2, then Tier 3, as the guide recommends."
-    return _path(guide, "tier-order", f"{guide.title}: tier by tier", description, steps, name="tier-by-tier")
+    return _path(
+        guide, "tier-order", f"{guide.title}: tier by tier", description, steps, name="tier-by-tier"
+    )
 
 
 def _must_first(guide):
     """MUST foundations first, then the deep dive concept by concept, then the MAYBE guides."""
     if not any(entry.priority == Priority.MUST for entry in guide.entries):
         return None
-    deep_dive = next((s for s in guide.sections if s.parent is None and s.title.lower().startswith("deep dive")), None)
+    deep_dive = next(
+        (s for s in guide.sections if s.parent is None and s.title.lower().startswith("deep dive")),
+        None,
+    )
     concepts = [s for s in guide.sections if deep_dive is not None and s.parent is deep_dive]
     steps = [
-        {"title": "MUST foundations", "priority": Priority.MUST, "entries": [e for e in guide.entries if e.priority == Priority.MUST]},
-        *({"title": s.title, "section": s.uuid, "entries": _subtree_entries(guide, s)} for s in concepts),
-        {"title": "MAYBE guides", "priority": Priority.MAYBE, "entries": [e for e in guide.entries if e.priority == Priority.MAYBE]},
+        {
+            "title": "MUST foundations",
+            "priority": Priority.MUST,
+            "entries": [e for e in guide.entries if e.priority == Priority.MUST],
+        },
+        *(
+            {"title": s.title, "section": s.uuid, "entries": _subtree_entries(guide, s)}
+            for s in concepts
+        ),
+        {
+            "title": "MAYBE guides",
+            "priority": Priority.MAYBE,
+            "entries": [e for e in guide.entries if e.priority == Priority.MAYBE],
+        },
     ]
     for step in steps:
         step.pop("priority", None)
@@ -155,12 +198,24 @@ def _must_first(guide):
         "What the guide marks MUST first, then its deep dive concept by concept (in the guide's order), "
         "then the MAYBE guides."
     )
-    return _path(guide, "must-first", f"{guide.title}: MUST first, then concept by concept", description, steps, name="must-first")
+    return _path(
+        guide,
+        "must-first",
+        f"{guide.title}: MUST first, then concept by concept",
+        description,
+        steps,
+        name="must-first",
+    )
 
 
 def guide_paths(guide) -> list[ReadingPath]:
     """The paths of one planned guide (see the module docstring), in a stable order."""
-    candidates = [_tier_order(guide), _phased_plan(guide), *_written_paths(guide), _must_first(guide)]
+    candidates = [
+        _tier_order(guide),
+        _phased_plan(guide),
+        *_written_paths(guide),
+        _must_first(guide),
+    ]
     return [path for path in candidates if path is not None]
 
 

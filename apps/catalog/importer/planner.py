@@ -162,7 +162,9 @@ class _Planner:
         self.guides: list[PlannedGuide] = []
         self.warnings: list[str] = []
 
-    def add_guide(self, parsed: ParsedGuide, *, slug, title, source_name="", source_url="", position=0):
+    def add_guide(
+        self, parsed: ParsedGuide, *, slug, title, source_name="", source_url="", position=0
+    ):
         guide = PlannedGuide(
             uuid=stable_uuid("guide", slug),
             slug=slug,
@@ -232,17 +234,29 @@ class _Planner:
         url = normalize_url(item.url) if item.url else None
         key = resource_key(url, item.kind, item.title)
         # How much the guide says about it: 002's "Title - Author. Description." beats a bare link's guess.
-        quality = (2 if item.author and item.description else 1) if item.title != title_from_url(item.url or "") else 0
+        quality = (
+            (2 if item.author and item.description else 1)
+            if item.title != title_from_url(item.url or "")
+            else 0
+        )
         issues = [link.issue for link in item.links if link.issue]
         self.warnings.extend(issues)
         resource = self.resources.get(key)
         if resource is None:
             resource = self.resources[key] = PlannedResource(
-                key=key, uuid=stable_uuid("resource", key), url=url, title=_truncate(item.title), kind=item.kind,
+                key=key,
+                uuid=stable_uuid("resource", key),
+                url=url,
+                title=_truncate(item.title),
+                kind=item.kind,
                 quality=quality,
             )
         elif quality > resource.quality:
-            resource.title, resource.kind, resource.quality = _truncate(item.title), item.kind, quality
+            resource.title, resource.kind, resource.quality = (
+                _truncate(item.title),
+                item.kind,
+                quality,
+            )
             resource.author = item.author or resource.author
             resource.description = item.description or resource.description
         resource.author = _truncate(resource.author or item.author)
@@ -267,12 +281,17 @@ class _Planner:
     def finish(self) -> ImportPlan:
         for resource in self.resources.values():
             # the title and the words of the URL's path ("…/lora-and-qlora-effective-methods…") name the subject
-            found = resource._section_topics | set(topics.keyword_topics(resource.title, topics.url_words(resource.url)))
+            found = resource._section_topics | set(
+                topics.keyword_topics(resource.title, topics.url_words(resource.url))
+            )
             found = found or set(topics.keyword_topics(resource.description, *resource._notes))
             resource.topics = topics.order_topics(found) or [topics.FALLBACK_TOPIC]
         reading_paths = [path for guide in self.guides for path in paths.guide_paths(guide)]
         return ImportPlan(
-            guides=self.guides, resources=list(self.resources.values()), paths=reading_paths, warnings=self.warnings
+            guides=self.guides,
+            resources=list(self.resources.values()),
+            paths=reading_paths,
+            warnings=self.warnings,
         )
 
 
@@ -292,7 +311,14 @@ def plan_catalog(guide_sources=None) -> ImportPlan:
     return planner.finish()
 
 
-def plan_import(source: bytes | str, *, guide_slug: str, title: str = "", source_name: str = "", source_url: str = ""):
+def plan_import(
+    source: bytes | str,
+    *,
+    guide_slug: str,
+    title: str = "",
+    source_name: str = "",
+    source_url: str = "",
+):
     """Plan importing one guide; raise CatalogImportError on bad input. Reads the database, never writes.
 
     The plan says which resources are new and which the catalog already has
@@ -301,23 +327,40 @@ def plan_import(source: bytes | str, *, guide_slug: str, title: str = "", source
     from apps.catalog.models import Guide, Resource
 
     if not guide_slug or slugify(guide_slug) != guide_slug:
-        raise CatalogImportError(f"{guide_slug!r} is not a valid slug: use lowercase letters, digits and hyphens.")
+        raise CatalogImportError(
+            f"{guide_slug!r} is not a valid slug: use lowercase letters, digits and hyphens."
+        )
     parsed = parse_guide(source)
     title = (title or parsed.title).strip()
     if not title:
-        raise CatalogImportError("The guide has no title (no '# Heading' or front matter title): please give one.")
+        raise CatalogImportError(
+            "The guide has no title (no '# Heading' or front matter title): please give one."
+        )
     existing = Guide.objects.filter(slug=guide_slug).first()
-    position = existing.position if existing else (max(Guide.objects.values_list("position", flat=True), default=0) + 1)
+    position = (
+        existing.position
+        if existing
+        else (max(Guide.objects.values_list("position", flat=True), default=0) + 1)
+    )
     planner = _Planner()
     planner.add_guide(
-        parsed, slug=guide_slug, title=title, source_name=source_name, source_url=source_url, position=position
+        parsed,
+        slug=guide_slug,
+        title=title,
+        source_name=source_name,
+        source_url=source_url,
+        position=position,
     )
     plan = planner.finish()
     plan.guides[0].existing_id = existing.pk if existing else None
     by_url = dict(
-        Resource.objects.filter(url__in=[r.url for r in plan.resources if r.url]).values_list("url", "pk")
+        Resource.objects.filter(url__in=[r.url for r in plan.resources if r.url]).values_list(
+            "url", "pk"
+        )
     )
-    by_uuid = dict(Resource.objects.filter(uuid__in=[r.uuid for r in plan.resources]).values_list("uuid", "pk"))
+    by_uuid = dict(
+        Resource.objects.filter(uuid__in=[r.uuid for r in plan.resources]).values_list("uuid", "pk")
+    )
     for resource in plan.resources:
         resource.existing_id = by_url.get(resource.url) or by_uuid.get(resource.uuid)
     return plan

@@ -27,7 +27,9 @@ class GuideSource:
 GUIDE_SOURCES: tuple[GuideSource, ...] = (
     GuideSource("ai-cheatsheet", "AI Cheatsheet", 1),
     GuideSource("ai-engineering-awesome", "AI Engineering Awesome", 2),
-    GuideSource("ai-inference-engineering", "AI Inference Engineering", 3),  # H1: "Learning Guide: AI …"
+    GuideSource(
+        "ai-inference-engineering", "AI Inference Engineering", 3
+    ),  # H1: "Learning Guide: AI …"
     GuideSource("future-blogs-to-write", "", 4),  # from its front matter: "Future blogs to write"
     GuideSource("ai-infra-field-notes", "AI Infra Field Notes", 5),
 )

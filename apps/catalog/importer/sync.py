@@ -26,8 +26,12 @@ FETCH_TIMEOUT = 20  # seconds
 class GuideDiff:
     added: list[str] = field(default_factory=list)  # titles
     removed: list[str] = field(default_factory=list)
-    moved: list[tuple[str, str, str]] = field(default_factory=list)  # (title, from section, to section)
-    changed: list[str] = field(default_factory=list)  # entries whose note, tier, priority or rating changed
+    moved: list[tuple[str, str, str]] = field(
+        default_factory=list
+    )  # (title, from section, to section)
+    changed: list[str] = field(
+        default_factory=list
+    )  # entries whose note, tier, priority or rating changed
 
     @property
     def is_empty(self) -> bool:
@@ -38,7 +42,10 @@ class GuideDiff:
             f"{len(self.added)} added, {len(self.removed)} removed, {len(self.moved)} moved, {len(self.changed)} changed."
         ]
         lines += [f"+ {title}" for title in self.added]
-        lines += [f"- {title} (stays in the catalog, unlisted, with its progress)" for title in self.removed]
+        lines += [
+            f"- {title} (stays in the catalog, unlisted, with its progress)"
+            for title in self.removed
+        ]
         lines += [f"~ {title}: {old} -> {new}" for title, old, new in self.moved]
         lines += [f"* {title}" for title in self.changed]
         return "\n".join(lines)
@@ -56,18 +63,30 @@ def _section_path(section: Section, by_id: dict[int, Section]) -> str:
 def diff_guide(guide: Guide, plan: ImportPlan) -> GuideDiff:
     sections = {section.pk: section for section in guide.sections.all()}
     current: dict[str, tuple[str, str, tuple]] = {}
-    for entry in Entry.objects.filter(section__guide=guide).select_related("resource").order_by("position", "pk"):
+    for entry in (
+        Entry.objects.filter(section__guide=guide)
+        .select_related("resource")
+        .order_by("position", "pk")
+    ):
         resource = entry.resource
         key = resource_key(resource.url, resource.kind, resource.title)
         current.setdefault(
             key,
-            (resource.title, _section_path(sections[entry.section_id], sections), (entry.note, entry.tier, entry.priority, entry.rating)),
+            (
+                resource.title,
+                _section_path(sections[entry.section_id], sections),
+                (entry.note, entry.tier, entry.priority, entry.rating),
+            ),
         )
     planned: dict[str, tuple[str, str, tuple]] = {}
     for entry in plan.guides[0].entries:
         planned.setdefault(
             entry.resource.key,
-            (entry.resource.title, entry.section.path, (entry.note, entry.tier, entry.priority or "", entry.rating)),
+            (
+                entry.resource.title,
+                entry.section.path,
+                (entry.note, entry.tier, entry.priority or "", entry.rating),
+            ),
         )
     diff = GuideDiff()
     for key, (title, path, details) in planned.items():
@@ -99,10 +118,14 @@ def fetch_source(url: str) -> bytes:
         raise CatalogImportError(f"The source {url!r} is not an http(s) URL.")
     request = urllib.request.Request(url, headers={"User-Agent": "Syllabus guide sync"})
     try:
-        with urllib.request.urlopen(request, timeout=FETCH_TIMEOUT) as response:  # the scheme is checked above
+        with urllib.request.urlopen(
+            request, timeout=FETCH_TIMEOUT
+        ) as response:  # the scheme is checked above
             data = response.read(MAX_SOURCE_SIZE + 1)
     except (OSError, ValueError) as error:
         raise CatalogImportError(f"Could not fetch {url}: {error}") from None
     if len(data) > MAX_SOURCE_SIZE:
-        raise CatalogImportError(f"The source at {url} is larger than {MAX_SOURCE_SIZE // 1024} KB.")
+        raise CatalogImportError(
+            f"The source at {url} is larger than {MAX_SOURCE_SIZE // 1024} KB."
+        )
     return data

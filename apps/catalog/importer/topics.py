@@ -26,67 +26,153 @@ class TopicSpec:
 
 TOPICS: tuple[TopicSpec, ...] = (
     # 002's topics 1-18, in the guide's order.
-    TopicSpec("llm-inference-fundamentals", "LLM Inference Fundamentals",
-              "How a forward pass costs compute and memory, KV cache basics, what makes serving hard."),
-    TopicSpec("inference-engines-serving", "Inference Engines & Serving Systems",
-              "vLLM, SGLang, TensorRT-LLM and friends: how serving engines are built and run."),
-    TopicSpec("attention-memory", "Attention Mechanisms & Memory Optimization",
-              "MHA/MQA/GQA/MLA, FlashAttention, paged and long-context attention, KV cache, RoPE."),
-    TopicSpec("quantization-compression", "Quantization & Model Compression",
-              "INT8/FP8/FP4 formats, PTQ and QAT, AWQ/GPTQ/GGUF, pruning and distillation."),
-    TopicSpec("cuda-gpu-kernels", "CUDA & GPU Kernel Programming",
-              "The CUDA programming model, writing and tuning kernels, CUTLASS/CuTe, Triton, element-wise kernels."),
-    TopicSpec("structured-output", "Structured Output & Guided Decoding",
-              "Constrained generation, grammars and guided decoding backends."),
-    TopicSpec("distributed-inference", "Distributed & Multi-GPU Inference",
-              "Tensor, pipeline, sequence and expert parallelism; communication across GPUs and nodes."),
-    TopicSpec("post-training-fine-tuning", "Post-Training & Fine-Tuning",
-              "SFT, RLHF, DPO/GRPO, LoRA/QLoRA, alignment and reasoning models."),
-    TopicSpec("hardware-architecture", "Hardware Architecture & Co-Design",
-              "GPU and accelerator architecture (Volta to Blackwell, MI300, TPU), memory systems, co-design."),
-    TopicSpec("model-architectures", "Model Architectures & Alternatives",
-              "State-space models, recurrent and hybrid architectures, model walkthroughs (DeepSeek, Qwen)."),
-    TopicSpec("compilers-dsls", "Compilers & DSLs",
-              "Triton, TileLang, CuTe DSL, MLIR, torch.compile/Inductor and auto-tuning."),
-    TopicSpec("security-confidential-inference", "Security & Confidential Inference",
-              "Trusted execution for inference, jailbreaks and attacks on LLMs."),
-    TopicSpec("agents-tooling", "AI Agents & LLM Tooling",
-              "Coding and kernel agents, agent harnesses, MCP and LLM tooling."),
-    TopicSpec("production-inference", "Production Inference at Scale",
-              "Running inference in production: caching, cost, latency and fleet efficiency."),
-    TopicSpec("benchmarking-profiling", "Benchmarking & Profiling",
-              "Profilers (Nsight, PyTorch Profiler), roofline analysis, benchmarks and performance metrics."),
-    TopicSpec("courses-guides", "Courses & Comprehensive Guides",
-              "University courses, books and end-to-end guides worth following from start to finish."),
-    TopicSpec("tools-libraries", "Tools & Libraries",
-              "Open-source frameworks and libraries worth knowing or contributing to."),
-    TopicSpec("reference-collections", "Reference Collections & Blogs",
-              "Blogs, channels, newsletters and curated lists to follow over time."),
+    TopicSpec(
+        "llm-inference-fundamentals",
+        "LLM Inference Fundamentals",
+        "How a forward pass costs compute and memory, KV cache basics, what makes serving hard.",
+    ),
+    TopicSpec(
+        "inference-engines-serving",
+        "Inference Engines & Serving Systems",
+        "vLLM, SGLang, TensorRT-LLM and friends: how serving engines are built and run.",
+    ),
+    TopicSpec(
+        "attention-memory",
+        "Attention Mechanisms & Memory Optimization",
+        "MHA/MQA/GQA/MLA, FlashAttention, paged and long-context attention, KV cache, RoPE.",
+    ),
+    TopicSpec(
+        "quantization-compression",
+        "Quantization & Model Compression",
+        "INT8/FP8/FP4 formats, PTQ and QAT, AWQ/GPTQ/GGUF, pruning and distillation.",
+    ),
+    TopicSpec(
+        "cuda-gpu-kernels",
+        "CUDA & GPU Kernel Programming",
+        "The CUDA programming model, writing and tuning kernels, CUTLASS/CuTe, Triton, element-wise kernels.",
+    ),
+    TopicSpec(
+        "structured-output",
+        "Structured Output & Guided Decoding",
+        "Constrained generation, grammars and guided decoding backends.",
+    ),
+    TopicSpec(
+        "distributed-inference",
+        "Distributed & Multi-GPU Inference",
+        "Tensor, pipeline, sequence and expert parallelism; communication across GPUs and nodes.",
+    ),
+    TopicSpec(
+        "post-training-fine-tuning",
+        "Post-Training & Fine-Tuning",
+        "SFT, RLHF, DPO/GRPO, LoRA/QLoRA, alignment and reasoning models.",
+    ),
+    TopicSpec(
+        "hardware-architecture",
+        "Hardware Architecture & Co-Design",
+        "GPU and accelerator architecture (Volta to Blackwell, MI300, TPU), memory systems, co-design.",
+    ),
+    TopicSpec(
+        "model-architectures",
+        "Model Architectures & Alternatives",
+        "State-space models, recurrent and hybrid architectures, model walkthroughs (DeepSeek, Qwen).",
+    ),
+    TopicSpec(
+        "compilers-dsls",
+        "Compilers & DSLs",
+        "Triton, TileLang, CuTe DSL, MLIR, torch.compile/Inductor and auto-tuning.",
+    ),
+    TopicSpec(
+        "security-confidential-inference",
+        "Security & Confidential Inference",
+        "Trusted execution for inference, jailbreaks and attacks on LLMs.",
+    ),
+    TopicSpec(
+        "agents-tooling",
+        "AI Agents & LLM Tooling",
+        "Coding and kernel agents, agent harnesses, MCP and LLM tooling.",
+    ),
+    TopicSpec(
+        "production-inference",
+        "Production Inference at Scale",
+        "Running inference in production: caching, cost, latency and fleet efficiency.",
+    ),
+    TopicSpec(
+        "benchmarking-profiling",
+        "Benchmarking & Profiling",
+        "Profilers (Nsight, PyTorch Profiler), roofline analysis, benchmarks and performance metrics.",
+    ),
+    TopicSpec(
+        "courses-guides",
+        "Courses & Comprehensive Guides",
+        "University courses, books and end-to-end guides worth following from start to finish.",
+    ),
+    TopicSpec(
+        "tools-libraries",
+        "Tools & Libraries",
+        "Open-source frameworks and libraries worth knowing or contributing to.",
+    ),
+    TopicSpec(
+        "reference-collections",
+        "Reference Collections & Blogs",
+        "Blogs, channels, newsletters and curated lists to follow over time.",
+    ),
     # Beyond 002: 004's sections and the 000/001/003 headings that 002 has no topic for.
-    TopicSpec("transformers-llm-basics", "Transformers & LLM Basics",
-              "How transformers and LLMs work, their history, and building one from scratch."),
-    TopicSpec("gemm-precision", "GEMM & Numerical Precision",
-              "Matrix multiplication as the core operation, mixed precision and number formats."),
-    TopicSpec("mixture-of-experts", "Mixture of Experts",
-              "MoE models and their kernels: routing, dispatch/combine, expert parallelism."),
-    TopicSpec("inference-optimization", "Inference Optimization",
-              "Batching, speculative decoding, prefill/decode optimizations, caching."),
-    TopicSpec("scheduling-routing", "Scheduling, Routing & Disaggregation",
-              "Request scheduling and routing, prefill/decode disaggregation."),
-    TopicSpec("training-at-scale", "Training Frameworks & Large-Scale Training",
-              "Megatron, DeepSpeed, FSDP, pre-training recipes and training on many GPUs."),
-    TopicSpec("diffusion-generative", "Diffusion & Generative Media",
-              "Diffusion models, image and video generation, and their acceleration."),
-    TopicSpec("multimodal", "Vision, Speech & Multimodal Models",
-              "Vision-language models, text-to-speech and other modalities."),
-    TopicSpec("reinforcement-learning", "Reinforcement Learning",
-              "RL foundations, environments and RL for language models."),
-    TopicSpec("ml-foundations", "Math & ML Foundations",
-              "The mathematics and deep-learning fundamentals everything else builds on."),
-    TopicSpec("software-engineering", "Software & Web Engineering",
-              "Web development, tooling and general software craft for ML engineers."),
-    TopicSpec("interview-prep", "Interview Prep",
-              "AI infrastructure interview topics."),
+    TopicSpec(
+        "transformers-llm-basics",
+        "Transformers & LLM Basics",
+        "How transformers and LLMs work, their history, and building one from scratch.",
+    ),
+    TopicSpec(
+        "gemm-precision",
+        "GEMM & Numerical Precision",
+        "Matrix multiplication as the core operation, mixed precision and number formats.",
+    ),
+    TopicSpec(
+        "mixture-of-experts",
+        "Mixture of Experts",
+        "MoE models and their kernels: routing, dispatch/combine, expert parallelism.",
+    ),
+    TopicSpec(
+        "inference-optimization",
+        "Inference Optimization",
+        "Batching, speculative decoding, prefill/decode optimizations, caching.",
+    ),
+    TopicSpec(
+        "scheduling-routing",
+        "Scheduling, Routing & Disaggregation",
+        "Request scheduling and routing, prefill/decode disaggregation.",
+    ),
+    TopicSpec(
+        "training-at-scale",
+        "Training Frameworks & Large-Scale Training",
+        "Megatron, DeepSpeed, FSDP, pre-training recipes and training on many GPUs.",
+    ),
+    TopicSpec(
+        "diffusion-generative",
+        "Diffusion & Generative Media",
+        "Diffusion models, image and video generation, and their acceleration.",
+    ),
+    TopicSpec(
+        "multimodal",
+        "Vision, Speech & Multimodal Models",
+        "Vision-language models, text-to-speech and other modalities.",
+    ),
+    TopicSpec(
+        "reinforcement-learning",
+        "Reinforcement Learning",
+        "RL foundations, environments and RL for language models.",
+    ),
+    TopicSpec(
+        "ml-foundations",
+        "Math & ML Foundations",
+        "The mathematics and deep-learning fundamentals everything else builds on.",
+    ),
+    TopicSpec(
+        "software-engineering",
+        "Software & Web Engineering",
+        "Web development, tooling and general software craft for ML engineers.",
+    ),
+    TopicSpec("interview-prep", "Interview Prep", "AI infrastructure interview topics."),
 )
 TOPIC_SLUGS = frozenset(topic.slug for topic in TOPICS)
 FALLBACK_TOPIC = "reference-collections"
@@ -95,7 +181,10 @@ FALLBACK_TOPIC = "reference-collections"
 # within a title the first matching rule wins (so the specific rules come first).
 SECTION_RULES: tuple[tuple[str, tuple[str, ...]], ...] = (
     (r"superfast inference", ("inference-optimization",)),
-    (r"distributed training|training multiple gpus", ("training-at-scale", "distributed-inference")),
+    (
+        r"distributed training|training multiple gpus",
+        ("training-at-scale", "distributed-inference"),
+    ),
     (r"^ml book$", ("ml-foundations", "courses-guides")),
     (r"rl & alignment", ("post-training-fine-tuning", "reinforcement-learning")),
     (r"systems & optimization", ("cuda-gpu-kernels", "distributed-inference")),
@@ -103,8 +192,11 @@ SECTION_RULES: tuple[tuple[str, tuple[str, ...]], ...] = (
     (r"inference engines|serving systems|software tools ai", ("inference-engines-serving",)),
     (r"attention", ("attention-memory",)),
     (r"quantization", ("quantization-compression",)),
-    (r"cuda|gpu programming|kernel programming|elementwise kernels|algorithms for kernel|"
-     r"practical", ("cuda-gpu-kernels",)),
+    (
+        r"cuda|gpu programming|kernel programming|elementwise kernels|algorithms for kernel|"
+        r"practical",
+        ("cuda-gpu-kernels",),
+    ),
     (r"structured output|guided decoding", ("structured-output",)),
     (r"distributed.*inference|multi-gpu|^parallelism$", ("distributed-inference",)),
     (r"post-training|fine-tun|reasoning models", ("post-training-fine-tuning",)),
@@ -117,16 +209,25 @@ SECTION_RULES: tuple[tuple[str, tuple[str, ...]], ...] = (
     (r"benchmarking|profiling|^performance$", ("benchmarking-profiling",)),
     (r"courses|free guides|^ml book$|books reading list|book to read", ("courses-guides",)),
     (r"tools & libraries|open-source projects|get started in these|^github$", ("tools-libraries",)),
-    (r"reference collections|blogs to read|blog sites|youtube|^insights$|"
-     r"supplementary", ("reference-collections",)),
-    (r"^transformer$|evolution of llms|2b model from scratch|^llm focus$", ("transformers-llm-basics",)),
+    (
+        r"reference collections|blogs to read|blog sites|youtube|^insights$|"
+        r"supplementary",
+        ("reference-collections",),
+    ),
+    (
+        r"^transformer$|evolution of llms|2b model from scratch|^llm focus$",
+        ("transformers-llm-basics",),
+    ),
     (r"gemm|core operations", ("gemm-precision",)),
     (r"\bmoe\b", ("mixture-of-experts",)),
     (r"inference optimization|^optimizations$|superfast inference", ("inference-optimization",)),
     (r"scheduling|routing", ("scheduling-routing",)),
     (r"training engineering|training frameworks", ("training-at-scale",)),
     # not "applications": "LLM Applications" (LangChain, LlamaIndex, DSPy) are not generative media
-    (r"video gen|image gen|diffusion|text-to-(image|video)|generative media", ("diffusion-generative",)),
+    (
+        r"video gen|image gen|diffusion|text-to-(image|video)|generative media",
+        ("diffusion-generative",),
+    ),
     (r"vision model|^tts$", ("multimodal",)),
     (r"unsupervised learning and rl", ("reinforcement-learning",)),
     (r"foundations$", ("ml-foundations",)),  # not "papers to read": a paper list is not about maths
@@ -136,74 +237,133 @@ SECTION_RULES: tuple[tuple[str, tuple[str, ...]], ...] = (
 
 # Words in a resource's own title/description/note → topics.
 KEYWORD_RULES: tuple[tuple[str, tuple[str, ...]], ...] = (
-    (r"\bkv ?cache|kvcache|forward pass|inference arithmetic|nondetermini", ("llm-inference-fundamentals",)),
-    (r"\bvllm\b|sglang|tensorrt-llm|tensorrt llm|serving engine|inference engine|llm-d\b|\btgi\b|ollama",
-     ("inference-engines-serving",)),
-    (r"attention|\brope\b|rotary|positional embedding|long[- ]context|\bmla\b|\bgqa\b|\bmqa\b|softmax|"
-     r"\bkv ?cache|kvcache",
-     ("attention-memory",)),
-    (r"quantiz|\bint8\b|\bfp8\b|\bfp4\b|nvfp4|\bawq\b|gptq|gguf|q\w{0,2}lora|bitsandbytes|pruning|4-?bit|"
-     r"distill(ation|ed|ing)\b|1-bit|low[- ]precision",
-     ("quantization-compression",)),
-    (r"\bcuda\b|kernels?\b(?! discrepanc)|triton|cutlass|\bcute\b|\bptx\b|warp|wgmma|cublas|"
-     r"gpu programming|gpu puzzles|\bsm\b",
-     ("cuda-gpu-kernels",)),
-    (r"structured output|guided decoding|grammar|constrained (generation|decoding)", ("structured-output",)),
-    (r"parallelism|scaling book|scale your model|scaling a model|distributed|multi-gpu|nccl|"
-     r"collective|rdma|\broce|sharded|fsdp|communication",
-     ("distributed-inference",)),
-    (r"post[- ]training|fine[- ]tun|finetun|\b\w{0,2}lora\b|rlhf|\bdpo\b|grpo|\bppo\b|alignment|\bsft\b|reasoning|"
-     r"deepseek[- ]r1",
-     ("post-training-fine-tuning",)),
-    (r"gpu architecture|hardware|accelerator|\btpu\b|\bhbm\b|\bsram\b|blackwell|hopper|rubin|mi300|co-design|"
-     r"memory wall|microbenchmark|trainium|silicon|apple silicon|gpu gems|intro to gpus|intuition about gpus",
-     ("hardware-architecture",)),
-    (r"state[- ]space|mamba|memoriz|\brnn|lstm|\bgru\b|recurrent|hyper-connections|"
-     r"universal transformer|architecture search|jepa",
-     ("model-architectures",)),
+    (
+        r"\bkv ?cache|kvcache|forward pass|inference arithmetic|nondetermini",
+        ("llm-inference-fundamentals",),
+    ),
+    (
+        r"\bvllm\b|sglang|tensorrt-llm|tensorrt llm|serving engine|inference engine|llm-d\b|\btgi\b|ollama",
+        ("inference-engines-serving",),
+    ),
+    (
+        r"attention|\brope\b|rotary|positional embedding|long[- ]context|\bmla\b|\bgqa\b|\bmqa\b|softmax|"
+        r"\bkv ?cache|kvcache",
+        ("attention-memory",),
+    ),
+    (
+        r"quantiz|\bint8\b|\bfp8\b|\bfp4\b|nvfp4|\bawq\b|gptq|gguf|q\w{0,2}lora|bitsandbytes|pruning|4-?bit|"
+        r"distill(ation|ed|ing)\b|1-bit|low[- ]precision",
+        ("quantization-compression",),
+    ),
+    (
+        r"\bcuda\b|kernels?\b(?! discrepanc)|triton|cutlass|\bcute\b|\bptx\b|warp|wgmma|cublas|"
+        r"gpu programming|gpu puzzles|\bsm\b",
+        ("cuda-gpu-kernels",),
+    ),
+    (
+        r"structured output|guided decoding|grammar|constrained (generation|decoding)",
+        ("structured-output",),
+    ),
+    (
+        r"parallelism|scaling book|scale your model|scaling a model|distributed|multi-gpu|nccl|"
+        r"collective|rdma|\broce|sharded|fsdp|communication",
+        ("distributed-inference",),
+    ),
+    (
+        r"post[- ]training|fine[- ]tun|finetun|\b\w{0,2}lora\b|rlhf|\bdpo\b|grpo|\bppo\b|alignment|\bsft\b|reasoning|"
+        r"deepseek[- ]r1",
+        ("post-training-fine-tuning",),
+    ),
+    (
+        r"gpu architecture|hardware|accelerator|\btpu\b|\bhbm\b|\bsram\b|blackwell|hopper|rubin|mi300|co-design|"
+        r"memory wall|microbenchmark|trainium|silicon|apple silicon|gpu gems|intro to gpus|intuition about gpus",
+        ("hardware-architecture",),
+    ),
+    (
+        r"state[- ]space|mamba|memoriz|\brnn|lstm|\bgru\b|recurrent|hyper-connections|"
+        r"universal transformer|architecture search|jepa",
+        ("model-architectures",),
+    ),
     (r"compil|\bdsl\b|mlir|tilelang|inductor|helion|tile ir|torch\.compile", ("compilers-dsls",)),
-    (r"confidential|trusted execution|\btee|jailbreak|hack|exploit|bypass|prompt hacking|liberator",
-     ("security-confidential-inference",)),
-    (r"\bagents?\b|agentic|\bmcp\b|model context protocol|copilot|coding agent|harness|claude code",
-     ("agents-tooling",)),
-    (r"production|at scale|\bcosts?\b|latency|\broi\b|lmcache|tensormesh", ("production-inference",)),
-    (r"benchmark|profil|roofline|performance metrics|nsight|perf engineering|go brrr|performance tuning",
-     ("benchmarking-profiling",)),
-    (r"\bcourse\b|lecture|syllabus|cs\d{3}|cse\d{3}|cme \d{3}|playbook|handbook|comprehensive guide",
-     ("courses-guides",)),
-    (r"library|framework|toolkit|\btool\b|wiki|repository|open source|open-source|plugin|"
-     r"\bjax\b", ("tools-libraries",)),
-    (r"\bblogs\b|newsletter|channel|office hours|archive|collection|reading list|"
-     r"timeline", ("reference-collections",)),
-    (r"transformer|language model|\bgpt\b|\bbert\b|\bllama\b(?!\.cpp)|encoder|scaling laws|"
-     r"embedding|llms? from scratch|history of",
-     ("transformers-llm-basics",)),
-    (r"\bgemm|\bgemv\b|matmul|matrix[- ]multipl|mixed[- ]precision|floating point|data ?type|"
-     r"\bbf16\b|\bfp32\b|"
-     r"stochastic rounding|numerics|transpose",
-     ("gemm-precision",)),
-    (r"\bmoe\b|mixture[- ]of[- ]experts|expert parallel|routed experts|"
-     r"\bexperts?\b", ("mixture-of-experts",)),
-    (r"speculative|batching|prefill|decoding|offload|inference optimi|optimization techniques|"
-     r"inference speed|faster",
-     ("inference-optimization",)),
+    (
+        r"confidential|trusted execution|\btee|jailbreak|hack|exploit|bypass|prompt hacking|liberator",
+        ("security-confidential-inference",),
+    ),
+    (
+        r"\bagents?\b|agentic|\bmcp\b|model context protocol|copilot|coding agent|harness|claude code",
+        ("agents-tooling",),
+    ),
+    (
+        r"production|at scale|\bcosts?\b|latency|\broi\b|lmcache|tensormesh",
+        ("production-inference",),
+    ),
+    (
+        r"benchmark|profil|roofline|performance metrics|nsight|perf engineering|go brrr|performance tuning",
+        ("benchmarking-profiling",),
+    ),
+    (
+        r"\bcourse\b|lecture|syllabus|cs\d{3}|cse\d{3}|cme \d{3}|playbook|handbook|comprehensive guide",
+        ("courses-guides",),
+    ),
+    (
+        r"library|framework|toolkit|\btool\b|wiki|repository|open source|open-source|plugin|"
+        r"\bjax\b",
+        ("tools-libraries",),
+    ),
+    (
+        r"\bblogs\b|newsletter|channel|office hours|archive|collection|reading list|"
+        r"timeline",
+        ("reference-collections",),
+    ),
+    (
+        r"transformer|language model|\bgpt\b|\bbert\b|\bllama\b(?!\.cpp)|encoder|scaling laws|"
+        r"embedding|llms? from scratch|history of",
+        ("transformers-llm-basics",),
+    ),
+    (
+        r"\bgemm|\bgemv\b|matmul|matrix[- ]multipl|mixed[- ]precision|floating point|data ?type|"
+        r"\bbf16\b|\bfp32\b|"
+        r"stochastic rounding|numerics|transpose",
+        ("gemm-precision",),
+    ),
+    (
+        r"\bmoe\b|mixture[- ]of[- ]experts|expert parallel|routed experts|"
+        r"\bexperts?\b",
+        ("mixture-of-experts",),
+    ),
+    (
+        r"speculative|batching|prefill|decoding|offload|inference optimi|optimization techniques|"
+        r"inference speed|faster",
+        ("inference-optimization",),
+    ),
     (r"scheduling|scheduler|routing|router|disaggregat", ("scheduling-routing",)),
-    (r"pre-?training|megatron|deepspeed|torchtitan|batch size|distributed training|large-scale training|"
-     r"training (llms|on gpu|at scale|multiple gpus)|test-time training|sharded training",
-     ("training-at-scale",)),
-    (r"diffusion|video gen|image gen|flux|world model|artistic style|magi|image editing|"
-     r"step1x", ("diffusion-generative",)),
-    (r"\bvision|\bvlm|\bclip\b|speech|\btts\b|audio|multimodal|multi-modal|image recognition|"
-     r"moondream|sesame",
-     ("multimodal",)),
+    (
+        r"pre-?training|megatron|deepspeed|torchtitan|batch size|distributed training|large-scale training|"
+        r"training (llms|on gpu|at scale|multiple gpus)|test-time training|sharded training",
+        ("training-at-scale",),
+    ),
+    (
+        r"diffusion|video gen|image gen|flux|world model|artistic style|magi|image editing|"
+        r"step1x",
+        ("diffusion-generative",),
+    ),
+    (
+        r"\bvision|\bvlm|\bclip\b|speech|\btts\b|audio|multimodal|multi-modal|image recognition|"
+        r"moondream|sesame",
+        ("multimodal",),
+    ),
     (r"reinforcement|\brl\b|gymnasium|gaming agents", ("reinforcement-learning",)),
-    (r"mathemat|linear algebra|bayesian|statistic|deep learning|machine learning|\bml basics|neural network|"
-     r"immersivemath|\bmml\b|deep-ml|recommender",
-     ("ml-foundations",)),
-    (r"web ?dev|webgl|shader|responsive|three\.js|p5\.js|\bui\b|node\.?js|nodebestpractices|"
-     r"command line|leetcode|neetcode|build your own|"
-     r"computer science|what happens when|code golf|codegen|repomix|ai-sdk|sudoku|joshwcomeau|patterns\.dev",
-     ("software-engineering",)),
+    (
+        r"mathemat|linear algebra|bayesian|statistic|deep learning|machine learning|\bml basics|neural network|"
+        r"immersivemath|\bmml\b|deep-ml|recommender",
+        ("ml-foundations",),
+    ),
+    (
+        r"web ?dev|webgl|shader|responsive|three\.js|p5\.js|\bui\b|node\.?js|nodebestpractices|"
+        r"command line|leetcode|neetcode|build your own|"
+        r"computer science|what happens when|code golf|codegen|repomix|ai-sdk|sudoku|joshwcomeau|patterns\.dev",
+        ("software-engineering",),
+    ),
     (r"interview", ("interview-prep",)),
 )
 

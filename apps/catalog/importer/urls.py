@@ -13,7 +13,19 @@ from url_normalize import url_normalize
 
 # Parameters that only say where a click came from; never part of what the page is.
 TRACKING_PARAMS = frozenset(
-    {"fbclid", "gclid", "dclid", "msclkid", "mc_cid", "mc_eid", "igshid", "ref", "ref_src", "source", "si"}
+    {
+        "fbclid",
+        "gclid",
+        "dclid",
+        "msclkid",
+        "mc_cid",
+        "mc_eid",
+        "igshid",
+        "ref",
+        "ref_src",
+        "source",
+        "si",
+    }
 )
 TRACKING_PREFIXES = ("utm_",)
 # Per-host share/attribution parameters (YouTube's channel tag, Google's "shared via link").
@@ -104,11 +116,25 @@ def repair_url(url: str) -> tuple[str, str]:
     if not re.search(r"\s", url):
         return url, ""
     repaired = re.sub(r"\s+", "", url)
-    return repaired, f"The source URL contained whitespace ({url!r}); it was removed, please check the link."
+    return (
+        repaired,
+        f"The source URL contained whitespace ({url!r}); it was removed, please check the link.",
+    )
 
 
 _GENERIC_SEGMENTS = {
-    "index", "blog", "blogs", "archive", "posts", "post", "home", "main", "readme", "videos", "journal", "introduction"
+    "index",
+    "blog",
+    "blogs",
+    "archive",
+    "posts",
+    "post",
+    "home",
+    "main",
+    "readme",
+    "videos",
+    "journal",
+    "introduction",
 }
 _SHORT_SEGMENT = 12
 _CODE_HOSTS = {"github.com", "gist.github.com", "huggingface.co", "gitlab.com"}

@@ -36,7 +36,12 @@ def log_change_many(request, objects: Iterable, message: str, action_flag: int =
     """Write one admin history row per object (a plain-text message, shown as written)."""
     objects = list(objects)
     if objects:
-        LogEntry.objects.log_actions(user_id=request.user.pk, queryset=objects, action_flag=action_flag, change_message=message)
+        LogEntry.objects.log_actions(
+            user_id=request.user.pk,
+            queryset=objects,
+            action_flag=action_flag,
+            change_message=message,
+        )
 
 
 def form_action_page(
@@ -92,10 +97,18 @@ def bulk_edit_action(
         what = describe(form.cleaned_data)
         log_change_many(request, changed, f"{what} (bulk action).")
         plural = modeladmin.model._meta.verbose_name_plural
-        modeladmin.message_user(request, f"{what}: {len(changed)} {plural} changed.", messages.SUCCESS)
+        modeladmin.message_user(
+            request, f"{what}: {len(changed)} {plural} changed.", messages.SUCCESS
+        )
 
     return form_action_page(
-        modeladmin, request, queryset, form_class=form_class, title=title, submit_label=submit_label, apply=apply
+        modeladmin,
+        request,
+        queryset,
+        form_class=form_class,
+        title=title,
+        submit_label=submit_label,
+        apply=apply,
     )
 
 
@@ -115,7 +128,9 @@ class _GuardedAutocomplete:
 
     def optgroups(self, name, value, attr=None):
         remote = self.field.remote_field.model._meta
-        target = remote.get_field(getattr(self.field.remote_field, "field_name", None) or remote.pk.name)
+        target = remote.get_field(
+            getattr(self.field.remote_field, "field_name", None) or remote.pk.name
+        )
         readable = []
         for item in value:
             try:
@@ -159,7 +174,9 @@ class _GuardedMultipleChoice(forms.ModelMultipleChoiceField):
                 target.run_validators(target.to_python(item))
             except (ValidationError, ValueError, TypeError, OverflowError):
                 raise ValidationError(
-                    self.error_messages["invalid_pk_value"], code="invalid_pk_value", params={"pk": item}
+                    self.error_messages["invalid_pk_value"],
+                    code="invalid_pk_value",
+                    params={"pk": item},
                 ) from None
         return super()._check_values(value)
 
@@ -179,7 +196,9 @@ def _guarded(formfield):
 class CatalogModelAdmin(AutocompleteGuard, admin.ModelAdmin):
     """Defaults for every catalog model (they all have ``is_published``, ``created_at``, ``updated_at``)."""
 
-    formfield_overrides = {models.TextField: {"form_class": UnixNewlinesField, "widget": forms.Textarea}}
+    formfield_overrides = {
+        models.TextField: {"form_class": UnixNewlinesField, "widget": forms.Textarea}
+    }
 
     actions = ["publish", "unpublish"]
     list_per_page = 50
@@ -199,7 +218,9 @@ class CatalogModelAdmin(AutocompleteGuard, admin.ModelAdmin):
         verb = "Published" if published else "Unpublished"
         log_change_many(request, changed, f"{verb} (bulk action).")
         self.message_user(
-            request, f"{verb} {len(changed)} {self.model._meta.verbose_name_plural}.", messages.SUCCESS if changed else messages.INFO
+            request,
+            f"{verb} {len(changed)} {self.model._meta.verbose_name_plural}.",
+            messages.SUCCESS if changed else messages.INFO,
         )
 
     @admin.display(description="Recent changes")
@@ -208,12 +229,16 @@ class CatalogModelAdmin(AutocompleteGuard, admin.ModelAdmin):
             return "—"
         entries = (
             LogEntry.objects.filter(
-                content_type=ContentType.objects.get_for_model(obj, for_concrete_model=False), object_id=str(obj.pk)
+                content_type=ContentType.objects.get_for_model(obj, for_concrete_model=False),
+                object_id=str(obj.pk),
             )
             .select_related("user")
             .order_by("-action_time")[:RECENT_CHANGES_SHOWN]
         )
-        return render_to_string("curation/includes/recent_changes.html", {"entries": entries, "opts": obj._meta, "obj": obj})
+        return render_to_string(
+            "curation/includes/recent_changes.html",
+            {"entries": entries, "opts": obj._meta, "obj": obj},
+        )
 
 
 class PositionedForm(forms.ModelForm):
@@ -262,11 +287,15 @@ class PositionedInlineFormSet(BaseInlineFormSet):
             for index, form in enumerate(self.forms):
                 if not form.has_changed() or (self.can_delete and self._should_delete_form(form)):
                     continue
-                typed = form.cleaned_data.get(self.position_field, getattr(form.instance, self.position_field, None))
+                typed = form.cleaned_data.get(
+                    self.position_field, getattr(form.instance, self.position_field, None)
+                )
                 wanted[form] = typed
                 setattr(form.instance, self.position_field, 2 * parking + index)
             saved = super().save(commit=True)
-            typed_by_pk = {form.instance.pk: typed for form, typed in wanted.items() if form.instance.pk}
+            typed_by_pk = {
+                form.instance.pk: typed for form, typed in wanted.items() if form.instance.pk
+            }
             rows = list(group.order_by("pk"))
             last = float("inf")
 
@@ -307,18 +336,30 @@ class PositionedAdminMixin:
                 old_group = self.position_group(previous)
                 if group.filter(pk=obj.pk).exists():
                     original = getattr(previous, self.position_field)
-            others = list((group.exclude(pk=obj.pk) if obj.pk else group).order_by(self.position_field, "pk"))
-            setattr(obj, self.position_field, next_position(group.exclude(pk=obj.pk), self.position_field))
+            others = list(
+                (group.exclude(pk=obj.pk) if obj.pk else group).order_by(self.position_field, "pk")
+            )
+            setattr(
+                obj,
+                self.position_field,
+                next_position(group.exclude(pk=obj.pk), self.position_field),
+            )
             super().save_model(request, obj, form, change)
             wanted = float("inf") if wanted is None else wanted
             rows = sorted(
-                [(getattr(row, self.position_field), 0, index, row) for index, row in enumerate(others)]
+                [
+                    (getattr(row, self.position_field), 0, index, row)
+                    for index, row in enumerate(others)
+                ]
                 + [(wanted, _tie_break(original, wanted) - 1, -1, obj)],
                 key=lambda item: item[:3],
             )
             positions_renumber(rows=[item[3] for item in rows], field_name=self.position_field)
             if old_group is not None and original == float("inf"):  # it left that group
-                positions_renumber(rows=list(old_group.order_by(self.position_field, "pk")), field_name=self.position_field)
+                positions_renumber(
+                    rows=list(old_group.order_by(self.position_field, "pk")),
+                    field_name=self.position_field,
+                )
 
 
 def _tie_break(original, typed) -> int:

@@ -8,11 +8,11 @@ relations, so a page costs the same few queries however many rows it shows.
 
 from urllib.parse import urlsplit
 
+from django import forms
 from django.contrib import admin, messages
 from django.db import models
 from django.db.models import Count, IntegerField, OuterRef, Subquery, Value
 from django.db.models.functions import Coalesce
-from django import forms
 from django.forms import Textarea, ValidationError
 from django.urls import path, reverse
 from django.utils import timezone
@@ -21,7 +21,16 @@ from django.utils.html import format_html
 from django.utils.text import Truncator
 
 from apps.catalog.importer.urls import normalize_url
-from apps.catalog.models import Entry, Guide, Kind, LinkStatus, Resource, ResourceLink, Section, Topic
+from apps.catalog.models import (
+    Entry,
+    Guide,
+    Kind,
+    LinkStatus,
+    Resource,
+    ResourceLink,
+    Section,
+    Topic,
+)
 from apps.curation import views as curation_views
 from apps.curation.admin.base import (
     AutocompleteGuard,
@@ -58,7 +67,13 @@ COMPACT_TEXT = {models.TextField: {"widget": Textarea(attrs={"rows": 2, "cols": 
 def count_of(model, fk: str):
     """A correlated COUNT of ``model`` rows pointing at the outer row: no GROUP BY, no row blow-up
     when the changelist also filters across the same relation."""
-    counts = model.objects.filter(**{fk: OuterRef("pk")}).order_by().values(fk).annotate(n=Count("pk")).values("n")
+    counts = (
+        model.objects.filter(**{fk: OuterRef("pk")})
+        .order_by()
+        .values(fk)
+        .annotate(n=Count("pk"))
+        .values("n")
+    )
     return Coalesce(Subquery(counts, output_field=IntegerField()), Value(0))
 
 
@@ -75,7 +90,10 @@ class SectionOfGuideFilter(admin.SimpleListFilter):
         guide_id = request.GET.get(self.guide_parameter, "")
         if not guide_id.isdigit():
             return []
-        return [(str(s.pk), str(s)) for s in Section.objects.filter(guide_id=guide_id).order_by("position")]
+        return [
+            (str(s.pk), str(s))
+            for s in Section.objects.filter(guide_id=guide_id).order_by("position")
+        ]
 
     def queryset(self, request, queryset):
         value = self.value()
@@ -148,11 +166,21 @@ class TopicAdmin(CatalogModelAdmin):
     readonly_fields = ["uuid", "created_at", "updated_at", "recent_changes"]
     fieldsets = [
         (None, {"fields": ["title", "slug", "description", "position", "is_published"]}),
-        ("History", {"fields": ["recent_changes", "uuid", "created_at", "updated_at"], "classes": ["collapse"]}),
+        (
+            "History",
+            {
+                "fields": ["recent_changes", "uuid", "created_at", "updated_at"],
+                "classes": ["collapse"],
+            },
+        ),
     ]
 
     def get_queryset(self, request):
-        return super().get_queryset(request).annotate(resource_count=count_of(Resource.topics.through, "topic"))
+        return (
+            super()
+            .get_queryset(request)
+            .annotate(resource_count=count_of(Resource.topics.through, "topic"))
+        )
 
     @admin.display(description="resources", ordering="resource_count")
     def resource_count(self, obj):
@@ -191,7 +219,9 @@ class TopSectionInline(admin.TabularInline):
     extra = 0
     show_change_link = True
     verbose_name = "top-level section"
-    verbose_name_plural = "top-level sections (type positions to reorder; subsections follow their section)"
+    verbose_name_plural = (
+        "top-level sections (type positions to reorder; subsections follow their section)"
+    )
 
     def get_queryset(self, request):
         return super().get_queryset(request).filter(parent__isnull=True)
@@ -199,7 +229,15 @@ class TopSectionInline(admin.TabularInline):
 
 @admin.register(Guide)
 class GuideAdmin(CatalogModelAdmin):
-    list_display = ["title", "slug", "section_count", "entry_count", "position", "is_published", "updated_at"]
+    list_display = [
+        "title",
+        "slug",
+        "section_count",
+        "entry_count",
+        "position",
+        "is_published",
+        "updated_at",
+    ]
     list_filter = ["is_published"]
     search_fields = ["title", "slug", "description", "source_name"]
     prepopulated_fields = {"slug": ["title"]}
@@ -216,7 +254,10 @@ class GuideAdmin(CatalogModelAdmin):
         return (
             super()
             .get_queryset(request)
-            .annotate(section_count=count_of(Section, "guide"), entry_count=count_of(Entry, "section__guide"))
+            .annotate(
+                section_count=count_of(Section, "guide"),
+                entry_count=count_of(Entry, "section__guide"),
+            )
         )
 
     @admin.display(description="sections", ordering="section_count")
@@ -249,14 +290,21 @@ class GuideAdmin(CatalogModelAdmin):
         return curation_views.can_import(request.user)
 
     def changelist_view(self, request, extra_context=None):
-        extra_context = {"has_import_permission": self.has_import_permission(request), **(extra_context or {})}
+        extra_context = {
+            "has_import_permission": self.has_import_permission(request),
+            **(extra_context or {}),
+        }
         return super().changelist_view(request, extra_context)
 
-    @admin.action(description="Renumber sections 1…n in their current order", permissions=["change"])
+    @admin.action(
+        description="Renumber sections 1…n in their current order", permissions=["change"]
+    )
     def renumber_sections(self, request, queryset):
         renumbered = [guide for guide in queryset if guide_sections_renumber(guide=guide)]
         log_change_many(request, renumbered, "Renumbered sections 1…n in their current order.")
-        self.message_user(request, f"Renumbered the sections of {len(renumbered)} guides.", messages.SUCCESS)
+        self.message_user(
+            request, f"Renumbered the sections of {len(renumbered)} guides.", messages.SUCCESS
+        )
 
     @admin.action(description="Export selected guides as markdown", permissions=["view"])
     def export_markdown(self, request, queryset):
@@ -271,14 +319,21 @@ class SectionForm(PositionedForm):
 
     def clean(self):
         cleaned = super().clean()
-        parent, guide = cleaned.get("parent"), cleaned.get("guide") or getattr(self.instance, "guide", None)
+        parent, guide = (
+            cleaned.get("parent"),
+            cleaned.get("guide") or getattr(self.instance, "guide", None),
+        )
         if parent is not None and guide is not None:
             if parent.guide_id != guide.pk:
-                raise ValidationError({"parent": "The parent section must belong to the same guide."})
+                raise ValidationError(
+                    {"parent": "The parent section must belong to the same guide."}
+                )
             ancestor, seen = parent, set()
             while ancestor is not None and ancestor.pk not in seen:
                 if self.instance.pk and ancestor.pk == self.instance.pk:
-                    raise ValidationError({"parent": "A section cannot sit inside itself or one of its subsections."})
+                    raise ValidationError(
+                        {"parent": "A section cannot sit inside itself or one of its subsections."}
+                    )
                 seen.add(ancestor.pk)
                 ancestor = ancestor.parent
         return cleaned
@@ -302,7 +357,16 @@ class EntryInline(AutocompleteGuard, admin.TabularInline):
 @admin.register(Section)
 class SectionAdmin(PositionedAdminMixin, CatalogModelAdmin):
     form = SectionForm
-    list_display = ["__str__", "guide", "parent_title", "position", "tier", "priority", "entry_count", "is_published"]
+    list_display = [
+        "__str__",
+        "guide",
+        "parent_title",
+        "position",
+        "tier",
+        "priority",
+        "entry_count",
+        "is_published",
+    ]
     list_display_links = ["__str__"]
     list_filter = ["guide", "tier", "priority", "is_published"]
     list_select_related = ["guide", "parent"]
@@ -311,9 +375,31 @@ class SectionAdmin(PositionedAdminMixin, CatalogModelAdmin):
     ordering = ["guide__position", "guide__title", "position"]
     readonly_fields = ["uuid", "created_at", "updated_at", "recent_changes"]
     fieldsets = [
-        (None, {"fields": ["guide", "parent", "number", "title", "description", "position", "is_published"]}),
-        ("The guide's annotation", {"fields": [("depth", "tier", "priority"), ("phase", "effort")]}),
-        ("History", {"fields": ["recent_changes", "uuid", "created_at", "updated_at"], "classes": ["collapse"]}),
+        (
+            None,
+            {
+                "fields": [
+                    "guide",
+                    "parent",
+                    "number",
+                    "title",
+                    "description",
+                    "position",
+                    "is_published",
+                ]
+            },
+        ),
+        (
+            "The guide's annotation",
+            {"fields": [("depth", "tier", "priority"), ("phase", "effort")]},
+        ),
+        (
+            "History",
+            {
+                "fields": ["recent_changes", "uuid", "created_at", "updated_at"],
+                "classes": ["collapse"],
+            },
+        ),
     ]
     inlines = [EntryInline]
     actions = ["publish", "unpublish", "renumber_entries"]
@@ -346,7 +432,9 @@ class SectionAdmin(PositionedAdminMixin, CatalogModelAdmin):
     def renumber_entries(self, request, queryset):
         renumbered = [section for section in queryset if section_entries_renumber(section=section)]
         log_change_many(request, renumbered, "Renumbered entries 1…n in their current order.")
-        self.message_user(request, f"Renumbered the entries of {len(renumbered)} sections.", messages.SUCCESS)
+        self.message_user(
+            request, f"Renumbered the entries of {len(renumbered)} sections.", messages.SUCCESS
+        )
 
 
 # --- Entry -----------------------------------------------------------------------------------
@@ -359,7 +447,16 @@ class EntryForm(PositionedForm):
 @admin.register(Entry)
 class EntryAdmin(PositionedAdminMixin, CatalogModelAdmin):
     form = EntryForm
-    list_display = ["resource_title", "guide", "section_title", "position", "tier", "priority", "rating", "is_published"]
+    list_display = [
+        "resource_title",
+        "guide",
+        "section_title",
+        "position",
+        "tier",
+        "priority",
+        "rating",
+        "is_published",
+    ]
     list_filter = [
         "section__guide",
         EntrySectionFilter,
@@ -372,12 +469,26 @@ class EntryAdmin(PositionedAdminMixin, CatalogModelAdmin):
     list_select_related = ["section__guide", "resource"]
     search_fields = ["resource__title", "resource__url", "note", "raw", "section__title"]
     autocomplete_fields = ["section", "resource"]
-    ordering = ["section__guide__position", "section__guide__title", "section__position", "position"]
+    ordering = [
+        "section__guide__position",
+        "section__guide__title",
+        "section__position",
+        "position",
+    ]
     readonly_fields = ["uuid", "created_at", "updated_at", "recent_changes"]
     fieldsets = [
         (None, {"fields": ["section", "resource", "position", "is_published"]}),
-        ("The guide's annotation", {"fields": [("tier", "priority", "rating"), "note", "marked_done", "raw"]}),
-        ("History", {"fields": ["recent_changes", "uuid", "created_at", "updated_at"], "classes": ["collapse"]}),
+        (
+            "The guide's annotation",
+            {"fields": [("tier", "priority", "rating"), "note", "marked_done", "raw"]},
+        ),
+        (
+            "History",
+            {
+                "fields": ["recent_changes", "uuid", "created_at", "updated_at"],
+                "classes": ["collapse"],
+            },
+        ),
     ]
 
     def position_group(self, obj):
@@ -426,16 +537,24 @@ class ResourceEntryInline(AutocompleteGuard, admin.TabularInline):
 
         class AppendingFormSet(formset):
             def save_new(self, form, commit=True):
-                form.instance.position = next_position(Entry.objects.filter(section=form.instance.section))
+                form.instance.position = next_position(
+                    Entry.objects.filter(section=form.instance.section)
+                )
                 return super().save_new(form, commit)
 
             def save_existing(self, form, obj, commit=True):
                 if "section" not in form.changed_data:
                     return super().save_existing(form, obj, commit)
-                old_section_id = Entry.objects.filter(pk=obj.pk).values_list("section_id", flat=True).get()
+                old_section_id = (
+                    Entry.objects.filter(pk=obj.pk).values_list("section_id", flat=True).get()
+                )
                 obj.position = next_position(Entry.objects.filter(section=obj.section))
                 saved = super().save_existing(form, obj, commit)
-                positions_renumber(rows=list(Entry.objects.filter(section_id=old_section_id).order_by("position", "pk")))
+                positions_renumber(
+                    rows=list(
+                        Entry.objects.filter(section_id=old_section_id).order_by("position", "pk")
+                    )
+                )
                 return saved
 
         return AppendingFormSet
@@ -456,7 +575,7 @@ class ResourceAdminForm(forms.ModelForm):
 
     class Meta:
         model = Resource
-        fields = "__all__"
+        fields = ["url"]  # ResourceAdmin's fieldsets name the rest
 
     def clean_url(self):
         url = self.cleaned_data.get("url")
@@ -467,7 +586,11 @@ class ResourceAdminForm(forms.ModelForm):
         if duplicate is not None:
             link = reverse("admin:catalog_resource_change", args=[duplicate.pk])
             raise ValidationError(
-                format_html('This URL is already the resource <a href="{}">{}</a>: edit or merge that one.', link, duplicate)
+                format_html(
+                    'This URL is already the resource <a href="{}">{}</a>: edit or merge that one.',
+                    link,
+                    duplicate,
+                )
             )
         return url
 
@@ -475,7 +598,16 @@ class ResourceAdminForm(forms.ModelForm):
 @admin.register(Resource)
 class ResourceAdmin(CatalogModelAdmin):
     form = ResourceAdminForm
-    list_display = ["title", "kind", "url_host", "entry_count", "topic_list", "link_health", "is_published", "updated"]
+    list_display = [
+        "title",
+        "kind",
+        "url_host",
+        "entry_count",
+        "topic_list",
+        "link_health",
+        "is_published",
+        "updated",
+    ]
     list_filter = [
         "entries__section__guide",
         ResourceSectionFilter,
@@ -503,12 +635,36 @@ class ResourceAdmin(CatalogModelAdmin):
         "learner_count",
     ]
     fieldsets = [
-        (None, {"fields": ["title", "url", "kind", "author", "description", "effort_minutes", "topics", "is_published"]}),
+        (
+            None,
+            {
+                "fields": [
+                    "title",
+                    "url",
+                    "kind",
+                    "author",
+                    "description",
+                    "effort_minutes",
+                    "topics",
+                    "is_published",
+                ]
+            },
+        ),
         (
             "Link health",
-            {"fields": [("link_status", "link_status_code", "link_checked_at"), "link_final_url", "link_error", "url_issue"]},
+            {
+                "fields": [
+                    ("link_status", "link_status_code", "link_checked_at"),
+                    "link_final_url",
+                    "link_error",
+                    "url_issue",
+                ]
+            },
         ),
-        ("History", {"fields": ["recent_changes", "learner_count", "uuid", "created_at", "updated_at"]}),
+        (
+            "History",
+            {"fields": ["recent_changes", "learner_count", "uuid", "created_at", "updated_at"]},
+        ),
     ]
     inlines = [ResourceLinkInline, ResourceEntryInline]
     actions = [
@@ -522,7 +678,12 @@ class ResourceAdmin(CatalogModelAdmin):
     ]
 
     def get_queryset(self, request):
-        return super().get_queryset(request).annotate(entry_count=count_of(Entry, "resource")).prefetch_related("topics")
+        return (
+            super()
+            .get_queryset(request)
+            .annotate(entry_count=count_of(Entry, "resource"))
+            .prefetch_related("topics")
+        )
 
     @admin.display(description="URL host", ordering="url")
     def url_host(self, obj):
@@ -530,7 +691,10 @@ class ResourceAdmin(CatalogModelAdmin):
             return "—"
         host = (urlsplit(obj.url).hostname or obj.url).removeprefix("www.")
         return format_html(
-            '<a href="{}" target="_blank" rel="noopener noreferrer" title="{}">{}</a>', obj.url, obj.url, Truncator(host).chars(28)
+            '<a href="{}" target="_blank" rel="noopener noreferrer" title="{}">{}</a>',
+            obj.url,
+            obj.url,
+            Truncator(host).chars(28),
         )
 
     @admin.display(description="updated", ordering="updated_at")
@@ -554,7 +718,10 @@ class ResourceAdmin(CatalogModelAdmin):
             label = f"{label} ({obj.link_status_code})"
         title = obj.link_error or obj.link_final_url or ""
         return format_html(
-            '<span class="link-badge link-{}" title="{}">{}</span>', LINK_BADGE_CLASSES[obj.link_status], title, label
+            '<span class="link-badge link-{}" title="{}">{}</span>',
+            LINK_BADGE_CLASSES[obj.link_status],
+            title,
+            label,
         )
 
     @admin.display(description="learners with progress")
@@ -600,7 +767,9 @@ class ResourceAdmin(CatalogModelAdmin):
         location=[admin.ActionLocation.CHANGE_LIST, admin.ActionLocation.CHANGE_FORM],
     )
     def check_links(self, request, queryset):
-        resources = list(queryset.exclude(url__isnull=True).order_by("pk")[: LINK_CHECK_ACTION_LIMIT + 1])
+        resources = list(
+            queryset.exclude(url__isnull=True).order_by("pk")[: LINK_CHECK_ACTION_LIMIT + 1]
+        )
         if len(resources) > LINK_CHECK_ACTION_LIMIT:
             self.message_user(
                 request,
@@ -612,17 +781,27 @@ class ResourceAdmin(CatalogModelAdmin):
             self.message_user(request, "None of the selected resources has a URL.", messages.INFO)
             return
         counts = resources_check_links(
-            resources=resources, checker=LinkChecker(**LINK_CHECK_ACTION_CHECKER), workers=LINK_CHECK_ACTION_WORKERS
+            resources=resources,
+            checker=LinkChecker(**LINK_CHECK_ACTION_CHECKER),
+            workers=LINK_CHECK_ACTION_WORKERS,
         )
         by_message = {}
         for resource in resources:
-            detail = resource.link_error or (f"HTTP {resource.link_status_code}" if resource.link_status_code else "")
-            message = f"Checked link: {resource.get_link_status_display()}" + (f" ({detail})." if detail else ".")
+            detail = resource.link_error or (
+                f"HTTP {resource.link_status_code}" if resource.link_status_code else ""
+            )
+            message = f"Checked link: {resource.get_link_status_display()}" + (
+                f" ({detail})." if detail else "."
+            )
             by_message.setdefault(message, []).append(resource)
         for message, checked in by_message.items():
             log_change_many(request, checked, message)
         summary = ", ".join(f"{counts[s]} {s.label.lower()}" for s in LinkStatus if counts[s])
-        level = messages.WARNING if counts[LinkStatus.BROKEN] or counts[LinkStatus.ERROR] else messages.SUCCESS
+        level = (
+            messages.WARNING
+            if counts[LinkStatus.BROKEN] or counts[LinkStatus.ERROR]
+            else messages.SUCCESS
+        )
         self.message_user(request, f"Checked {len(resources)} links: {summary}.", level)
 
 

@@ -5,7 +5,12 @@ from django.contrib import admin
 from django.db.models import Count
 from django.template.defaultfilters import pluralize
 
-from apps.curation.admin.base import AutocompleteGuard, CatalogModelAdmin, PositionedForm, PositionedInlineFormSet
+from apps.curation.admin.base import (
+    AutocompleteGuard,
+    CatalogModelAdmin,
+    PositionedForm,
+    PositionedInlineFormSet,
+)
 from apps.paths.models import LearningPath, PathStep, StepResource
 
 
@@ -32,7 +37,15 @@ class StepResourceInline(AutocompleteGuard, admin.TabularInline):
 
 @admin.register(LearningPath)
 class LearningPathAdmin(CatalogModelAdmin):
-    list_display = ["title", "slug", "guide", "step_count", "position", "is_published", "updated_at"]
+    list_display = [
+        "title",
+        "slug",
+        "guide",
+        "step_count",
+        "position",
+        "is_published",
+        "updated_at",
+    ]
     list_filter = ["is_published", "guide"]
     list_select_related = ["guide"]
     search_fields = ["title", "slug", "description"]

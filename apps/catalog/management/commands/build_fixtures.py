@@ -12,7 +12,9 @@ class Command(BaseCommand):
     help = "Rebuild the catalog fixture from the bundled guide sources (deterministic: same input, same bytes)."
 
     def add_arguments(self, parser):
-        parser.add_argument("--output", metavar="DIR", help="Write into DIR instead of fixtures/ (to compare).")
+        parser.add_argument(
+            "--output", metavar="DIR", help="Write into DIR instead of fixtures/ (to compare)."
+        )
 
     def handle(self, *args, output=None, **options):
         try:

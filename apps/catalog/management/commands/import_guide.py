@@ -8,14 +8,20 @@ from apps.catalog.importer import CatalogImportError, apply_import, plan_import
 
 
 class Command(BaseCommand):
-    help = "Import a markdown reading list as a guide (resources already in the catalog are reused)."
+    help = (
+        "Import a markdown reading list as a guide (resources already in the catalog are reused)."
+    )
 
     def add_arguments(self, parser):
         parser.add_argument("path", type=Path)
         parser.add_argument("--slug", required=True)
         parser.add_argument("--title", default="")
-        parser.add_argument("--dry-run", action="store_true", help="Only print what would be imported.")
-        parser.add_argument("--replace", action="store_true", help="Rebuild the sections of an existing guide.")
+        parser.add_argument(
+            "--dry-run", action="store_true", help="Only print what would be imported."
+        )
+        parser.add_argument(
+            "--replace", action="store_true", help="Rebuild the sections of an existing guide."
+        )
 
     def handle(self, *args, path, slug, title, dry_run, replace, **options):
         try:

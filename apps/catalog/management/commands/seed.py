@@ -19,9 +19,13 @@ class Command(BaseCommand):
     )
 
     def add_arguments(self, parser):
-        parser.add_argument("--fixture", type=Path, action="append", help="Other fixture file(s), in load order.")
         parser.add_argument(
-            "--restore", action="store_true", help="Also re-create what was seeded once and deleted since."
+            "--fixture", type=Path, action="append", help="Other fixture file(s), in load order."
+        )
+        parser.add_argument(
+            "--restore",
+            action="store_true",
+            help="Also re-create what was seeded once and deleted since.",
         )
 
     def handle(self, *args, fixture=None, restore=False, **options):

@@ -17,8 +17,12 @@ class Command(BaseCommand):
 
     def add_arguments(self, parser):
         parser.add_argument("slug")
-        parser.add_argument("--url", help="The source to read (default: the guide's remembered source URL).")
-        parser.add_argument("--apply", action="store_true", help="Apply the diff (default: only show it).")
+        parser.add_argument(
+            "--url", help="The source to read (default: the guide's remembered source URL)."
+        )
+        parser.add_argument(
+            "--apply", action="store_true", help="Apply the diff (default: only show it)."
+        )
 
     def handle(self, *args, slug, url=None, apply=False, **options):
         guide = Guide.objects.filter(slug=slug).first()
@@ -28,7 +32,13 @@ class Command(BaseCommand):
         if not url:
             raise CommandError(f"The guide {slug!r} has no source URL: give one with --url.")
         try:
-            plan = plan_import(fetch_source(url), guide_slug=slug, title=guide.title, source_name=guide.source_name, source_url=url)
+            plan = plan_import(
+                fetch_source(url),
+                guide_slug=slug,
+                title=guide.title,
+                source_name=guide.source_name,
+                source_url=url,
+            )
         except CatalogImportError as error:
             raise CommandError(str(error)) from None
         diff = diff_guide(guide, plan)
@@ -37,6 +47,8 @@ class Command(BaseCommand):
             result = apply_sync(plan)
             if guide.source_url != url:
                 Guide.objects.filter(pk=guide.pk).update(source_url=url)
-            self.stdout.write(f"Applied: {result.summary()}" if hasattr(result, "summary") else "Applied.")
+            self.stdout.write(
+                f"Applied: {result.summary()}" if hasattr(result, "summary") else "Applied."
+            )
         elif apply:
             self.stdout.write("Nothing to apply.")

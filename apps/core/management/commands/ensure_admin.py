@@ -34,7 +34,9 @@ class Command(BaseCommand):
             raise CommandError(f"DJANGO_ADMIN_EMAIL is not an email address: {email!r}") from None
 
         if admin_exists(email=email):
-            self.stdout.write(f"ensure_admin: an account for {email} already exists; left unchanged.")
+            self.stdout.write(
+                f"ensure_admin: an account for {email} already exists; left unchanged."
+            )
             return
         admin_create(email=email, password=password)
         self.stdout.write(self.style.SUCCESS(f"ensure_admin: created superuser {email}."))

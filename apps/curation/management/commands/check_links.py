@@ -19,11 +19,23 @@ class Command(BaseCommand):
 
     def add_arguments(self, parser):
         parser.add_argument(
-            "--only-stale", type=int, metavar="DAYS", help="Only resources never checked or last checked DAYS or more days ago."
+            "--only-stale",
+            type=int,
+            metavar="DAYS",
+            help="Only resources never checked or last checked DAYS or more days ago.",
         )
-        parser.add_argument("--workers", type=int, default=DEFAULT_WORKERS, help=f"Concurrent requests (1-{MAX_WORKERS}).")
-        parser.add_argument("--timeout", type=float, default=DEFAULT_TIMEOUT, help="Seconds per request.")
-        parser.add_argument("--retries", type=int, default=DEFAULT_RETRIES, help="Retries after a timeout or a 5xx.")
+        parser.add_argument(
+            "--workers",
+            type=int,
+            default=DEFAULT_WORKERS,
+            help=f"Concurrent requests (1-{MAX_WORKERS}).",
+        )
+        parser.add_argument(
+            "--timeout", type=float, default=DEFAULT_TIMEOUT, help="Seconds per request."
+        )
+        parser.add_argument(
+            "--retries", type=int, default=DEFAULT_RETRIES, help="Retries after a timeout or a 5xx."
+        )
 
     def handle(self, *args, only_stale, workers, timeout, retries, **options):
         if only_stale is not None and only_stale < 0:
@@ -34,12 +46,16 @@ class Command(BaseCommand):
             raise CommandError("--timeout must be positive and --retries 0 or more.")
         resources = list(stale_resources(days=only_stale).order_by("pk"))
         self.stdout.write(f"Checking {len(resources)} resource URLs with {workers} workers…")
+
         def progress(done, total, url, result):
             self.stdout.write(f"  [{done}/{total}] {result.status} {url}")
             self.stdout.flush()
 
         counts = resources_check_links(
-            resources=resources, checker=LinkChecker(timeout=timeout, retries=retries), workers=workers, progress=progress
+            resources=resources,
+            checker=LinkChecker(timeout=timeout, retries=retries),
+            workers=workers,
+            progress=progress,
         )
         for status in LinkStatus:
             if counts[status]:
@@ -47,5 +63,9 @@ class Command(BaseCommand):
         for resource in resources:
             if resource.link_status in (LinkStatus.BROKEN, LinkStatus.ERROR):
                 self.stdout.write(f"  ✗ {resource.url} — {resource.link_error}")
-        style = self.style.WARNING if counts[LinkStatus.BROKEN] or counts[LinkStatus.ERROR] else self.style.SUCCESS
+        style = (
+            self.style.WARNING
+            if counts[LinkStatus.BROKEN] or counts[LinkStatus.ERROR]
+            else self.style.SUCCESS
+        )
         self.stdout.write(style(f"Checked {sum(counts.values())} URLs."))
