@@ -225,6 +225,12 @@ USE_I18N = False
 USE_TZ = True
 
 # --- Static files (whitenoise: compressed, hashed, long-cached) -----------------------------
+# The largest reading list or progress file an import reads, in bytes. An import's confirm step
+# posts the text back as a form field (multipart, so never percent-encoded; browsers send each
+# newline as CRLF): at most twice this, inside Django's DATA_UPLOAD_MAX_MEMORY_SIZE (2.5 MB), so
+# what an import's form accepts is never refused by Django afterwards.
+IMPORT_MAX_BYTES = 1024 * 1024
+
 STATIC_URL = "/static/"
 STATIC_ROOT = BASE_DIR / "staticfiles"
 STATICFILES_DIRS = [BASE_DIR / "static"]

@@ -1,12 +1,13 @@
 """Forms behind the curators' admin pages: action choices, merge, markdown import."""
 
 from django import forms
+from django.conf import settings
 from django.contrib.admin.widgets import AdminFileWidget
 from django.template.defaultfilters import filesizeformat
 
 from apps.catalog.models import Kind, Topic
 
-MAX_IMPORT_BYTES = 2 * 1024 * 1024
+MAX_IMPORT_BYTES = settings.IMPORT_MAX_BYTES  # see settings: it fits Django's upload limit
 
 
 class KindChoiceForm(forms.Form):
@@ -44,7 +45,7 @@ class GuideImportForm(forms.Form):
     """
 
     file = forms.FileField(
-        required=False, widget=AdminFileWidget, help_text="A .md or .txt file, UTF-8, at most 2 MB."
+        required=False, widget=AdminFileWidget, help_text="A .md or .txt file, UTF-8, at most 1 MB."
     )
     text = forms.CharField(
         required=False,
@@ -66,6 +67,10 @@ class GuideImportForm(forms.Form):
             cleaned["source"] = self._read(upload)
             cleaned["source_name"] = upload.name
         elif text.strip():
+            if len(text.encode("utf-8", "surrogatepass")) > MAX_IMPORT_BYTES:
+                raise forms.ValidationError(
+                    f"The text is larger than {filesizeformat(MAX_IMPORT_BYTES)}; nothing was imported."
+                )
             if "\x00" in text:
                 raise forms.ValidationError(
                     "This looks like binary data, not a markdown reading list."

@@ -1,13 +1,11 @@
 """Input of progress writes and imports, validated before any service is called."""
 
 from django import forms
+from django.conf import settings
 
 from apps.progress.models import Status
 
-# The confirm step posts the content back as a form field (multipart, so never percent-encoded;
-# browsers send each newline as CRLF): at most twice this, inside Django's
-# DATA_UPLOAD_MAX_MEMORY_SIZE (2.5 MB), so a file that passes here is never refused there.
-MAX_IMPORT_BYTES = 1024 * 1024
+MAX_IMPORT_BYTES = settings.IMPORT_MAX_BYTES  # see settings: it fits Django's upload limit
 
 
 class StatusForm(forms.Form):

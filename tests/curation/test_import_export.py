@@ -126,7 +126,7 @@ def test_an_uploaded_file_imports_like_pasted_text(curator_client):
         (b"   \n\n", "The file is empty."),
         (b"\x89PNG\r\n\x1a\n\x00\x00\x00\rIHDR", "binary file"),
         ("# Liste\n- [ ] [Café](https://example.com/café)\n".encode("latin-1"), "not UTF-8"),
-        (b"# A title\n" + b"x" * (2 * 1024 * 1024), "the limit is 2.0"),
+        (b"# A title\n" + b"x" * (1024 * 1024), "the limit is 1.0"),
         (b"Just a paragraph of prose, with no links and no list at all.\n", ""),
     ],
     ids=["empty", "blank", "binary", "latin-1", "too-big", "nothing-recognizable"],

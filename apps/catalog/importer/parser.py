@@ -26,6 +26,8 @@ import re
 from dataclasses import dataclass, field, replace
 from decimal import Decimal
 
+from django.conf import settings
+
 from apps.catalog.importer import markdown
 from apps.catalog.importer.books import resolve_book
 from apps.catalog.importer.errors import CatalogImportError
@@ -1228,7 +1230,7 @@ def _clean_title(title: str) -> str:
     return title
 
 
-MAX_SOURCE_SIZE = 2 * 1024 * 1024
+MAX_SOURCE_SIZE = settings.IMPORT_MAX_BYTES
 
 
 def parse_guide(source: bytes | str) -> ParsedGuide:
