@@ -6,6 +6,7 @@ from dataclasses import dataclass, field
 from datetime import timedelta
 from functools import cached_property, lru_cache
 
+from django.db.models import BooleanField, ExpressionWrapper, Q
 from django.utils import timezone
 
 from apps.catalog.selectors import guide_entries, guide_structure, published_resources
@@ -56,7 +57,10 @@ def tallies_of(sets, statuses) -> dict:
 
 class Statuses(dict):
     """A learner's {resource_id: status}, also grouped by status once, so that each of a page's
-    many tallies is a few set intersections. Read-only once a tally has been taken."""
+    many tallies is a few set intersections. Read-only once a tally has been taken. `noted`: the
+    resources the learner has a note on (rows show a marker), when read by statuses_for."""
+
+    noted: frozenset = frozenset()
 
     @cached_property
     def ids_by_status(self) -> dict[str, frozenset]:
@@ -67,11 +71,24 @@ class Statuses(dict):
 
 
 def statuses_for(*, user) -> Statuses:
-    """{resource_id: status} of the learner's started, done and skipped resources (one query)."""
+    """{resource_id: status} of the learner's started, done and skipped resources, and the ones
+    they have a note on (`.noted`), in one query."""
     if not user.is_authenticated:
         return Statuses()
-    rows = Progress.objects.filter(user=user).exclude(status=Status.NOT_STARTED).values_list("resource_id", "status")
-    return Statuses(rows)
+    rows = (
+        Progress.objects.filter(user=user)
+        .filter(~Q(status=Status.NOT_STARTED) | ~Q(note=""))
+        .annotate(has_note=ExpressionWrapper(~Q(note=""), output_field=BooleanField()))
+        .values_list("resource_id", "status", "has_note")
+    )
+    statuses, noted = Statuses(), set()
+    for resource_id, status, has_note in rows:
+        if status != Status.NOT_STARTED:
+            statuses[resource_id] = status
+        if has_note:
+            noted.add(resource_id)
+    statuses.noted = frozenset(noted)
+    return statuses
 
 
 def progress_row(*, user, resource) -> Progress | None:

@@ -132,12 +132,12 @@ def test_guide_page_shows_each_learner_only_their_own_ticks_and_bars(order, buil
     assert not is_checked(tick(a, z_slot))
     assert [slot for slot, form in ticks(a).items() if is_checked(form)] == [str(x_slot)]
     # B: only z.
-    assert not is_checked(tick(b, x_slot)) and "In progress" not in b
+    assert not is_checked(tick(b, x_slot)) and '<span class="tick-status">In progress</span>' not in b
     assert [slot for slot, form in ticks(b).items() if is_checked(form)] == [str(z_slot)]
     # Anonymous: every tick asks to sign in, nothing is checked or labelled.
     assert all(f'title="{SIGN_IN}"' in form and not is_checked(form) for form in ticks(anon).values())
     assert len(ticks(anon)) == len(ticks(a)) == len(ticks(b)) == 8
-    assert SIGN_IN not in a and SIGN_IN not in b and "In progress" not in anon
+    assert SIGN_IN not in a and SIGN_IN not in b and "In progress" not in anon  # no menu, no filter
     # Bars: each learner's own counts (7 distinct resources, 4 under each section).
     for section, a_count, b_count in ((first, "1/4", "0/4"), (first.parent, "1/4", "0/4"), (second, "0/4", "1/4")):
         assert bar(a, f"bar-section-{section.uuid}") == a_count
@@ -166,8 +166,12 @@ def test_topic_page_shows_each_learner_only_their_own_ticks(order, builds, user,
     a, b, anon = pages["a"], pages["b"], pages["anon"]
     assert len(ticks(a)) == len(ticks(b)) == len(ticks(anon)) == 3
     assert is_checked(tick(a, x.uuid)) and "In progress" in tick(a, y.uuid)
-    assert "Skipped" not in tick(a, extra.uuid) and "Skipped" not in a
-    assert not any(is_checked(form) for form in ticks(b).values()) and "In progress" not in b
+    # (Every learner's row menu names each status: the labels are the tick-status spans.)
+    assert '<span class="tick-status">Skipped</span>' not in a
+    assert 'value="in_progress" aria-pressed="true"' in tick(a, y.uuid)
+    assert 'value="skipped" aria-pressed="false"' in tick(a, extra.uuid)
+    assert not any(is_checked(form) for form in ticks(b).values())
+    assert '<span class="tick-status">In progress</span>' not in b
     assert '<span class="tick-status">Skipped</span>' in tick(b, extra.uuid)
     assert all(f'title="{SIGN_IN}"' in form and not is_checked(form) for form in ticks(anon).values())
     assert "In progress" not in anon and "Skipped" not in anon and SIGN_IN not in a + b
