@@ -228,3 +228,61 @@ def _activity_year(counts, start, today) -> ActivityYear:
 def _dates(start, length: int) -> tuple:
     return tuple(start + timedelta(days=offset) for offset in range(length))
 
+
+
+@dataclass(frozen=True)
+class NoteRow:
+    resource: object  # a published Resource, shared (read-only)
+    status: str
+    note: str
+    started_at: object
+    updated_at: object
+
+    @property
+    def status_label(self):
+        return Status(self.status).label
+
+
+@dataclass
+class Notebook:
+    """The learner's notes and in-progress resources (published ones), newest first, matching a search."""
+
+    notes: list  # NoteRow with a note, most recently changed first
+    in_progress: list  # NoteRow in progress, most recently started first
+    query: str
+    total_notes: int  # before the search
+    total_in_progress: int
+
+
+def notebook(*, user, query: str = "") -> Notebook:
+    """One read of the learner's rows that have a note or are in progress (their own only). The
+    search keeps a row when every word of `query` is in its resource's title or author or its note,
+    ignoring case: linear in the rows and the words."""
+    resources = published_resources()
+    rows = [
+        NoteRow(resources[resource_id], status, note, started_at, updated_at)
+        for resource_id, status, note, started_at, updated_at in Progress.objects.filter(user=user)
+        .filter(Q(status=Status.IN_PROGRESS) | ~Q(note=""))
+        .order_by("-updated_at")
+        .values_list("resource_id", "status", "note", "started_at", "updated_at")
+        if resource_id in resources
+    ]
+    notes = [row for row in rows if row.note]
+    started = sorted(
+        (row for row in rows if row.status == Status.IN_PROGRESS),
+        key=lambda row: row.started_at or row.updated_at,
+        reverse=True,
+    )
+    words = query.casefold().split()
+
+    def matches(row):
+        text = f"{row.resource.title}\n{row.resource.author}\n{row.note}".casefold()
+        return all(word in text for word in words)
+
+    return Notebook(
+        notes=[row for row in notes if matches(row)] if words else notes,
+        in_progress=[row for row in started if matches(row)] if words else started,
+        query=query,
+        total_notes=len(notes),
+        total_in_progress=len(started),
+    )
