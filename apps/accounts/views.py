@@ -46,6 +46,9 @@ def account(request):
 def data_export(request):
     """Everything the learner recorded, as a JSON download they can keep or import elsewhere."""
     data = exports.user_data_export(request.user)
+    profile = PublicProfile.objects.filter(user=request.user).first()
+    if profile:  # the learner's choice of public page is theirs to take along too
+        data["public_profile"] = {"address": profile.slug, "public": profile.is_public}
     response = JsonResponse(data, json_dumps_params={"indent": 2, "ensure_ascii": False})
     filename = f"syllabus-export-{timezone.localdate():%Y-%m-%d}.json"
     response["Content-Disposition"] = content_disposition_header(as_attachment=True, filename=filename)

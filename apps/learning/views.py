@@ -338,7 +338,8 @@ def progress_set(request, resource_uuid):
         "bars": bars,
         "path_view": path_view,
         "menu_open": request.POST.get("menu") == "1",  # sent from the row's status menu
-        "status_menu": bool(form.cleaned_data["scope"]),  # the resource page has its own buttons
+        # A tick drawn without a menu (the resource page has its own buttons) says so.
+        "status_menu": request.POST.get("menu") != "0",
     }
     return render(request, "progress/tick_response.html", context)
 

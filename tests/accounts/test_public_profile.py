@@ -146,3 +146,12 @@ def test_the_settings_page_shows_the_state(ada):
     html = client.get(SETTINGS).content.decode()
     assert "Anyone with the link" in html and 'value="ada"' in html and "checked" in html
     assert "/u/ada/" in client.get(reverse("accounts:account")).content.decode()
+
+
+def test_the_data_export_holds_the_learners_public_page_choice(ada, someone_else):
+    publish(signed_in(someone_else), "eve")
+    client = signed_in(ada)
+    assert "public_profile" not in client.get(reverse("accounts:data-export")).json()
+    publish(client, "ada", on=False)
+    data = client.get(reverse("accounts:data-export")).json()
+    assert data["public_profile"] == {"address": "ada", "public": False}

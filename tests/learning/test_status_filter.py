@@ -292,3 +292,17 @@ def test_rows_mark_the_learners_own_notes_only(learner, other_user, catalog, lea
     )
     search = html_of(signed_in(learner).get(reverse("catalog:search"), {"q": "shared"}))
     assert f"Your note on {catalog['shared'].title}" in search
+
+
+def test_a_tick_keeps_its_menu_after_the_swap_except_on_the_resource_page(learner, catalog):
+    resource = catalog["resources"][2]
+    client = signed_in(learner)
+    url = reverse("progress:set", args=[resource.uuid])
+    # The search page's ticks name no scope: the swapped tick still has its menu, closed.
+    html = html_of(client.post(url, {"status": "done"}, HTTP_HX_REQUEST="true"))
+    assert '<details class="tick-menu">' in html and 'aria-checked="true"' in html
+    # The resource page's checkbox says it has no menu, and gets none back.
+    page = html_of(client.get(resource.get_absolute_url()))
+    assert """hx-vals='{"menu": "0"}'""" in page
+    html = html_of(client.post(url, {"status": "not_started", "menu": "0"}, HTTP_HX_REQUEST="true"))
+    assert "tick-menu" not in html and 'aria-checked="false"' in html
