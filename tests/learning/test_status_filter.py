@@ -203,11 +203,12 @@ def test_a_row_menu_sets_the_status_it_names_without_javascript(learner, catalog
     client = signed_in(learner)
     html = html_of(client.get(guide.get_absolute_url()))
     slot = entry_id(resource, guide).removeprefix("entry-")
-    menu = re.search(
-        rf'<details class="tick-menu">.*?tick-set-{slot}-in_progress.*?</details>', html, re.DOTALL
-    )
-    assert menu and 'form="tick-form"' in menu.group(0)
-    assert f'formaction="/progress/{resource.uuid}/"' in menu.group(0)
+    menu = re.search(rf'<span id="tick-{slot}".*?</details>', html, re.DOTALL).group(0)
+    assert f"Status of {resource.title}" in menu and 'form="tick-form"' in menu
+    assert f'formaction="/progress/{resource.uuid}/"' in menu
+    # Not started: it offers in progress and skipped.
+    assert 'value="in_progress"' in menu and 'value="skipped"' in menu
+    assert 'value="not_started"' not in menu
     back = f"{guide.get_absolute_url()}?status=not_done"
     for status in (
         "in_progress",
@@ -224,7 +225,7 @@ def test_a_row_menu_sets_the_status_it_names_without_javascript(learner, catalog
         assert (row.status if row else Status.NOT_STARTED) == status
 
 
-def test_a_row_menu_over_htmx_swaps_the_tick_with_the_menu_open_and_pressed(
+def test_a_row_menu_over_htmx_swaps_the_tick_with_the_menu_open_and_focused(
     learner, other_user, catalog
 ):
     guide, resource = catalog["guide"], catalog["resources"][2]
@@ -233,14 +234,13 @@ def test_a_row_menu_over_htmx_swaps_the_tick_with_the_menu_open_and_pressed(
         reverse("progress:set", args=[resource.uuid]),
         {"status": "skipped", "scope": f"guide:{guide.uuid}", "slot": slot, "menu": "1"},
         HTTP_HX_REQUEST="true",
-        HTTP_HX_TRIGGER=f"tick-set-{slot}-skipped",
     )
     html = html_of(response)
-    assert html.startswith(f'<span id="tick-{slot}"') and '<details class="tick-menu" open>' in html
-    assert (
-        'value="skipped" aria-pressed="true"' in html
-        and 'value="in_progress" aria-pressed="false"' in html
-    )
+    assert html.startswith(f'<span id="tick-{slot}"')
+    assert '<details class="tick-menu" open><summary autofocus>' in html
+    # Skipped now: the menu offers in progress and not started.
+    assert 'value="skipped"' not in html
+    assert 'value="in_progress"' in html and 'value="not_started"' in html
     assert '<span class="tick-status">Skipped</span>' in html
     assert Progress.objects.get(user=learner, resource=resource).status == Status.SKIPPED
     assert not Progress.objects.filter(user=other_user, resource=resource).exists()
