@@ -11,7 +11,9 @@ class PublicProfile(models.Model):
     default (no row, or `is_public` False): the URL is a 404 the moment it is turned off. The slug
     is stored lower-case and validated by apps.accounts.forms.PublicProfileForm."""
 
-    user = models.OneToOneField(settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="public_profile")
+    user = models.OneToOneField(
+        settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="public_profile"
+    )
     slug = models.SlugField(max_length=40, unique=True)
     is_public = models.BooleanField(default=False)
     updated_at = models.DateTimeField(auto_now=True)

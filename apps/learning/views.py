@@ -114,7 +114,13 @@ def _status_filtered(request, overlay, statuses, *, tallies=None, params, target
         request, overlay, statuses=statuses, tallies=tallies, show=status_filter.show
     )
     context = status_filter_context(
-        status_filter, overlay, statuses, path=request.path, params=params, target=target, nouns=nouns
+        status_filter,
+        overlay,
+        statuses,
+        path=request.path,
+        params=params,
+        target=target,
+        nouns=nouns,
     )
     return html, context | {
         "status_filter_errors": status_filter.errors,
