@@ -155,3 +155,16 @@ def test_the_data_export_holds_the_learners_public_page_choice(ada, someone_else
     publish(client, "ada", on=False)
     data = client.get(reverse("accounts:data-export")).json()
     assert data["public_profile"] == {"address": "ada", "public": False}
+
+
+def test_the_public_page_query_count_does_not_grow_with_progress(ada):
+    from tests.conftest import page_queries
+
+    publish(signed_in(ada), "ada")
+    visitor = Client()
+    small = page_queries(visitor, page_url("ada"))
+    _, more = build_guide("beta", n_sections=3, per_section=10)
+    for resource in more:
+        progress_set_status(user=ada, resource=resource, status=Status.DONE)
+    # Warm: the content token, the profile with its user, the statuses and the active days.
+    assert page_queries(visitor, page_url("ada")) == small and small[1] == 4

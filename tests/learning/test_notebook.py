@@ -106,3 +106,26 @@ def test_an_unpublished_resource_is_left_out(user, book):
     book[1].save()
     html = signed_in(user).get(URL).content.decode()
     assert str(book[1].uuid) not in html and "KV cache" not in html
+
+
+def test_the_page_reads_the_learners_rows_once_however_many(user, catalog):
+    from tests.conftest import page_queries
+    from tests.progress.conftest import build_guide
+
+    client = signed_in(user)
+    progress_set_note(user=user, resource=catalog["resources"][0], note="one")
+    small = page_queries(client, URL, {"q": "one"})
+    _, more = build_guide("gamma", n_sections=3, per_section=10)
+    for index, resource in enumerate(more):
+        progress_set_status(user=user, resource=resource, status=Status.IN_PROGRESS)
+        progress_set_note(user=user, resource=resource, note=f"note {index} one")
+    # Warm: the session, its user, the content token and the learner's rows.
+    assert page_queries(client, URL, {"q": "one"}) == small and small[1] == 4
+    html = client.get(URL, {"q": "one"}).content.decode()
+    assert len(listed(html, "note")) == 31 and len(listed(html, "started")) == 30
+
+
+def test_a_long_note_is_shortened_here_and_whole_on_its_page(user, catalog):
+    progress_set_note(user=user, resource=catalog["resources"][0], note="word " * 2000)
+    html = signed_in(user).get(URL).content.decode()
+    assert "word " * 100 in html and "word " * 200 not in html and "…" in html
