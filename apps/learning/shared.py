@@ -13,7 +13,8 @@ The contract:
   A guide page of 227 rows renders in about 110 ms through the template engine; filled, in 8.
 - Rows (`{% row_start %}`…`{% row_end %}`) are marked too, with their resource, so that a
   learner's status filter (apps.learning.status_filter) leaves out rows when filling, and each
-  `{% note_mark %}` is a hole filled when the learner has a note on its resource.
+  `{% note_mark %}` is a hole filled when the learner has a note on its resource. The filter
+  links (`{% filter_url %}`) end in a hole that carries the learner's status filter along.
 
 Everything else a page shows is rendered per request.
 """
@@ -22,6 +23,7 @@ from dataclasses import dataclass
 from urllib.parse import urlencode
 
 from django.template.loader import render_to_string
+from django.utils.html import escape
 from django.utils.safestring import SafeString, mark_safe
 
 from apps.catalog import selectors
@@ -31,6 +33,7 @@ from apps.progress.models import Status
 from apps.progress.selectors import Tally
 
 HOLES = "overlay_holes"  # the context key under which a template being overlaid collects holes
+QUERY_HOLE = "overlay_query_hole"  # a function that registers a QueryHole (see filter_url)
 TICK_STATUSES = ("", Status.IN_PROGRESS, Status.DONE, Status.SKIPPED)  # "" is not started
 
 
@@ -70,6 +73,11 @@ class RowMark:
 
 
 @dataclass(frozen=True)
+class QueryHole:
+    separator: str  # "?" or "&": what comes before the learner's parameters, when they have any
+
+
+@dataclass(frozen=True)
 class NoteHole:
     resource_id: int
     html: str  # shown when the learner has a note on the resource
@@ -92,6 +100,9 @@ class Overlay:
             for i, part in enumerate(parts)
             if type(part) is NoteHole
         )
+        self._queries = tuple(
+            (i, part.separator) for i, part in enumerate(parts) if type(part) is QueryHole
+        )
         rows, started = [], None
         for index, part in enumerate(parts):
             if type(part) is RowMark:
@@ -112,9 +123,12 @@ class Overlay:
         status_of = statuses.get
         return [status_of(resource_id, "") for _, _, resource_id in self._rows]
 
-    def fill(self, *, statuses: dict, tallies: dict, signed_in: bool, show=None) -> SafeString:
+    def fill(
+        self, *, statuses: dict, tallies: dict, signed_in: bool, show=None, query: str = ""
+    ) -> SafeString:
         """The HTML for one learner: `statuses` {resource_id: status}, `tallies` {bar dom id: Tally};
-        with `show` (status -> bool), only the rows whose resource's status it accepts."""
+        with `show` (status -> bool), only the rows whose resource's status it accepts; `query`
+        (urlencoded, already escaped for HTML by urlencode) is added to the filter links."""
         if not signed_in:
             return self._anonymous
         pieces, status_of = self._pieces.copy(), statuses.get
@@ -129,6 +143,9 @@ class Overlay:
         for index, resource_id, html in self._notes:
             if resource_id in noted:
                 pieces[index] = html
+        if query:
+            for index, separator in self._queries:
+                pieces[index] = escape(separator + query)
         if show is not None:
             for first, last, resource_id in self._rows:
                 if not show(status_of(resource_id, "")):
@@ -137,21 +154,34 @@ class Overlay:
 
 
 def overlay_fill(
-    request, overlay: Overlay, *, statuses: dict, tallies: dict | None = None, show=None
+    request,
+    overlay: Overlay,
+    *,
+    statuses: dict,
+    tallies: dict | None = None,
+    show=None,
+    query: str = "",
 ) -> SafeString:
-    """`overlay` as the learner making `request` sees it (only the rows `show` accepts)."""
+    """`overlay` as the learner making `request` sees it (only the rows `show` accepts, `query`
+    kept on its filter links)."""
     return overlay.fill(
         statuses=statuses,
         tallies=tallies or {},
         signed_in=request.user.is_authenticated,
         show=show,
+        query=query,
     )
 
 
 def overlay_render(template_name: str, context: dict) -> Overlay:
     """Render `template_name` with a marker for each hole its tags register, then split at them."""
     holes = []
-    html = render_to_string(template_name, {**context, HOLES: holes})
+
+    def query_hole(separator):  # for apps.catalog's {% filter_url %}, which cannot import this
+        holes.append(QueryHole(separator))
+        return f"\x00{len(holes) - 1}\x00"
+
+    html = render_to_string(template_name, {**context, HOLES: holes, QUERY_HOLE: query_hole})
     pieces = html.split(
         "\x00"
     )  # NUL cannot occur in content: forms refuse it, PostgreSQL cannot store it

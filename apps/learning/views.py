@@ -6,7 +6,7 @@ Each list page is one URL serving both the whole page and, to htmx, the fragment
 link too. What is the same for every learner comes from apps.learning.shared.
 """
 
-from urllib.parse import quote
+from urllib.parse import quote, urlencode
 
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
@@ -107,11 +107,17 @@ def guide_detail(request, slug):
 
 
 def _status_filtered(request, overlay, statuses, *, tallies=None, params, target, nouns):
-    """`overlay` filled for the learner with only the rows their status filter keeps, and the
-    context that shows the filter (learning/includes/status_filter.html)."""
+    """`overlay` filled for the learner with only the rows their status filter keeps (its other
+    filter links keeping it too), and the context that shows the filter
+    (learning/includes/status_filter.html)."""
     status_filter = status_filter_from(request)
     html = overlay_fill(
-        request, overlay, statuses=statuses, tallies=tallies, show=status_filter.show
+        request,
+        overlay,
+        statuses=statuses,
+        tallies=tallies,
+        show=status_filter.show,
+        query=urlencode(status_filter.params()),
     )
     context = status_filter_context(
         status_filter,

@@ -306,3 +306,28 @@ def test_a_tick_keeps_its_menu_after_the_swap_except_on_the_resource_page(learne
     assert """hx-vals='{"menu": "0"}'""" in page
     html = html_of(client.post(url, {"status": "not_started", "menu": "0"}, HTTP_HX_REQUEST="true"))
     assert "tick-menu" not in html and 'aria-checked="false"' in html
+
+
+def test_the_other_filters_links_keep_the_learners_status_filter(learner, other_user, catalog):
+    guide, topic, r = catalog["guide"], catalog["topic"], catalog["resources"]
+    for resource, kind in ((r[0], "paper"), (r[1], "video")):  # so the guide has a kind filter
+        resource.kind = kind
+        resource.save()
+    url = guide.get_absolute_url()
+    mine = html_of(signed_in(learner).get(url, {"status": "not_done"}))
+    assert f'href="{url}?kind=paper&amp;status=not_done"' in mine
+    assert f'hx-get="{url}?kind=paper&amp;status=not_done"' in mine
+    # Another learner without one, and a visitor, get the same links without it (one shared build).
+    for html in (
+        html_of(signed_in(other_user).get(url)),
+        html_of(Client().get(url, {"status": "not_done"})),
+    ):
+        assert f'href="{url}?kind=paper"' in html and "kind=paper&amp;status" not in html
+    # With a kind chosen, its "All" keeps only the status.
+    chosen = html_of(signed_in(learner).get(url, {"kind": "video", "status": "skipped"}))
+    assert f'href="{url}?kind=paper&amp;status=skipped"' in chosen
+    assert f'class="chip" href="{url}?status=skipped"' in chosen
+    # The topic page's too.
+    topic_url = reverse("catalog:topic-detail", args=[topic.slug])
+    html = html_of(signed_in(learner).get(topic_url, {"status": "in_progress"}))
+    assert f'href="{topic_url}?kind=paper&amp;status=in_progress"' in html
