@@ -18,7 +18,9 @@ class AccountDeleteForm(forms.Form):
     confirm = forms.CharField(
         label="Type your email address to confirm",
         max_length=254,
-        widget=forms.TextInput(attrs={"autocomplete": "off", "autocapitalize": "none", "spellcheck": "false"}),
+        widget=forms.TextInput(
+            attrs={"autocomplete": "off", "autocapitalize": "none", "spellcheck": "false"}
+        ),
     )
     password = forms.CharField(
         label="Your password",
@@ -48,23 +50,79 @@ class AccountDeleteForm(forms.Form):
     def clean_password(self):
         password = self.cleaned_data["password"]
         if not self.user.check_password(password):
-            raise forms.ValidationError("That password is not correct, so nothing was deleted.", code="password")
+            raise forms.ValidationError(
+                "That password is not correct, so nothing was deleted.", code="password"
+            )
         return password
 
 
 # Addresses a profile may not take: the site's own paths, and words that would read as the site's.
 RESERVED_SLUGS = frozenset(
     [
-        "about", "account", "accounts", "admin", "administrator", "api", "app", "assets", "auth",
-        "dashboard", "delete", "edit", "export", "guide", "guides", "healthz", "help", "home",
-        "import", "index", "login", "logout", "me", "media", "mine", "moderator", "new", "notes",
-        "null", "official", "path", "paths", "privacy", "profile", "profiles", "progress", "public",
-        "resource", "resources", "root", "search", "settings", "signin", "signout", "signup",
-        "sitemap", "staff", "static", "support", "syllabus", "system", "terms", "topic", "topics", "u",
-        "undefined", "user", "users", "www",
+        "about",
+        "account",
+        "accounts",
+        "admin",
+        "administrator",
+        "api",
+        "app",
+        "assets",
+        "auth",
+        "dashboard",
+        "delete",
+        "edit",
+        "export",
+        "guide",
+        "guides",
+        "healthz",
+        "help",
+        "home",
+        "import",
+        "index",
+        "login",
+        "logout",
+        "me",
+        "media",
+        "mine",
+        "moderator",
+        "new",
+        "notes",
+        "null",
+        "official",
+        "path",
+        "paths",
+        "privacy",
+        "profile",
+        "profiles",
+        "progress",
+        "public",
+        "resource",
+        "resources",
+        "root",
+        "search",
+        "settings",
+        "signin",
+        "signout",
+        "signup",
+        "sitemap",
+        "staff",
+        "static",
+        "support",
+        "syllabus",
+        "system",
+        "terms",
+        "topic",
+        "topics",
+        "u",
+        "undefined",
+        "user",
+        "users",
+        "www",
     ]
 )
-SLUG_PATTERN = r"[a-z0-9](?:[a-z0-9]|-(?=[a-z0-9])){2,39}"  # 3–40: letters, digits, single hyphens inside
+SLUG_PATTERN = (
+    r"[a-z0-9](?:[a-z0-9]|-(?=[a-z0-9])){2,39}"  # 3–40: letters, digits, single hyphens inside
+)
 
 
 class PublicProfileForm(forms.Form):
@@ -73,10 +131,13 @@ class PublicProfileForm(forms.Form):
         max_length=40,
         required=False,
         help_text="3 to 40 lower-case letters, digits and hyphens; your page is at /u/your-address/.",
-        widget=forms.TextInput(attrs={"autocomplete": "off", "autocapitalize": "none", "spellcheck": "false"}),
+        widget=forms.TextInput(
+            attrs={"autocomplete": "off", "autocapitalize": "none", "spellcheck": "false"}
+        ),
     )
     is_public = forms.BooleanField(
-        label="Publish my page (your per-guide progress and streak; never your notes)", required=False
+        label="Publish my page (your per-guide progress and streak; never your notes)",
+        required=False,
     )
 
     def __init__(self, *args, user, **kwargs):

@@ -26,7 +26,9 @@ from apps.progress import exports
 
 def _render_account(request, *, delete_form, status=200):
     context = {
-        "email_addresses": EmailAddress.objects.filter(user=request.user).order_by("-primary", "email"),
+        "email_addresses": EmailAddress.objects.filter(user=request.user).order_by(
+            "-primary", "email"
+        ),
         "delete_form": delete_form,
         "public_profile": PublicProfile.objects.filter(user=request.user).first(),
     }
@@ -51,7 +53,9 @@ def data_export(request):
         data["public_profile"] = {"address": profile.slug, "public": profile.is_public}
     response = JsonResponse(data, json_dumps_params={"indent": 2, "ensure_ascii": False})
     filename = f"syllabus-export-{timezone.localdate():%Y-%m-%d}.json"
-    response["Content-Disposition"] = content_disposition_header(as_attachment=True, filename=filename)
+    response["Content-Disposition"] = content_disposition_header(
+        as_attachment=True, filename=filename
+    )
     return response
 
 
@@ -95,7 +99,9 @@ def public_profile_settings(request):
                 form.add_error("slug", "That address was just taken; choose another.")
             else:
                 if profile and profile.is_public:
-                    messages.success(request, f"Your page is public at {profile.get_absolute_url()}.")
+                    messages.success(
+                        request, f"Your page is public at {profile.get_absolute_url()}."
+                    )
                 else:
                     messages.success(request, "Your page is not public: its address shows nothing.")
                 return redirect("accounts:public-profile-settings")
@@ -105,7 +111,10 @@ def public_profile_settings(request):
         form = PublicProfileForm(initial=initial, user=request.user)
         status = 200
     return render(
-        request, "accounts/public_profile_settings.html", {"form": form, "profile": profile}, status=status
+        request,
+        "accounts/public_profile_settings.html",
+        {"form": form, "profile": profile},
+        status=status,
     )
 
 
@@ -114,6 +123,9 @@ def public_profile(request, slug):
     """A learner's published page: per-guide progress and streak, never notes. A 404 unless the
     learner has turned it on."""
     profile = get_object_or_404(
-        PublicProfile.objects.select_related("user"), slug=slug.lower(), is_public=True, user__is_active=True
+        PublicProfile.objects.select_related("user"),
+        slug=slug.lower(),
+        is_public=True,
+        user__is_active=True,
     )
     return render(request, "accounts/public_profile.html", profiles.public_page(profile))

@@ -51,8 +51,13 @@ def tallies_of(sets, statuses) -> dict:
     intersections each, with the statuses grouped once."""
     groups = (statuses if isinstance(statuses, Statuses) else Statuses(statuses)).ids_by_status
     none = frozenset()
-    done, skipped, started = (groups.get(status, none) for status in (Status.DONE, Status.SKIPPED, Status.IN_PROGRESS))
-    return {key: Tally(len(ids), len(ids & done), len(ids & skipped), len(ids & started)) for key, ids in sets}
+    done, skipped, started = (
+        groups.get(status, none) for status in (Status.DONE, Status.SKIPPED, Status.IN_PROGRESS)
+    )
+    return {
+        key: Tally(len(ids), len(ids & done), len(ids & skipped), len(ids & started))
+        for key, ids in sets
+    }
 
 
 class Statuses(dict):
@@ -146,12 +151,20 @@ def progress_overview(*, user, limit=5) -> Overview:
         .order_by("-updated_at")
         .values_list("resource_id", "status", "started_at", "completed_at")
     )
-    statuses = Statuses((resource_id, status) for resource_id, status, _, _ in rows if status != Status.NOT_STARTED)
+    statuses = Statuses(
+        (resource_id, status) for resource_id, status, _, _ in rows if status != Status.NOT_STARTED
+    )
 
     def latest(status, since):
-        shown = [(row[since], row[0]) for row in rows if row[1] == status and row[since] and row[0] in resources]
+        shown = [
+            (row[since], row[0])
+            for row in rows
+            if row[1] == status and row[since] and row[0] in resources
+        ]
         shown.sort(key=lambda item: item[0], reverse=True)
-        return [ProgressRow(resources[resource_id], status, at) for at, resource_id in shown[:limit]]
+        return [
+            ProgressRow(resources[resource_id], status, at) for at, resource_id in shown[:limit]
+        ]
 
     return Overview(
         statuses=statuses,
@@ -175,7 +188,10 @@ def continue_in_guide(*, guide, statuses, limit=5):
     """The next unfinished visible entries of `guide`, in the guide's own order (skips done and skipped)."""
     seen, result = set(), []
     for entry in guide_entries(guide=guide):
-        if entry.resource_id not in seen and statuses.get(entry.resource_id) not in (Status.DONE, Status.SKIPPED):
+        if entry.resource_id not in seen and statuses.get(entry.resource_id) not in (
+            Status.DONE,
+            Status.SKIPPED,
+        ):
             seen.add(entry.resource_id)
             result.append(entry)
             if len(result) == limit:
@@ -227,7 +243,6 @@ def _activity_year(counts, start, today) -> ActivityYear:
 @lru_cache(maxsize=4)
 def _dates(start, length: int) -> tuple:
     return tuple(start + timedelta(days=offset) for offset in range(length))
-
 
 
 @dataclass(frozen=True)
