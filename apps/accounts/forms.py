@@ -1,7 +1,11 @@
-"""Forms of the account page."""
+"""Forms of the account page and the public profile's settings."""
+
+import re
 
 from django import forms
 from django.utils.html import format_html
+
+from apps.accounts.models import PublicProfile
 
 
 class AccountDeleteForm(forms.Form):
@@ -54,3 +58,112 @@ class AccountDeleteForm(forms.Form):
                 "That password is not correct, so nothing was deleted.", code="password"
             )
         return password
+
+
+# Addresses a profile may not take: the site's own paths, and words that would read as the site's.
+RESERVED_SLUGS = frozenset(
+    [
+        "about",
+        "account",
+        "accounts",
+        "admin",
+        "administrator",
+        "api",
+        "app",
+        "assets",
+        "auth",
+        "dashboard",
+        "delete",
+        "edit",
+        "export",
+        "guide",
+        "guides",
+        "healthz",
+        "help",
+        "home",
+        "import",
+        "index",
+        "login",
+        "logout",
+        "me",
+        "media",
+        "mine",
+        "moderator",
+        "new",
+        "notes",
+        "null",
+        "official",
+        "path",
+        "paths",
+        "privacy",
+        "profile",
+        "profiles",
+        "progress",
+        "public",
+        "resource",
+        "resources",
+        "root",
+        "search",
+        "settings",
+        "signin",
+        "signout",
+        "signup",
+        "sitemap",
+        "staff",
+        "static",
+        "support",
+        "syllabus",
+        "system",
+        "terms",
+        "topic",
+        "topics",
+        "u",
+        "undefined",
+        "user",
+        "users",
+        "www",
+    ]
+)
+SLUG_PATTERN = (
+    r"[a-z0-9](?:[a-z0-9]|-(?=[a-z0-9])){2,39}"  # 3–40: letters, digits, single hyphens inside
+)
+
+
+class PublicProfileForm(forms.Form):
+    slug = forms.CharField(
+        label="Address",
+        max_length=40,
+        required=False,
+        help_text="3 to 40 lower-case letters, digits and hyphens; your page is at /u/your-address/.",
+        widget=forms.TextInput(
+            attrs={"autocomplete": "off", "autocapitalize": "none", "spellcheck": "false"}
+        ),
+    )
+    is_public = forms.BooleanField(
+        label="Publish my page (your per-guide progress and streak; never your notes)",
+        required=False,
+    )
+
+    def __init__(self, *args, user, **kwargs):
+        super().__init__(*args, **kwargs)
+        self.user = user
+
+    def clean_slug(self):
+        slug = self.cleaned_data["slug"].strip().lower()
+        if not slug:
+            return ""
+        if not re.fullmatch(SLUG_PATTERN, slug):
+            raise forms.ValidationError(
+                "Use 3 to 40 lower-case letters, digits and single hyphens, starting and ending with a letter or digit."
+            )
+        if slug in RESERVED_SLUGS:
+            raise forms.ValidationError(f"“{slug}” is reserved; choose another address.")
+        if PublicProfile.objects.filter(slug=slug).exclude(user=self.user).exists():
+            raise forms.ValidationError(f"“{slug}” is taken; choose another address.")
+        return slug
+
+    def clean(self):
+        cleaned = super().clean()
+        if cleaned.get("is_public") and not cleaned.get("slug") and "slug" not in self.errors:
+            self.add_error("slug", "Choose an address to publish your page at.")
+        return cleaned

@@ -1,1 +1,25 @@
-"""Accounts keep no models of their own: users are Django's, emails allauth's, sessions Django's."""
+"""Users are Django's, emails allauth's, sessions Django's. The one model of ours is the
+learner's opt-in public profile."""
+
+from django.conf import settings
+from django.db import models
+from django.urls import reverse
+
+
+class PublicProfile(models.Model):
+    """A learner's public page at /u/<slug>/: per-guide progress and streak, never notes. Off by
+    default (no row, or `is_public` False): the URL is a 404 the moment it is turned off. The slug
+    is stored lower-case and validated by apps.accounts.forms.PublicProfileForm."""
+
+    user = models.OneToOneField(
+        settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="public_profile"
+    )
+    slug = models.SlugField(max_length=40, unique=True)
+    is_public = models.BooleanField(default=False)
+    updated_at = models.DateTimeField(auto_now=True)
+
+    def __str__(self):
+        return f"{self.slug} ({'public' if self.is_public else 'off'})"
+
+    def get_absolute_url(self):
+        return reverse("accounts:public-profile", args=[self.slug])

@@ -8,4 +8,6 @@ urlpatterns = [
     path("account/", views.account, name="account"),
     path("account/export.json", views.data_export, name="data-export"),
     path("account/delete/", views.account_delete, name="delete"),
+    path("account/public-page/", views.public_profile_settings, name="public-profile-settings"),
+    path("u/<str:slug>/", views.public_profile, name="public-profile"),
 ]

@@ -10,15 +10,17 @@ from allauth.core import ratelimit
 from django.contrib import messages
 from django.contrib.auth import logout
 from django.contrib.auth.decorators import login_required
+from django.db import IntegrityError
 from django.http import JsonResponse
-from django.shortcuts import redirect, render
+from django.shortcuts import get_object_or_404, redirect, render
 from django.utils import timezone
 from django.utils.http import content_disposition_header
 from django.views.decorators.cache import never_cache
 from django.views.decorators.http import require_GET, require_POST
 
-from apps.accounts import services
-from apps.accounts.forms import AccountDeleteForm
+from apps.accounts import profiles, services
+from apps.accounts.forms import AccountDeleteForm, PublicProfileForm
+from apps.accounts.models import PublicProfile
 from apps.progress import exports
 
 
@@ -28,6 +30,7 @@ def _render_account(request, *, delete_form, status=200):
             "-primary", "email"
         ),
         "delete_form": delete_form,
+        "public_profile": PublicProfile.objects.filter(user=request.user).first(),
     }
     return render(request, "accounts/account.html", context, status=status)
 
@@ -45,6 +48,9 @@ def account(request):
 def data_export(request):
     """Everything the learner recorded, as a JSON download they can keep or import elsewhere."""
     data = exports.user_data_export(request.user)
+    profile = PublicProfile.objects.filter(user=request.user).first()
+    if profile:  # the learner's choice of public page is theirs to take along too
+        data["public_profile"] = {"address": profile.slug, "public": profile.is_public}
     response = JsonResponse(data, json_dumps_params={"indent": 2, "ensure_ascii": False})
     filename = f"syllabus-export-{timezone.localdate():%Y-%m-%d}.json"
     response["Content-Disposition"] = content_disposition_header(
@@ -77,3 +83,49 @@ def account_delete(request):
 def rate_limited(request):
     """allauth's 429 page (wired as ``handler429`` in config/urls.py), in the site's layout."""
     return render(request, "accounts/rate_limited.html", status=429)
+
+
+@never_cache
+@login_required
+def public_profile_settings(request):
+    """The learner's public page: its address and whether it is published (off by default)."""
+    profile = PublicProfile.objects.filter(user=request.user).first()
+    if request.method == "POST":
+        form = PublicProfileForm(request.POST, user=request.user)
+        if form.is_valid():
+            try:
+                profile = profiles.profile_save(user=request.user, **form.cleaned_data)
+            except IntegrityError:  # taken between the form's check and the write
+                form.add_error("slug", "That address was just taken; choose another.")
+            else:
+                if profile and profile.is_public:
+                    messages.success(
+                        request, f"Your page is public at {profile.get_absolute_url()}."
+                    )
+                else:
+                    messages.success(request, "Your page is not public: its address shows nothing.")
+                return redirect("accounts:public-profile-settings")
+        status = 400
+    else:
+        initial = {"slug": profile.slug, "is_public": profile.is_public} if profile else {}
+        form = PublicProfileForm(initial=initial, user=request.user)
+        status = 200
+    return render(
+        request,
+        "accounts/public_profile_settings.html",
+        {"form": form, "profile": profile},
+        status=status,
+    )
+
+
+@require_GET
+def public_profile(request, slug):
+    """A learner's published page: per-guide progress and streak, never notes. A 404 unless the
+    learner has turned it on."""
+    profile = get_object_or_404(
+        PublicProfile.objects.select_related("user"),
+        slug=slug.lower(),
+        is_public=True,
+        user__is_active=True,
+    )
+    return render(request, "accounts/public_profile.html", profiles.public_page(profile))

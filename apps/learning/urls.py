@@ -3,7 +3,7 @@
 
 from django.urls import path, re_path
 
-from apps.learning import views
+from apps.learning import notebook, views
 from apps.paths import views as path_views
 from apps.progress import views as progress_views
 
@@ -18,6 +18,7 @@ catalog_urls = [
 
 progress_urls = [
     path("dashboard/", views.dashboard, name="dashboard"),
+    path("dashboard/notes/", notebook.my_notes, name="notebook"),
     path("progress/<uuid:resource_uuid>/", views.progress_set, name="set"),
     path("progress/<uuid:resource_uuid>/note/", views.progress_note, name="note"),
     re_path(

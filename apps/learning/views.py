@@ -6,7 +6,7 @@ Each list page is one URL serving both the whole page and, to htmx, the fragment
 link too. What is the same for every learner comes from apps.learning.shared.
 """
 
-from urllib.parse import quote
+from urllib.parse import quote, urlencode
 
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
@@ -25,6 +25,7 @@ from apps.core.content import memoized, published_get
 from apps.core.reversing import reverse_cached
 from apps.learning import shared
 from apps.learning.shared import overlay_fill
+from apps.learning.status_filter import status_filter_context, status_filter_from
 from apps.learning.widgets import (
     bars_for_scope,
     dashboard_tallies,
@@ -83,19 +84,54 @@ def guide_detail(request, slug):
     parts = shared.guide_parts(guide=guide, filters=filters, path=request.path)
     statuses = progress_selectors.statuses_for(user=request.user)
     tallies = progress_selectors.guide_tallies(guide=guide, statuses=statuses)
-    context |= {
+    entries, status_filter = _status_filtered(
+        request,
+        parts.entries,
+        statuses,
+        tallies=_section_bar_tallies(guide, tallies),
+        params=filters,
+        target="guide-entries",
+        nouns=("entry", "entries"),
+    )
+    context |= status_filter | {
         "guide": guide,
         "parts": parts,
-        "tick_next": shared.tick_next(request.path, filters),
+        "tick_next": shared.tick_next(request.path, filters | status_filter["status_params"]),
         "progress_scope": f"guide:{guide.uuid}",
         "statuses": statuses,
-        "entries": overlay_fill(
-            request, parts.entries, statuses=statuses, tallies=_section_bar_tallies(guide, tallies)
-        ),
+        "entries": entries,
     }
     if request.user.is_authenticated:
         context["guide_progress_bar"] = guide_bar(guide, tallies.tally)
     return _page_or_fragment(request, "catalog/guide_detail.html", "guide-entries", context)
+
+
+def _status_filtered(request, overlay, statuses, *, tallies=None, params, target, nouns):
+    """`overlay` filled for the learner with only the rows their status filter keeps (its other
+    filter links keeping it too), and the context that shows the filter
+    (learning/includes/status_filter.html)."""
+    status_filter = status_filter_from(request)
+    html = overlay_fill(
+        request,
+        overlay,
+        statuses=statuses,
+        tallies=tallies,
+        show=status_filter.show,
+        query=urlencode(status_filter.params()),
+    )
+    context = status_filter_context(
+        status_filter,
+        overlay,
+        statuses,
+        path=request.path,
+        params=params,
+        target=target,
+        nouns=nouns,
+    )
+    return html, context | {
+        "status_filter_errors": status_filter.errors,
+        "status_params": status_filter.params(),
+    }
 
 
 def _section_bar_tallies(guide, tallies) -> dict:
@@ -135,13 +171,21 @@ def topic_detail(request, slug):
     filters, context = _filters_from(request, TopicFilterForm)
     parts = shared.topic_parts(topic=topic, filters=filters, path=request.path)
     statuses = progress_selectors.statuses_for(user=request.user)
-    context |= {
+    resources, status_filter = _status_filtered(
+        request,
+        parts.resources,
+        statuses,
+        params=filters,
+        target="topic-resources",
+        nouns=("resource", "resources"),
+    )
+    context |= status_filter | {
         "topic": topic,
         "parts": parts,
-        "tick_next": shared.tick_next(request.path, filters),
+        "tick_next": shared.tick_next(request.path, filters | status_filter["status_params"]),
         "progress_scope": f"topic:{topic.slug}",
         "statuses": statuses,
-        "resources": overlay_fill(request, parts.resources, statuses=statuses),
+        "resources": resources,
     }
     if request.user.is_authenticated:
         context["topic_progress_bar"] = topic_bar(
@@ -157,12 +201,18 @@ def search(request):
     query = form.query()
     context = {"form": form, "query": query, "truncated": form.truncated}
     if query:
-        results = shared.search_results(
-            query=query, page_number=request.GET.get("page"), path=request.path
+        page_number = request.GET.get("page")
+        results = shared.search_results(query=query, page_number=page_number, path=request.path)
+        params = {"q": query} | ({"page": page_number} if page_number else {})
+        context["results"], status_filter = _status_filtered(
+            request,
+            results,
+            progress_selectors.statuses_for(user=request.user),
+            params=params,
+            target="search-results",
+            nouns=("result", "results"),
         )
-        context["results"] = overlay_fill(
-            request, results, statuses=progress_selectors.statuses_for(user=request.user)
-        )
+        context |= status_filter
     return _page_or_fragment(request, "catalog/search.html", "search-results", context)
 
 
@@ -208,12 +258,11 @@ def path_list(request):
 
 
 @require_safe
+@vary_on_headers("HX-Request")
 def path_detail(request, slug):
     path = path_selectors.published_path(slug=slug)
-    view = path_selectors.path_detail(path=path, user=request.user)
-    statuses = {
-        item.resource_id: status for step in view.steps for item, status in step.items if status
-    }
+    statuses = progress_selectors.statuses_for(user=request.user)
+    view = path_selectors.path_detail(path=path, user=request.user, statuses=statuses)
     outline = shared.path_steps(
         path=view.path, outline=lambda: path_selectors.path_outline(view.path)
     )
@@ -225,15 +274,20 @@ def path_detail(request, slug):
             lambda: {"view": path_selectors.path_outline(path)},
         ),
         "next_up": next_up_html(view),
-        "steps": overlay_fill(
-            request,
-            outline,
-            statuses=statuses,
-            tallies={step_bar(step).dom_id: step.tally for step in view.steps},
-        ),
         "scope": f"path:{path.uuid}",
     }
-    return render(request, "paths/path_detail.html", context)
+    context["steps"], status_filter = _status_filtered(
+        request,
+        outline,
+        statuses,
+        tallies={step_bar(step).dom_id: step.tally for step in view.steps},
+        params={},
+        target="path-steps",
+        nouns=("resource", "resources"),
+    )
+    return _page_or_fragment(
+        request, "paths/path_detail.html", "path-steps", context | status_filter
+    )
 
 
 def safe_next(request, fallback):
@@ -296,6 +350,9 @@ def progress_set(request, resource_uuid):
         "other_slots": [s for s in other_slots if s != slot],
         "bars": bars,
         "path_view": path_view,
+        "menu_open": request.POST.get("menu") == "1",  # sent from the row's status menu
+        # A tick drawn without a menu (the resource page has its own buttons) says so.
+        "status_menu": request.POST.get("menu") != "0",
     }
     return render(request, "progress/tick_response.html", context)
 

@@ -62,8 +62,11 @@ def bar_html(bar: Bar, *, compact=False, oob=False) -> SafeString:
     )
 
 
-def tick_html(*, resource, slot, status, signed_in, oob=False) -> SafeString:
-    """The checkbox of `resource` in `status` ("" or a Status value); see TICK_TEMPLATE."""
+def tick_html(
+    *, resource, slot, status, signed_in, oob=False, menu=True, menu_open=False
+) -> SafeString:
+    """The checkbox of `resource` in `status` ("" or a Status value), and for a learner its status
+    menu (open when the learner just used it); see TICK_TEMPLATE."""
     status = "" if status == Status.NOT_STARTED else status or ""
     context = {
         "resource": resource,
@@ -72,8 +75,28 @@ def tick_html(*, resource, slot, status, signed_in, oob=False) -> SafeString:
         "status_label": Status(status).label if status else "",
         "signed_in": signed_in,
         "oob": oob,
+        "menu": menu and signed_in,
+        "menu_open": menu_open,
+        "menu_choices": STATUS_MENU_CHOICES,
     }
     return mark_safe(render_to_string(TICK_TEMPLATE, context))
+
+
+# The statuses a row's menu sets (done is its checkbox); "" is how a tick spells not started.
+STATUS_MENU_CHOICES = (
+    (Status.IN_PROGRESS.value, Status.IN_PROGRESS.value, "In progress"),
+    (Status.SKIPPED.value, Status.SKIPPED.value, "Skipped"),
+    ("", Status.NOT_STARTED.value, "Not started"),
+)
+
+
+def note_mark_html(resource) -> SafeString:
+    """The marker on a row whose resource the learner has a note on: a link to the note."""
+    title = escape(resource.title)
+    return SafeString(
+        f'<a class="note-mark" href="{escape(resource.get_absolute_url())}#my-progress-title" '
+        f'title="You have a note on this">✎<span class="visually-hidden">Your note on {title}</span></a>'
+    )
 
 
 def next_up_html(view, *, oob=False) -> SafeString:

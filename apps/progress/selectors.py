@@ -6,6 +6,7 @@ from dataclasses import dataclass, field
 from datetime import timedelta
 from functools import cached_property, lru_cache
 
+from django.db.models import BooleanField, ExpressionWrapper, Q
 from django.utils import timezone
 
 from apps.catalog.selectors import guide_entries, guide_structure, published_resources
@@ -61,7 +62,10 @@ def tallies_of(sets, statuses) -> dict:
 
 class Statuses(dict):
     """A learner's {resource_id: status}, also grouped by status once, so that each of a page's
-    many tallies is a few set intersections. Read-only once a tally has been taken."""
+    many tallies is a few set intersections. Read-only once a tally has been taken. `noted`: the
+    resources the learner has a note on (rows show a marker), when read by statuses_for."""
+
+    noted: frozenset = frozenset()
 
     @cached_property
     def ids_by_status(self) -> dict[str, frozenset]:
@@ -72,15 +76,24 @@ class Statuses(dict):
 
 
 def statuses_for(*, user) -> Statuses:
-    """{resource_id: status} of the learner's started, done and skipped resources (one query)."""
+    """{resource_id: status} of the learner's started, done and skipped resources, and the ones
+    they have a note on (`.noted`), in one query."""
     if not user.is_authenticated:
         return Statuses()
     rows = (
         Progress.objects.filter(user=user)
-        .exclude(status=Status.NOT_STARTED)
-        .values_list("resource_id", "status")
+        .filter(~Q(status=Status.NOT_STARTED) | ~Q(note=""))
+        .annotate(has_note=ExpressionWrapper(~Q(note=""), output_field=BooleanField()))
+        .values_list("resource_id", "status", "has_note")
     )
-    return Statuses(rows)
+    statuses, noted = Statuses(), set()
+    for resource_id, status, has_note in rows:
+        if status != Status.NOT_STARTED:
+            statuses[resource_id] = status
+        if has_note:
+            noted.add(resource_id)
+    statuses.noted = frozenset(noted)
+    return statuses
 
 
 def progress_row(*, user, resource) -> Progress | None:
@@ -230,3 +243,61 @@ def _activity_year(counts, start, today) -> ActivityYear:
 @lru_cache(maxsize=4)
 def _dates(start, length: int) -> tuple:
     return tuple(start + timedelta(days=offset) for offset in range(length))
+
+
+@dataclass(frozen=True)
+class NoteRow:
+    resource: object  # a published Resource, shared (read-only)
+    status: str
+    note: str
+    started_at: object
+    updated_at: object
+
+    @property
+    def status_label(self):
+        return Status(self.status).label
+
+
+@dataclass
+class Notebook:
+    """The learner's notes and in-progress resources (published ones), newest first, matching a search."""
+
+    notes: list  # NoteRow with a note, most recently changed first
+    in_progress: list  # NoteRow in progress, most recently started first
+    query: str
+    total_notes: int  # before the search
+    total_in_progress: int
+
+
+def notebook(*, user, query: str = "") -> Notebook:
+    """One read of the learner's rows that have a note or are in progress (their own only). The
+    search keeps a row when every word of `query` is in its resource's title or author or its note,
+    ignoring case: linear in the rows and the words."""
+    resources = published_resources()
+    rows = [
+        NoteRow(resources[resource_id], status, note, started_at, updated_at)
+        for resource_id, status, note, started_at, updated_at in Progress.objects.filter(user=user)
+        .filter(Q(status=Status.IN_PROGRESS) | ~Q(note=""))
+        .order_by("-updated_at")
+        .values_list("resource_id", "status", "note", "started_at", "updated_at")
+        if resource_id in resources
+    ]
+    notes = [row for row in rows if row.note]
+    started = sorted(
+        (row for row in rows if row.status == Status.IN_PROGRESS),
+        key=lambda row: row.started_at or row.updated_at,
+        reverse=True,
+    )
+    words = query.casefold().split()
+
+    def matches(row):
+        text = f"{row.resource.title}\n{row.resource.author}\n{row.note}".casefold()
+        return all(word in text for word in words)
+
+    return Notebook(
+        notes=[row for row in notes if matches(row)] if words else notes,
+        in_progress=[row for row in started if matches(row)] if words else started,
+        query=query,
+        total_notes=len(notes),
+        total_in_progress=len(started),
+    )

@@ -9,10 +9,11 @@ import pytest
 from django.conf import settings
 from django.core.management import call_command
 
+from apps.accounts.models import PublicProfile
 from apps.catalog.models import Guide, Resource, Topic
 from apps.paths.models import LearningPath
 from apps.progress.models import Status
-from apps.progress.services import progress_set_status
+from apps.progress.services import progress_set_note, progress_set_status
 from tests.conftest import sign_in
 from tests.factories import UserFactory
 
@@ -34,6 +35,13 @@ def seeded_learner():
             resource=resource,
             status=Status.IN_PROGRESS if index % 5 == 0 else Status.DONE,
         )
+        if index % 4 == 1:
+            progress_set_note(
+                user=user,
+                resource=resource,
+                note="Worth a second read: the worked example in the middle.",
+            )
+    PublicProfile.objects.create(user=user, slug="ada-learns", is_public=True)
     return user
 
 
@@ -57,8 +65,11 @@ def test_main_pages_light_and_dark_on_phone_and_desktop(browser, live_server, se
         "sign-in": "/accounts/login/",
         "dashboard": "/",
         "account": "/account/",
+        "my-guide": "/guides/ai-inference-engineering/?status=not_done",
+        "notes": "/dashboard/notes/",
+        "profile": "/u/ada-learns/",
     }
-    signed_in = {"dashboard", "account"}
+    signed_in = {"dashboard", "account", "my-guide", "notes"}
     overflowing = []
     for device, viewport in VIEWPORTS.items():
         for scheme in ("light", "dark"):

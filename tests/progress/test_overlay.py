@@ -141,14 +141,16 @@ def test_guide_page_shows_each_learner_only_their_own_ticks_and_bars(
     assert not is_checked(tick(a, z_slot))
     assert [slot for slot, form in ticks(a).items() if is_checked(form)] == [str(x_slot)]
     # B: only z.
-    assert not is_checked(tick(b, x_slot)) and "In progress" not in b
+    assert (
+        not is_checked(tick(b, x_slot)) and '<span class="tick-status">In progress</span>' not in b
+    )
     assert [slot for slot, form in ticks(b).items() if is_checked(form)] == [str(z_slot)]
     # Anonymous: every tick asks to sign in, nothing is checked or labelled.
     assert all(
         f'title="{SIGN_IN}"' in form and not is_checked(form) for form in ticks(anon).values()
     )
     assert len(ticks(anon)) == len(ticks(a)) == len(ticks(b)) == 8
-    assert SIGN_IN not in a and SIGN_IN not in b and "In progress" not in anon
+    assert SIGN_IN not in a and SIGN_IN not in b and "In progress" not in anon  # no menu, no filter
     # Bars: each learner's own counts (7 distinct resources, 4 under each section).
     for section, a_count, b_count in (
         (first, "1/4", "0/4"),
@@ -185,8 +187,13 @@ def test_topic_page_shows_each_learner_only_their_own_ticks(
     a, b, anon = pages["a"], pages["b"], pages["anon"]
     assert len(ticks(a)) == len(ticks(b)) == len(ticks(anon)) == 3
     assert is_checked(tick(a, x.uuid)) and "In progress" in tick(a, y.uuid)
-    assert "Skipped" not in tick(a, extra.uuid) and "Skipped" not in a
-    assert not any(is_checked(form) for form in ticks(b).values()) and "In progress" not in b
+    # (Every learner's row menu names each status: the labels are the tick-status spans.)
+    assert '<span class="tick-status">Skipped</span>' not in a
+    # Each row's menu offers the statuses it is not in.
+    assert 'value="in_progress"' not in tick(a, y.uuid) and 'value="skipped"' in tick(a, y.uuid)
+    assert 'value="skipped"' in tick(a, extra.uuid) and 'value="in_progress"' in tick(a, extra.uuid)
+    assert not any(is_checked(form) for form in ticks(b).values())
+    assert '<span class="tick-status">In progress</span>' not in b
     assert '<span class="tick-status">Skipped</span>' in tick(b, extra.uuid)
     assert all(
         f'title="{SIGN_IN}"' in form and not is_checked(form) for form in ticks(anon).values()

@@ -3,6 +3,8 @@
 from urllib.parse import urlencode, urlsplit
 
 from django import template
+from django.utils.html import escape
+from django.utils.safestring import mark_safe
 
 register = template.Library()
 
@@ -18,7 +20,11 @@ def filter_url(context, filters, name, value=None):
     if value is not None:
         params[name] = value
     path = context["page_path"]
-    return f"{path}?{urlencode(sorted(params.items()))}" if params else path
+    url = f"{path}?{urlencode(sorted(params.items()))}" if params else path
+    # In a learner page's shared HTML, a hole for the learner's own parameters (their status
+    # filter): the context names the function that makes it (apps.learning.shared).
+    hole = context.get("overlay_query_hole")
+    return mark_safe(escape(url) + hole("&" if params else "?")) if hole else url
 
 
 @register.filter

@@ -2,10 +2,11 @@
 
 from django import template
 
-from apps.learning.shared import HOLES, bar_hole, tick_hole
+from apps.learning.shared import HOLES, bar_hole, note_hole, row_mark, tick_hole
 from apps.learning.widgets import (
     bar_html,
     heatmap_cells,
+    note_mark_html,
     path_bar,
     section_bar,
     step_bar,
@@ -16,10 +17,11 @@ register = template.Library()
 
 
 @register.simple_tag(takes_context=True)
-def tick(context, resource, slot, status=None):
+def tick(context, resource, slot, status=None, menu=None):
     """A done/not-done checkbox for `resource`; it submits the page's {% tick_form %}. `status`
     defaults to the page's `statuses` dict. In shared HTML (apps.learning.shared) it is a hole,
-    filled with the learner's status."""
+    filled with the learner's status. A learner's tick has a status menu unless `menu` (else the
+    context's `status_menu`) is False: the resource page has its own status buttons."""
     oob = context.get("oob", False)
     holes = context.get(HOLES)
     if holes is not None:
@@ -28,7 +30,41 @@ def tick(context, resource, slot, status=None):
         status = (context.get("statuses") or {}).get(resource.id, "")
     user = context.get("user")
     signed_in = user is not None and user.is_authenticated
-    return tick_html(resource=resource, slot=str(slot), status=status, signed_in=signed_in, oob=oob)
+    menu_open = bool(context.get("menu_open")) and not oob
+    return tick_html(
+        resource=resource,
+        slot=str(slot),
+        status=status,
+        signed_in=signed_in,
+        oob=oob,
+        menu=context.get("status_menu", True) if menu is None else menu,
+        menu_open=menu_open,
+    )
+
+
+@register.simple_tag(takes_context=True)
+def row_start(context, resource):
+    """Where a row of `resource` starts: in shared HTML a mark, so a status filter can leave the
+    row out per learner (apps.learning.shared); elsewhere nothing."""
+    holes = context.get(HOLES)
+    return row_mark(holes, resource.id) if holes is not None else ""
+
+
+@register.simple_tag(takes_context=True)
+def row_end(context):
+    holes = context.get(HOLES)
+    return row_mark(holes, None) if holes is not None else ""
+
+
+@register.simple_tag(takes_context=True)
+def note_mark(context, resource):
+    """A marker on a row whose resource the learner has a private note on. In shared HTML a hole;
+    elsewhere from the page's `statuses` (progress.selectors.statuses_for)."""
+    holes = context.get(HOLES)
+    if holes is not None:
+        return note_hole(holes, resource_id=resource.id, html=note_mark_html(resource))
+    noted = getattr(context.get("statuses"), "noted", ())
+    return note_mark_html(resource) if resource.id in noted else ""
 
 
 @register.inclusion_tag("progress/includes/tick_form.html", takes_context=True)

@@ -1,0 +1,105 @@
+"""A learner's status filter on a list (guide, topic, path, search): `?status=` hides done rows,
+or shows only the ones in progress or skipped, with a count for each choice.
+
+The list's rows are shared HTML (apps.learning.shared); the filter is the learner's, so it is
+applied when the rows are filled (`Overlay.fill(show=…)`) and the shared parts stay shared.
+Visitors have no statuses: they see no filter, and a `status` in their URL is ignored.
+"""
+
+from dataclasses import dataclass, field
+from urllib.parse import urlencode
+
+from apps.progress.models import Status
+
+PARAM = "status"
+
+
+@dataclass(frozen=True)
+class Choice:
+    value: str
+    label: str
+    shows: frozenset  # the statuses ("" is not started) of the rows it keeps
+
+
+CHOICES = (
+    Choice("not_done", "Hide done", frozenset({"", Status.IN_PROGRESS, Status.SKIPPED})),
+    Choice("in_progress", "In progress", frozenset({Status.IN_PROGRESS})),
+    Choice("skipped", "Skipped", frozenset({Status.SKIPPED})),
+)
+_BY_VALUE = {choice.value: choice for choice in CHOICES}
+
+
+@dataclass(frozen=True)
+class StatusFilter:
+    choice: Choice | None = None
+    errors: list = field(default_factory=list)  # a sentence about an ignored value
+    offered: bool = False  # signed in: the filter is shown
+
+    @property
+    def show(self):
+        """For Overlay.fill: status -> keep the row? None when off."""
+        return self.choice.shows.__contains__ if self.choice else None
+
+    def params(self) -> dict:
+        """The query-string part that keeps this filter (for links and the no-JS tick's return)."""
+        return {PARAM: self.choice.value} if self.choice else {}
+
+
+def status_filter_from(request) -> StatusFilter:
+    if not request.user.is_authenticated:
+        return StatusFilter()
+    value = request.GET.get(PARAM, "")
+    if not value:
+        return StatusFilter(offered=True)
+    choice = _BY_VALUE.get(value)
+    if choice is None:
+        message = f"Ignored the status filter “{value[:40]}”: it is not one of the choices."
+        return StatusFilter(errors=[message], offered=True)
+    return StatusFilter(choice=choice, offered=True)
+
+
+def status_filter_context(
+    status_filter: StatusFilter, overlay, statuses, *, path: str, params: dict, target: str, nouns
+) -> dict:
+    """What learning/includes/status_filter.html shows: the choices as links (keeping the page's
+    other `params`), each with how many of the list's rows it keeps, and how many are shown."""
+    if not status_filter.offered:
+        return {"status_filter": None}
+    row_statuses = overlay.row_statuses(statuses)
+    total = len(row_statuses)
+
+    def href(choice):
+        query = urlencode({**params, **({PARAM: choice.value} if choice else {})})
+        return f"{path}?{query}" if query else path
+
+    options = [
+        {
+            "label": "All",
+            "href": href(None),
+            "count": total,
+            "current": status_filter.choice is None,
+        }
+    ]
+    counts = {}
+    for choice in CHOICES:
+        counts[choice.value] = sum(1 for status in row_statuses if status in choice.shows)
+        options.append(
+            {
+                "label": choice.label,
+                "href": href(choice),
+                "count": counts[choice.value],
+                "current": status_filter.choice == choice,
+            }
+        )
+    chosen = status_filter.choice
+    return {
+        "status_filter": {
+            "options": options,
+            "target": target,
+            "chosen": chosen,
+            "shown": counts[chosen.value] if chosen else total,
+            "total": total,
+            "noun": nouns[0] if total == 1 else nouns[1],
+            "clear_href": href(None),
+        }
+    }

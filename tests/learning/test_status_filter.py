@@ -1,0 +1,333 @@
+"""A learner's status filter on every list (guide, topic, path, search), the status menu on a row
+and the marker on a row the learner has a note on: per learner, over the shared HTML."""
+
+import re
+
+import pytest
+from django.test import Client
+from django.urls import reverse
+
+from apps.core.content import memo
+from apps.learning import shared
+from apps.progress.models import Progress, Status
+from apps.progress.services import progress_set_note, progress_set_status
+from tests.conftest import page_queries
+
+pytestmark = pytest.mark.django_db
+
+
+def signed_in(person) -> Client:
+    client = Client()
+    client.force_login(person)
+    return client
+
+
+def html_of(response) -> str:
+    assert response.status_code == 200
+    html = response.content.decode()
+    assert "\x00" not in html
+    return html
+
+
+def rows(html) -> set[str]:
+    """The ids of the rows on a page (guide entries, topic/search resources, path step items)."""
+    return set(
+        re.findall(
+            r'<li class="(?:row|resource-row)" id="((?:entry|resource|step-item)-[^"]+)"', html
+        )
+    )
+
+
+def chip_count(html, label) -> int:
+    match = re.search(
+        rf'class="chip"[^>]*>{re.escape(label)} <span class="chip__count">(\d+)</span>', html
+    )
+    assert match, f"no {label!r} chip"
+    return int(match.group(1))
+
+
+@pytest.fixture
+def learner(user, catalog):
+    """Ada: resources[0] done, [1] in progress, [3] skipped; Eve (other_user) has done [1]."""
+    r = catalog["resources"]
+    progress_set_status(user=user, resource=r[0], status=Status.DONE)
+    progress_set_status(user=user, resource=r[1], status=Status.IN_PROGRESS)
+    progress_set_status(user=user, resource=r[3], status=Status.SKIPPED)
+    return user
+
+
+def entry_id(resource, guide) -> str:
+    return f"entry-{resource.entries.get(section__guide=guide).uuid}"
+
+
+# --- The guide page -------------------------------------------------------------------------------
+
+
+def test_guide_page_hides_done_rows_and_counts_each_choice(learner, other_user, catalog):
+    guide, r = catalog["guide"], catalog["resources"]
+    url = guide.get_absolute_url()
+    client = signed_in(learner)
+    everything = rows(html_of(client.get(url)))
+    assert len(everything) == 8  # 6 resources and the shared one twice
+
+    html = html_of(client.get(url, {"status": "not_done"}))
+    assert rows(html) == everything - {entry_id(r[0], guide)}
+    assert chip_count(html, "All") == 8 and chip_count(html, "Hide done") == 7
+    assert chip_count(html, "In progress") == 1 and chip_count(html, "Skipped") == 1
+    assert "Hide done: showing 7 of 8 entries." in html
+    assert re.search(r'aria-current="true">Hide done', html)
+
+    assert rows(html_of(client.get(url, {"status": "in_progress"}))) == {entry_id(r[1], guide)}
+    assert rows(html_of(client.get(url, {"status": "skipped"}))) == {entry_id(r[3], guide)}
+    # The bars still count the whole guide.
+    assert 'id="bar-guide-' in html and "1/6" in html
+
+    # Eve's filter is over her own statuses: nothing of hers is in progress.
+    eve = html_of(signed_in(other_user).get(url, {"status": "in_progress"}))
+    assert rows(eve) == set() and "Nothing here is in progress." in eve
+
+
+def test_guide_status_filter_keeps_the_other_filters_and_the_no_javascript_tick_returns_to_it(
+    learner, catalog
+):
+    guide = catalog["guide"]
+    html = html_of(
+        signed_in(learner).get(guide.get_absolute_url(), {"tier": "1", "status": "not_done"})
+    )
+    assert 'href="/guides/alpha/?tier=1&amp;status=skipped"' in html  # the choices keep tier=1
+    assert 'href="/guides/alpha/?tier=1"' in html  # "All" drops only the status
+    # A tick without JavaScript comes back to the same filtered list.
+    assert 'name="next" value="/guides/alpha/?tier=1&amp;status=not_done"' in html
+
+
+def test_guide_status_filter_htmx_swaps_only_the_list(learner, catalog):
+    guide = catalog["guide"]
+    response = signed_in(learner).get(
+        guide.get_absolute_url(), {"status": "in_progress"}, HTTP_HX_REQUEST="true"
+    )
+    html = html_of(response)
+    assert "<html" not in html and html.lstrip().startswith('<div id="guide-entries"')
+    assert rows(html) == {entry_id(catalog["resources"][1], guide)}
+    assert 'hx-get="/guides/alpha/?status=skipped" hx-target="#guide-entries"' in html
+    assert "HX-Request" in response["Vary"]
+
+
+def test_a_bad_status_filter_is_reported_and_ignored(learner, catalog):
+    guide = catalog["guide"]
+    html = html_of(signed_in(learner).get(guide.get_absolute_url(), {"status": "<b>done</b>"}))
+    assert (
+        "Ignored the status filter “&lt;b&gt;done&lt;/b&gt;”" in html and "<b>done</b>" not in html
+    )
+    assert len(rows(html)) == 8
+
+
+def test_visitors_see_no_status_filter_and_their_status_parameter_is_ignored(learner, catalog):
+    guide = catalog["guide"]
+    html = html_of(Client().get(guide.get_absolute_url(), {"status": "in_progress"}))
+    assert len(rows(html)) == 8 and "status-filter" not in html and "Hide done" not in html
+
+
+def test_status_filters_share_one_build_and_cost_no_query(
+    learner, other_user, catalog, monkeypatch
+):
+    guide = catalog["guide"]
+    builds = []
+    original = shared._guide_parts_build
+    monkeypatch.setattr(
+        shared, "_guide_parts_build", lambda **kw: builds.append(1) or original(**kw)
+    )
+    memo.clear()
+    client = signed_in(learner)
+    for status in ("", "not_done", "in_progress", "skipped"):
+        html_of(client.get(guide.get_absolute_url(), {"status": status} if status else None))
+    html_of(signed_in(other_user).get(guide.get_absolute_url(), {"status": "not_done"}))
+    assert builds == [1]  # every learner and every status filter from one shared build
+    url = guide.get_absolute_url()
+    assert page_queries(client, url, {"status": "not_done"})[1] == page_queries(client, url)[1] == 4
+
+
+# --- Topic, search and path --------------------------------------------------------------------
+
+
+def test_topic_page_status_filter(learner, catalog):
+    topic, r = (
+        catalog["topic"],
+        catalog["resources"],
+    )  # the topic holds r[0] (done) and the shared one
+    url = reverse("catalog:topic-detail", args=[topic.slug])
+    client = signed_in(learner)
+    html = html_of(client.get(url, {"status": "not_done"}))
+    assert rows(html) == {f"resource-{catalog['shared'].uuid}"}
+    assert chip_count(html, "All") == 2 and chip_count(html, "Hide done") == 1
+    fragment = html_of(client.get(url, {"status": "not_done"}, HTTP_HX_REQUEST="true"))
+    assert "<html" not in fragment and rows(fragment) == {f"resource-{catalog['shared'].uuid}"}
+    assert f'value="{url}?status=not_done"' in html  # the no-JS tick's way back
+    assert rows(html_of(Client().get(url, {"status": "not_done"}))) == {
+        f"resource-{r[0].uuid}",
+        f"resource-{catalog['shared'].uuid}",
+    }
+
+
+def test_search_status_filter(learner, catalog):
+    r = catalog["resources"]
+    url = reverse("catalog:search")
+    client = signed_in(learner)
+    everything = rows(html_of(client.get(url, {"q": "alpha"})))
+    assert f"resource-{r[0].uuid}" in everything and len(everything) == 6
+    html = html_of(client.get(url, {"q": "alpha", "status": "in_progress"}))
+    assert rows(html) == {f"resource-{r[1].uuid}"}
+    assert 'href="/search/?q=alpha&amp;status=not_done"' in html
+    fragment = html_of(
+        client.get(url, {"q": "alpha", "status": "not_done"}, HTTP_HX_REQUEST="true")
+    )
+    assert "<html" not in fragment and rows(fragment) == everything - {f"resource-{r[0].uuid}"}
+    assert len(rows(html_of(Client().get(url, {"q": "alpha", "status": "in_progress"})))) == 6
+
+
+def test_path_page_status_filter(learner, catalog, learning_path):
+    client = signed_in(learner)
+    url = learning_path.get_absolute_url()
+    assert len(rows(html_of(client.get(url)))) == 5
+    html = html_of(client.get(url, {"status": "not_done"}))
+    assert len(rows(html)) == 4 and chip_count(html, "In progress") == 1
+    fragment = html_of(client.get(url, {"status": "in_progress"}, HTTP_HX_REQUEST="true"))
+    assert fragment.lstrip().startswith('<div id="path-steps"') and len(rows(fragment)) == 1
+    assert len(rows(html_of(Client().get(url, {"status": "in_progress"})))) == 5
+
+
+# --- The row's status menu ------------------------------------------------------------------------
+
+
+def test_a_row_menu_sets_the_status_it_names_without_javascript(learner, catalog):
+    guide, resource = catalog["guide"], catalog["resources"][2]
+    client = signed_in(learner)
+    html = html_of(client.get(guide.get_absolute_url()))
+    slot = entry_id(resource, guide).removeprefix("entry-")
+    menu = re.search(rf'<span id="tick-{slot}".*?</details>', html, re.DOTALL).group(0)
+    assert f"Status of {resource.title}" in menu and 'form="tick-form"' in menu
+    assert f'formaction="/progress/{resource.uuid}/"' in menu
+    # Not started: it offers in progress and skipped.
+    assert 'value="in_progress"' in menu and 'value="skipped"' in menu
+    assert 'value="not_started"' not in menu
+    back = f"{guide.get_absolute_url()}?status=not_done"
+    for status in (
+        "in_progress",
+        "in_progress",
+        "skipped",
+        "not_started",
+    ):  # the same one twice converges
+        response = client.post(
+            reverse("progress:set", args=[resource.uuid]),
+            {"status": status, "scope": f"guide:{guide.uuid}", "next": back},
+        )
+        assert response.status_code == 302 and response["Location"] == back
+        row = Progress.objects.filter(user=learner, resource=resource).first()
+        assert (row.status if row else Status.NOT_STARTED) == status
+
+
+def test_a_row_menu_over_htmx_swaps_the_tick_with_the_menu_open_and_focused(
+    learner, other_user, catalog
+):
+    guide, resource = catalog["guide"], catalog["resources"][2]
+    slot = entry_id(resource, guide).removeprefix("entry-")
+    response = signed_in(learner).post(
+        reverse("progress:set", args=[resource.uuid]),
+        {"status": "skipped", "scope": f"guide:{guide.uuid}", "slot": slot, "menu": "1"},
+        HTTP_HX_REQUEST="true",
+    )
+    html = html_of(response)
+    assert html.startswith(f'<span id="tick-{slot}"')
+    assert '<details class="tick-menu" open><summary autofocus>' in html
+    # Skipped now: the menu offers in progress and not started.
+    assert 'value="skipped"' not in html
+    assert 'value="in_progress"' in html and 'value="not_started"' in html
+    assert '<span class="tick-status">Skipped</span>' in html
+    assert Progress.objects.get(user=learner, resource=resource).status == Status.SKIPPED
+    assert not Progress.objects.filter(user=other_user, resource=resource).exists()
+
+
+def test_visitors_get_no_row_menu_and_their_post_asks_to_sign_in(catalog):
+    guide, resource = catalog["guide"], catalog["resources"][2]
+    html = html_of(Client().get(guide.get_absolute_url()))
+    assert "tick-menu" not in html
+    response = Client().post(
+        reverse("progress:set", args=[resource.uuid]), {"status": "in_progress"}
+    )
+    assert response.status_code == 302 and response["Location"].startswith(reverse("account_login"))
+    assert not Progress.objects.exists()
+
+
+def test_the_resource_page_keeps_its_own_status_buttons_not_a_menu(learner, catalog):
+    html = html_of(signed_in(learner).get(catalog["resources"][0].get_absolute_url()))
+    assert "tick-menu" not in html and 'aria-label="Status"' in html
+
+
+# --- The note marker ---------------------------------------------------------------------------
+
+
+def test_rows_mark_the_learners_own_notes_only(learner, other_user, catalog, learning_path):
+    guide, topic, r = catalog["guide"], catalog["topic"], catalog["resources"]
+    progress_set_note(user=learner, resource=r[0], note="Read twice")  # done, with a note
+    progress_set_note(
+        user=learner, resource=catalog["shared"], note="Not begun; a note all the same"
+    )
+    mark = 'class="note-mark"'
+    pages = {
+        "guide": guide.get_absolute_url(),
+        "topic": reverse("catalog:topic-detail", args=[topic.slug]),
+        "path": learning_path.get_absolute_url(),
+    }
+    for name, url in pages.items():
+        mine = html_of(signed_in(learner).get(url))
+        assert (
+            f"Your note on {r[0].title}" in mine
+            and f"Your note on {catalog['shared'].title}" in mine
+        ), name
+        assert mark in mine and 'title="You have a note on this"' in mine
+        assert mark not in html_of(signed_in(other_user).get(url)), name
+        assert mark not in html_of(Client().get(url)), name
+    # A note on something not started does not count it as started.
+    assert (
+        Progress.objects.get(user=learner, resource=catalog["shared"]).status == Status.NOT_STARTED
+    )
+    search = html_of(signed_in(learner).get(reverse("catalog:search"), {"q": "shared"}))
+    assert f"Your note on {catalog['shared'].title}" in search
+
+
+def test_a_tick_keeps_its_menu_after_the_swap_except_on_the_resource_page(learner, catalog):
+    resource = catalog["resources"][2]
+    client = signed_in(learner)
+    url = reverse("progress:set", args=[resource.uuid])
+    # The search page's ticks name no scope: the swapped tick still has its menu, closed.
+    html = html_of(client.post(url, {"status": "done"}, HTTP_HX_REQUEST="true"))
+    assert '<details class="tick-menu">' in html and 'aria-checked="true"' in html
+    # The resource page's checkbox says it has no menu, and gets none back.
+    page = html_of(client.get(resource.get_absolute_url()))
+    assert """hx-vals='{"menu": "0"}'""" in page
+    html = html_of(client.post(url, {"status": "not_started", "menu": "0"}, HTTP_HX_REQUEST="true"))
+    assert "tick-menu" not in html and 'aria-checked="false"' in html
+
+
+def test_the_other_filters_links_keep_the_learners_status_filter(learner, other_user, catalog):
+    guide, topic, r = catalog["guide"], catalog["topic"], catalog["resources"]
+    for resource, kind in ((r[0], "paper"), (r[1], "video")):  # so the guide has a kind filter
+        resource.kind = kind
+        resource.save()
+    url = guide.get_absolute_url()
+    mine = html_of(signed_in(learner).get(url, {"status": "not_done"}))
+    assert f'href="{url}?kind=paper&amp;status=not_done"' in mine
+    assert f'hx-get="{url}?kind=paper&amp;status=not_done"' in mine
+    # Another learner without one, and a visitor, get the same links without it (one shared build).
+    for html in (
+        html_of(signed_in(other_user).get(url)),
+        html_of(Client().get(url, {"status": "not_done"})),
+    ):
+        assert f'href="{url}?kind=paper"' in html and "kind=paper&amp;status" not in html
+    # With a kind chosen, its "All" keeps only the status.
+    chosen = html_of(signed_in(learner).get(url, {"kind": "video", "status": "skipped"}))
+    assert f'href="{url}?kind=paper&amp;status=skipped"' in chosen
+    assert f'class="chip" href="{url}?status=skipped"' in chosen
+    # The topic page's too.
+    topic_url = reverse("catalog:topic-detail", args=[topic.slug])
+    html = html_of(signed_in(learner).get(topic_url, {"status": "in_progress"}))
+    assert f'href="{topic_url}?kind=paper&amp;status=in_progress"' in html
