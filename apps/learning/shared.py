@@ -262,6 +262,21 @@ def search_results(*, query: str, page_number, path: str) -> Overlay:
     )
 
 
+def guide_cards() -> Overlay:
+    """The guides page's card per published guide, its bar a hole (guide_bar's dom id)."""
+
+    def context():
+        overview = memoized("catalog-overview", selectors.catalog_overview)
+        return {
+            "cards": [
+                {"summary": summary, "bar": guide_bar(summary.guide, Tally(total=1), compact=True)}
+                for summary in overview.guides
+            ]
+        }
+
+    return shared_overlay("guide-cards", "catalog/includes/guide_cards.html", context)
+
+
 def dashboard_guide_bars() -> Overlay:
     """A bar per published guide and per visible top-level section, as holes."""
 

@@ -148,6 +148,15 @@ def dashboard_tallies(*, statuses) -> dict[str, Tally]:
     return tallies_of(((dom_id, ids) for dom_id, _, ids in dashboard_bar_slots()), statuses)
 
 
+def guide_card_tallies(*, statuses) -> dict[str, Tally]:
+    """{dom id: tally} of the guides page's bar per guide."""
+    guides = guide_structure().guide_resources
+    return tallies_of(
+        ((f"bar-guide-{guide.uuid}", guides.get(guide.id, frozenset())) for guide in guides_with_top_sections()),
+        statuses,
+    )
+
+
 def bars_for_scope(*, user, scope, resource, statuses):
     """(bars, other_slots, path_view): bars to refresh, the ids of the resource's other ticks
     on that page, and on a path page the path (its "next up" is refreshed too), for the

@@ -3,12 +3,13 @@
 from django import forms
 
 from apps.progress.models import Status
+from apps.progress.services import UNDONE
 
 MAX_IMPORT_BYTES = 2 * 1024 * 1024
 
 
 class StatusForm(forms.Form):
-    status = forms.ChoiceField(choices=Status.choices)
+    status = forms.ChoiceField(choices=[*Status.choices, (UNDONE, "Not done")])
     # Where the control sits, so the response can refresh that page's bars (see views.progress_set).
     scope = forms.CharField(required=False, max_length=120)
     slot = forms.SlugField(required=False, max_length=120)

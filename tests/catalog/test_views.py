@@ -147,7 +147,7 @@ def test_guide_heading_is_shared_yet_follows_a_curators_edit(client, guide):
     guide.save()
     page = html(client.get(guide.get_absolute_url()))
     assert '<h1 class="page-header__title">Inference Engineering</h1>' in page
-    assert "<p>Serve models.</p>\n\n<p>Fast &amp; cheap.</p>" in page
+    assert "<p>Serve models.</p>\n<p>Fast &amp; cheap.</p>" in page  # Markdown
     assert "<span>4 entries</span>" in page and 'href="https://example.com/inference"' in page
     guide.title = "Inference, revised"
     guide.save()  # moves the content version: the heading rendered once per version is made again

@@ -88,7 +88,9 @@ def test_htmx_tick_on_the_dashboard_refreshes_its_guide_and_section_bars_as_show
     assert 'id="bar-overall" class="bar" hx-swap-oob="true"' in html and "1/10 · 10%" in unescape(html)
     assert f'id="bar-guide-{guide.uuid}" class="bar bar--compact" hx-swap-oob="true"' in html
     assert f'id="bar-section-{top.uuid}" class="bar bar--compact" hx-swap-oob="true"' in html
-    assert html.count('hx-swap-oob="true"') == 1 + 2 + 3  # overall; both guides; every top section
+    # overall; both guides; every top section; the in-progress and recently completed lists
+    assert html.count('hx-swap-oob="true"') == 1 + 2 + 3 + 2
+    assert 'id="dashboard-recent" hx-swap-oob="true"' in html and resource.title in html
 
 
 def test_htmx_tick_learns_its_slot_from_the_button_that_sent_it(client, user, catalog):
