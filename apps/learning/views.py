@@ -164,12 +164,14 @@ def topic_detail(request, slug):
 @require_safe
 @vary_on_headers("HX-Request")
 def search(request):
-    form = SearchForm(request.GET)
-    query = form.query()
-    context = {"form": form, "query": query, "truncated": form.truncated}
+    guides = [(guide.slug, guide.title) for guide in selectors.guides_with_top_sections()]
+    form = SearchForm(request.GET, guides=guides)
+    query, filters = form.query(), form.filters()
+    context = {"form": form, "query": query, "truncated": form.truncated, "filters": filters,
+               "filter_errors": form.ignored_messages()}
     if query:
         results = shared.search_results(
-            query=query, page_number=request.GET.get("page"), path=request.path
+            query=query, page_number=request.GET.get("page"), path=request.path, filters=filters
         )
         context["results"] = overlay_fill(
             request, results, statuses=progress_selectors.statuses_for(user=request.user)

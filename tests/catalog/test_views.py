@@ -517,17 +517,18 @@ def test_search_htmx_request_gets_only_the_results_fragment(client, library):
 def test_search_page_form_works_without_javascript_and_searches_live(client):
     page = html(client.get(reverse("catalog:search")))
     assert f'action="{reverse("catalog:search")}" method="get"' in page
-    assert 'hx-trigger="input changed delay:300ms, search"' in page and 'hx-target="#search-results"' in page
+    assert 'hx-trigger="input changed delay:300ms from:#search-q, search from:#search-q, change from:.search-form__filters"' in page
+    assert 'hx-target="#search-results"' in page and '<select name="kind">' in page and '<select name="guide">' in page
 
 
 def test_search_query_count_is_constant(client):
     section = SectionFactory()
     for n in range(2):
         EntryFactory(section=section, resource=ResourceFactory(title=f"Attention {n}"))
-    # Cold: token, count, page, placements (2); warm: the token only.
-    assert page_queries(client, reverse("catalog:search"), {"q": "attention"}) == (5, 1)
+    # Cold: token, the guides (the guide filter's choices), count, page, placements (2); warm: the token only.
+    assert page_queries(client, reverse("catalog:search"), {"q": "attention"}) == (6, 1)
     for n in range(30):
         resource = ResourceFactory(title=f"More attention {n}")
         EntryFactory(section=SectionFactory(), resource=resource)
         EntryFactory(section=section, resource=resource)
-    assert page_queries(client, reverse("catalog:search"), {"q": "attention", "page": "2"}) == (5, 1)
+    assert page_queries(client, reverse("catalog:search"), {"q": "attention", "page": "2"}) == (6, 1)
