@@ -6,7 +6,7 @@ Each list page is one URL serving both the whole page and, to htmx, the fragment
 link too. What is the same for every learner comes from apps.learning.shared.
 """
 
-from urllib.parse import quote
+from urllib.parse import quote, urlencode
 
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
@@ -176,7 +176,13 @@ def search(request):
         context["results"] = overlay_fill(
             request, results, statuses=progress_selectors.statuses_for(user=request.user)
         )
-    return _page_or_fragment(request, "catalog/search.html", "search-results", context)
+    response = _page_or_fragment(request, "catalog/search.html", "search-results", context)
+    if request.htmx:  # the address bar shows the search without empty or rejected filters
+        params = {"q": query, **filters} if query else {}
+        if request.GET.get("page"):
+            params["page"] = request.GET["page"]
+        response["HX-Replace-Url"] = f"{request.path}?{urlencode(params)}" if params else request.path
+    return response
 
 
 @login_required

@@ -218,6 +218,29 @@ def heatmap_cells(days) -> SafeString:
     )
 
 
+HEATMAP_LEFT, HEATMAP_TOP = 30, 16  # room for the day labels on the left and the months on top
+
+
+def heatmap_labels(days) -> SafeString:
+    """The heatmap's month names above the week a month starts in, and Mon / Wed / Fri on the left."""
+    if not days:
+        return SafeString("")
+    start = days[0][0]
+    labels = [
+        f'<text class="hm-label" x="0" y="{HEATMAP_TOP + row * 14 + 9}">{_WEEKDAYS[(start.weekday() + row) % 7]}</text>'
+        for row in range(7)
+        if _WEEKDAYS[(start.weekday() + row) % 7] in ("Mon", "Wed", "Fri")
+    ]
+    last_x = -99
+    for index in range(len(days)):
+        day = start + timedelta(days=index)
+        x = HEATMAP_LEFT + (index // 7) * 14
+        if day.day == 1 and x - last_x >= 28:  # a month's name needs two columns
+            labels.append(f'<text class="hm-label" x="{x}" y="10">{_MONTHS[day.month - 1]}</text>')
+            last_x = x
+    return SafeString("".join(labels))
+
+
 @lru_cache(maxsize=4)
 def _heatmap_frame(start, length: int) -> tuple[tuple[str, str], ...]:
     """Per cell, the markup before its level and after its count."""

@@ -171,3 +171,34 @@ def test_a_guide_description_is_sanitized_markdown(client, catalog):
     assert 'href="javascript:' not in page
     cards = client.get(reverse("catalog:guide-list")).content.decode()
     assert "Read: one two" in " ".join(cards.split()) and "**" not in cards
+
+
+def test_importing_one_resource_says_resource(client, user, catalog):
+    client.force_login(user)
+    text = f"- [x] [{catalog['resources'][0].title}]({catalog['resources'][0].url})"
+    response = client.post(reverse("progress:import"), {"text": text, "confirm": "1"}, follow=True)
+    assert "Imported: 1 resource updated." in response.content.decode()
+
+
+def test_form_styles_load_on_every_page_with_a_form(client, user, catalog):
+    """The note box and the import form use .form/.field, styled in app.css, which every page loads."""
+    from django.contrib.staticfiles import finders
+
+    app_css = open(finders.find("css/app.css"), encoding="utf-8").read()
+    for rule in (".form {", ".field {", ".field textarea", ".button--small {", ".notice--error {"):
+        assert rule in app_css
+    client.force_login(user)
+    for url in (catalog["resources"][0].get_absolute_url(), reverse("progress:import")):
+        page = client.get(url).content.decode()
+        assert 'class="form' in page and "css/app" in page
+
+
+def test_heatmap_has_month_and_day_labels_and_a_legend(client, user, catalog):
+    progress_set_status(user=user, resource=catalog["resources"][0], status=Status.DONE)
+    client.force_login(user)
+    page = client.get(reverse("progress:dashboard")).content.decode()
+    assert 'class="heatmap-scroll"' in page
+    assert '<text class="hm-label" x="0"' in page and ">Mon</text>" in page and ">Wed</text>" in page
+    months = [m for m in ("Jan", "Feb", "Mar", "Apr", "May", "Jun", "Jul", "Aug", "Sep", "Oct", "Nov", "Dec") if f">{m}</text>" in page]
+    assert len(months) >= 11
+    assert 'class="heatmap-legend"' in page and "Less" in page and "More" in page and 'class="hm hm-4"' in page

@@ -281,9 +281,9 @@ def test_dashboard_heatmap_sums_up_the_learners_year(client, user, catalog):
     figure = html.split('<figure class="heatmap">')[1].split("</figure>")[0]
     today = timezone.localdate()
     assert '<desc id="heatmap-desc">2 changes on 1 day.</desc>' in figure
-    assert f"2 changes on 1 active day in the last year; busiest day {today.day} {today:%b %Y} (2).</figcaption>" in figure
+    assert f"2 changes on 1 active day in the last year; busiest day {today.day} {today:%b %Y} (2).</span>" in figure
     weeks_back = today.weekday() + 1 + 52 * 7  # from a Sunday, 53 columns
-    assert figure.count("<rect ") == weeks_back + 1 and 'class="hm hm-4"><title>2 on ' in figure
+    assert figure.count("<rect ") == weeks_back + 1 + 5 and 'class="hm hm-4"><title>2 on ' in figure  # and the legend's 5
 
 
 def test_dashboard_lists_say_so_when_empty(client, user, catalog):
