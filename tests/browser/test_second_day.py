@@ -135,6 +135,11 @@ def test_phone_pages_do_not_scroll_sideways(browser, live_server, guide, scheme)
         page.goto(f"{live_server.url}{url}")
         overflow = page.evaluate("document.documentElement.scrollWidth - document.documentElement.clientWidth")
         assert overflow <= 0, f"{url} scrolls sideways by {overflow}px"
+    # A status word under a checkbox leaves the titles in one column.
+    page.goto(f"{live_server.url}/guides/inference/")
+    expect(page.locator(".row .tick-status")).to_have_text("In progress")
+    lefts = {round(box["x"]) for box in (title.bounding_box() for title in page.locator(".row__title").all())}
+    assert len(lefts) == 1, lefts
     # The header keeps its account link and search box readable.
     page.goto(f"{live_server.url}/guides/")
     assert page.locator(".account-nav__email").bounding_box()["width"] >= 50

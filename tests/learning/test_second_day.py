@@ -49,7 +49,8 @@ def test_visitors_get_the_guide_cards_without_bars_and_a_sign_up_link(client, ca
     assert page.count('class="card guide-card"') == 2 and "bar-guide-" not in page
     assert f'href="{reverse("account_signup")}"' in page
     home = client.get(reverse("catalog:home")).content.decode()
-    assert f'href="{reverse("account_signup")}">Sign up</a>' in home
+    assert f'href="{reverse("account_signup")}">Sign up</a>' in home  # the header
+    assert f'href="{reverse("account_signup")}">Create an account to track your progress</a>' in home
 
 
 def test_guides_page_queries_are_pinned(client, user, catalog):
