@@ -44,9 +44,10 @@ def test_main_pages_light_and_dark_on_phone_and_desktop(browser, live_server, se
         "path": LearningPath.objects.get(slug="ai-infra-field-notes-kernel-development").get_absolute_url(),
         "sign-in": "/accounts/login/",
         "dashboard": "/",
+        "guides": "/guides/",
         "account": "/account/",
     }
-    signed_in = {"dashboard", "account"}
+    signed_in = {"dashboard", "guides", "account"}
     overflowing = []
     for device, viewport in VIEWPORTS.items():
         for scheme in ("light", "dark"):
