@@ -46,7 +46,7 @@ SUGGEST_MAX_WORDS = 6
 
 
 def split_joined(query: str) -> str:
-    """"flash-attention kv_cache" → "flash attention kv cache"; a leading "-" (exclude) stays."""
+    """ "flash-attention kv_cache" → "flash attention kv cache"; a leading "-" (exclude) stays."""
     return _JOINER.sub(" ", query)
 
 

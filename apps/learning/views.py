@@ -27,8 +27,8 @@ from apps.learning.shared import overlay_fill
 from apps.learning.widgets import (
     bars_for_scope,
     dashboard_tallies,
-    guide_card_tallies,
     guide_bar,
+    guide_card_tallies,
     next_up_html,
     overall_bar,
     step_bar,

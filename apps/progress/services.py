@@ -17,7 +17,6 @@ from django.utils import timezone
 from apps.catalog.models import Resource
 from apps.progress.models import Activity, ActivityDay, Progress, Status
 
-
 # What the tick asks when it clears a done resource: "not done", which is not one status. A resource
 # that was in progress before it was done goes back to in progress, keeping its start; one ticked
 # done straight away goes back to not started. Anything not done stays as it is.

@@ -14,10 +14,23 @@ pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
 
 @pytest.fixture
 def guide():
-    guide = GuideFactory(slug="inference", title="Inference Engineering", description="Serving **fast**.\n\n- one\n- two")
+    guide = GuideFactory(
+        slug="inference",
+        title="Inference Engineering",
+        description="Serving **fast**.\n\n- one\n- two",
+    )
     section = SectionFactory(guide=guide, title="Serving")
-    for title, kind in (("Paged attention", "paper"), ("Speculative decoding", "paper"), ("Continuous batching", "video")):
-        EntryFactory(section=section, resource=ResourceFactory(title=title, kind=kind, url=f"https://example.com/{title.replace(' ', '-')}"))
+    for title, kind in (
+        ("Paged attention", "paper"),
+        ("Speculative decoding", "paper"),
+        ("Continuous batching", "video"),
+    ):
+        EntryFactory(
+            section=section,
+            resource=ResourceFactory(
+                title=title, kind=kind, url=f"https://example.com/{title.replace(' ', '-')}"
+            ),
+        )
     return guide
 
 
@@ -39,7 +52,11 @@ def test_back_after_a_tick_shows_current_progress(page, live_server, guide, lear
     page.get_by_role("navigation", name="Main").get_by_role("link", name="Topics").click()
     page.wait_for_url("**/topics/")
     # Meanwhile the same learner ticks another resource elsewhere (another tab).
-    progress_set_status(user=learner, resource=guide.sections.get().entries.get(resource__title="Continuous batching").resource, status=Status.DONE)
+    progress_set_status(
+        user=learner,
+        resource=guide.sections.get().entries.get(resource__title="Continuous batching").resource,
+        status=Status.DONE,
+    )
     page.go_back()
     page.wait_for_url("**/guides/inference/")
     expect(tick(page, "Paged attention")).to_have_attribute("aria-checked", "true")
@@ -59,7 +76,9 @@ def test_back_over_an_htmx_filter_shows_current_progress(page, live_server, guid
     expect(page.locator(f"#bar-guide-{guide.uuid}")).to_contain_text("1/3")
 
 
-def test_resource_page_tick_and_status_buttons_agree_without_reload(page, live_server, guide, learner):
+def test_resource_page_tick_and_status_buttons_agree_without_reload(
+    page, live_server, guide, learner
+):
     resource = guide.sections.get().entries.get(resource__title="Speculative decoding").resource
     progress_set_status(user=learner, resource=resource, status=Status.SKIPPED)
     page.goto(f"{live_server.url}{resource.get_absolute_url()}")
@@ -70,16 +89,24 @@ def test_resource_page_tick_and_status_buttons_agree_without_reload(page, live_s
     expect(status.get_by_role("button", name="Skipped")).to_have_attribute("aria-pressed", "false")
     # In progress from its button, then done and undone by the tick: back to in progress.
     status.get_by_role("button", name="In progress").click()
-    expect(status.get_by_role("button", name="In progress")).to_have_attribute("aria-pressed", "true")
+    expect(status.get_by_role("button", name="In progress")).to_have_attribute(
+        "aria-pressed", "true"
+    )
     tick(page, "Speculative decoding").click()
     expect(tick(page, "Speculative decoding")).to_have_attribute("aria-checked", "true")
     tick(page, "Speculative decoding").click()
-    expect(status.get_by_role("button", name="In progress")).to_have_attribute("aria-pressed", "true")
+    expect(status.get_by_role("button", name="In progress")).to_have_attribute(
+        "aria-pressed", "true"
+    )
     assert Progress.objects.get(user=learner, resource=resource).started_at is not None
 
 
 def test_a_dashboard_tick_lands_in_recently_completed(page, live_server, guide, learner):
-    progress_set_status(user=learner, resource=guide.sections.get().entries.get(resource__title="Paged attention").resource, status=Status.IN_PROGRESS)
+    progress_set_status(
+        user=learner,
+        resource=guide.sections.get().entries.get(resource__title="Paged attention").resource,
+        status=Status.IN_PROGRESS,
+    )
     page.goto(f"{live_server.url}/dashboard/")
     recent = page.locator("#dashboard-recent")
     expect(recent).to_contain_text("Nothing completed yet.")
@@ -131,14 +158,26 @@ def test_phone_pages_do_not_scroll_sideways(browser, live_server, guide, scheme)
     context = browser.new_context(viewport={"width": 390, "height": 844}, color_scheme=scheme)
     page = context.new_page()
     sign_in(page, live_server, user)
-    for url in (resource.get_absolute_url(), "/guides/", "/guides/inference/", "/dashboard/", "/search/?q=attention", "/progress/import/"):
+    for url in (
+        resource.get_absolute_url(),
+        "/guides/",
+        "/guides/inference/",
+        "/dashboard/",
+        "/search/?q=attention",
+        "/progress/import/",
+    ):
         page.goto(f"{live_server.url}{url}")
-        overflow = page.evaluate("document.documentElement.scrollWidth - document.documentElement.clientWidth")
+        overflow = page.evaluate(
+            "document.documentElement.scrollWidth - document.documentElement.clientWidth"
+        )
         assert overflow <= 0, f"{url} scrolls sideways by {overflow}px"
     # A status word under a checkbox leaves the titles in one column.
     page.goto(f"{live_server.url}/guides/inference/")
     expect(page.locator(".row .tick-status")).to_have_text("In progress")
-    lefts = {round(box["x"]) for box in (title.bounding_box() for title in page.locator(".row__title").all())}
+    lefts = {
+        round(box["x"])
+        for box in (title.bounding_box() for title in page.locator(".row__title").all())
+    }
     assert len(lefts) == 1, lefts
     # The header keeps its account link and search box readable.
     page.goto(f"{live_server.url}/guides/")
@@ -147,5 +186,5 @@ def test_phone_pages_do_not_scroll_sideways(browser, live_server, guide, scheme)
     # The heatmap shows today: scrolled to its newest week.
     page.goto(f"{live_server.url}/dashboard/")
     today = page.locator(".heatmap-svg g[transform] rect").last.bounding_box()
-    assert 0 <= today["x"] and today["x"] + today["width"] <= 390
+    assert today["x"] >= 0 and today["x"] + today["width"] <= 390
     context.close()

@@ -51,7 +51,10 @@ def test_spellings_keep_short_words_and_run_both_ways():
     assert search.spellings("Quantisation") == ("quantisation", "quantization")
     assert search.spellings("behavior") == ("behavior", "behaviour")
     assert search.spellings("rise") == ("rise",) and search.spellings("four") == ("four",)
-    assert search.split_joined("flash-attention -training fp8/int8 -x") == "flash attention -training fp8 int8 -x"
+    assert (
+        search.split_joined("flash-attention -training fp8/int8 -x")
+        == "flash attention -training fp8 int8 -x"
+    )
 
 
 def test_a_typo_gets_did_you_mean_that_finds_something(client, catalog):
@@ -60,7 +63,9 @@ def test_a_typo_gets_did_you_mean_that_finds_something(client, catalog):
     html = client.get(reverse("catalog:search"), {"q": "atention"}).content.decode()
     assert 'Did you mean <a class="suggestion" href="/search/?q=attention">attention</a>?' in html
     # A word that is spelt right keeps its place; one with no neighbour gives no suggestion.
-    assert selectors.search_page(query="flash atention", page_number=1).suggestion == "flash attention"
+    assert (
+        selectors.search_page(query="flash atention", page_number=1).suggestion == "flash attention"
+    )
     assert selectors.search_page(query="zzqxv", page_number=1).suggestion == ""
 
 
@@ -70,7 +75,11 @@ def test_results_narrow_by_kind_and_guide_in_the_url(client, catalog):
     assert "Flash attention explained" in html and "FlashAttention-2" not in html
     assert '<option value="video" selected>' in html
     html = client.get(url, {"q": "attention", "guide": "papers"}).content.decode()
-    assert "FlashAttention-2" in html and "Attention is all you need" in html and "Flash attention explained" not in html
+    assert (
+        "FlashAttention-2" in html
+        and "Attention is all you need" in html
+        and "Flash attention explained" not in html
+    )
     assert '<option value="papers" selected>' in html
     html = client.get(url, {"q": "attention", "guide": "papers", "kind": "video"}).content.decode()
     assert "0 results" in html
@@ -79,8 +88,13 @@ def test_results_narrow_by_kind_and_guide_in_the_url(client, catalog):
     assert "Ignored the kind filter “nonsense”" in html and "3 results" in html
     # htmx gets the fragment, its page links keeping the filters.
     for n in range(25):
-        EntryFactory(section=catalog["Attention is all you need"].entries.get().section, resource=ResourceFactory(title=f"Attention {n}", kind=Kind.PAPER))
-    fragment = client.get(url, {"q": "attention", "kind": "paper"}, HTTP_HX_REQUEST="true").content.decode()
+        EntryFactory(
+            section=catalog["Attention is all you need"].entries.get().section,
+            resource=ResourceFactory(title=f"Attention {n}", kind=Kind.PAPER),
+        )
+    fragment = client.get(
+        url, {"q": "attention", "kind": "paper"}, HTTP_HX_REQUEST="true"
+    ).content.decode()
     assert "<html" not in fragment and "/search/?q=attention&amp;kind=paper&amp;page=2" in fragment
 
 

@@ -4,9 +4,9 @@ from django import template
 
 from apps.learning.shared import HOLES, bar_hole, tick_hole
 from apps.learning.widgets import (
-    bar_html,
     HEATMAP_LEFT,
     HEATMAP_TOP,
+    bar_html,
     heatmap_cells,
     heatmap_labels,
     path_bar,

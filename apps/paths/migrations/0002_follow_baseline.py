@@ -4,15 +4,14 @@ from django.db import migrations, models
 
 
 class Migration(migrations.Migration):
-
     dependencies = [
-        ('paths', '0001_initial'),
+        ("paths", "0001_initial"),
     ]
 
     operations = [
         migrations.AddField(
-            model_name='pathfollow',
-            name='done_minutes_at_follow',
+            model_name="pathfollow",
+            name="done_minutes_at_follow",
             field=models.PositiveIntegerField(default=0),
         ),
     ]
