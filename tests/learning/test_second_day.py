@@ -288,3 +288,33 @@ def test_heatmap_has_month_and_day_labels_and_a_legend(client, user, catalog):
         and "More" in page
         and 'class="hm hm-4"' in page
     )
+
+
+def test_query_counts_of_ticks_that_refresh_more_are_pinned(client, user, catalog, learning_path):
+    """A tick's base cost (session, user, token; the write's 6) plus what each scope reads."""
+    from django.db import connection
+    from django.test.utils import CaptureQueriesContext
+
+    client.force_login(user)
+    resources = catalog["resources"]
+    client.post(
+        reverse("paths:path-follow", args=[learning_path.slug]),
+        {"action": "follow", "hours_per_week": "3"},
+    )
+
+    def queries_of(resource, scope):
+        client.post(
+            tick_url(resource), {"status": "done", "scope": scope}, HTTP_HX_REQUEST="true"
+        )  # the memo
+        with CaptureQueriesContext(connection) as queries:
+            client.post(
+                tick_url(resource), {"status": "undone", "scope": scope}, HTTP_HX_REQUEST="true"
+            )
+        return len(queries)
+
+    # The statuses; the dashboard's rows (one query) and the follows, for its lists and paces.
+    assert queries_of(resources[0], "dashboard") == 3 + 6 + 1 + 2
+    # The statuses and the learner's follow of the path, for its pace.
+    assert queries_of(resources[1], f"path:{learning_path.uuid}") == 3 + 6 + 1 + 1
+    # The resource page's block needs the row only, which the write returned.
+    assert queries_of(resources[2], "resource") == 3 + 6
