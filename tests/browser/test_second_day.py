@@ -92,6 +92,8 @@ def test_resource_page_tick_and_status_buttons_agree_without_reload(
     expect(status.get_by_role("button", name="In progress")).to_have_attribute(
         "aria-pressed", "true"
     )
+    # Keyboard focus stays on the button pressed, across the swap.
+    expect(status.get_by_role("button", name="In progress")).to_be_focused()
     tick(page, "Speculative decoding").click()
     expect(tick(page, "Speculative decoding")).to_have_attribute("aria-checked", "true")
     tick(page, "Speculative decoding").click()
