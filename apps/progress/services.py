@@ -109,7 +109,11 @@ def _undone(progress, previous) -> str:
     """The status "not done" means for this row (see UNDONE)."""
     if previous != Status.DONE:
         return previous
-    started_before = progress.started_at and progress.completed_at and progress.started_at < progress.completed_at
+    started_before = (
+        progress.started_at
+        and progress.completed_at
+        and progress.started_at < progress.completed_at
+    )
     return Status.IN_PROGRESS if started_before else Status.NOT_STARTED
 
 
