@@ -173,6 +173,11 @@ def test_phone_pages_do_not_scroll_sideways(browser, live_server, guide, scheme)
             "document.documentElement.scrollWidth - document.documentElement.clientWidth"
         )
         assert overflow <= 0, f"{url} scrolls sideways by {overflow}px"
+    # The note box is a styled field: the width of its form, the site's border.
+    page.goto(f"{live_server.url}{resource.get_absolute_url()}")
+    note = page.get_by_label("Private note")
+    assert note.bounding_box()["width"] >= 300
+    assert note.evaluate("el => getComputedStyle(el).borderTopLeftRadius") != "0px"
     # A status word under a checkbox leaves the titles in one column.
     page.goto(f"{live_server.url}/guides/inference/")
     expect(page.locator(".row .tick-status")).to_have_text("In progress")
