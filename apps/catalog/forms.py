@@ -26,7 +26,9 @@ class CatalogFilterForm(forms.Form):
         for name in self.errors:
             field = self.fields[name]
             value = self.data.get(name, "")
-            messages.append(f"Ignored the {field.label.lower()} filter “{value[:40]}”: it is not one of the choices.")
+            messages.append(
+                f"Ignored the {field.label.lower()} filter “{value[:40]}”: it is not one of the choices."
+            )
         return messages
 
 
@@ -50,7 +52,9 @@ class SearchQueryField(forms.CharField):
 
 class SearchForm(forms.Form):
     q = SearchQueryField(label="Search", required=False)
-    kind = forms.ChoiceField(label="Kind", choices=[("", "Any kind"), *Kind.choices], required=False)
+    kind = forms.ChoiceField(
+        label="Kind", choices=[("", "Any kind"), *Kind.choices], required=False
+    )
     guide = forms.ChoiceField(label="Guide", choices=[("", "Any guide")], required=False)
     truncated = False  # set by clean_q when the query was cut to SEARCH_MAX_LENGTH
 
@@ -71,7 +75,11 @@ class SearchForm(forms.Form):
     def filters(self) -> dict[str, str]:
         """The valid, chosen filters ("kind", "guide"); a bad value is left out (see ignored_messages)."""
         self.is_valid()
-        return {name: self.cleaned_data[name] for name in ("kind", "guide") if self.cleaned_data.get(name)}
+        return {
+            name: self.cleaned_data[name]
+            for name in ("kind", "guide")
+            if self.cleaned_data.get(name)
+        }
 
     def ignored_messages(self) -> list[str]:
         self.is_valid()

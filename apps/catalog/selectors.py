@@ -61,7 +61,11 @@ class Facet:
     @property
     def worth_showing(self) -> bool:
         """Hide a choice that would change nothing (every row has the one value present)."""
-        return self.active or len(self.options) > 1 or any(option.count < self.total for option in self.options)
+        return (
+            self.active
+            or len(self.options) > 1
+            or any(option.count < self.total for option in self.options)
+        )
 
 
 @dataclass
@@ -108,7 +112,10 @@ class _SectionTree:
         sections = Section.objects.filter(guide__is_published=True).select_related("guide")
         if guide is not None:
             sections = sections.filter(guide=guide)
-        by_id = {section.id: section for section in sections.order_by("guide__position", "guide_id", "position")}
+        by_id = {
+            section.id: section
+            for section in sections.order_by("guide__position", "guide_id", "position")
+        }
         self.visible: dict[int, Section] = {}
         self.hidden_ids: set[int] = set()
         for section in by_id.values():
@@ -140,7 +147,9 @@ class _SectionTree:
         entry.section = self.visible[entry.section_id]
         lineage = [entry.section, *reversed(entry.section.ancestors)]
         entry.effective_tier = entry.tier or next((s.tier for s in lineage if s.tier), None)
-        entry.effective_priority = entry.priority or next((s.priority for s in lineage if s.priority), "")
+        entry.effective_priority = entry.priority or next(
+            (s.priority for s in lineage if s.priority), ""
+        )
         return entry
 
 
@@ -243,8 +252,8 @@ def guide_structure() -> GuideStructure:
 def _guide_structure_build() -> GuideStructure:
     tree = visible_tree()
     per_guide, per_section = defaultdict(set), defaultdict(set)
-    for guide_id, section_id, resource_id in (
-        tree.entries(Entry.objects.all()).values_list("section__guide_id", "section_id", "resource_id")
+    for guide_id, section_id, resource_id in tree.entries(Entry.objects.all()).values_list(
+        "section__guide_id", "section_id", "resource_id"
     ):
         per_guide[guide_id].add(resource_id)
         section = tree.visible[section_id]
@@ -282,11 +291,15 @@ def published_resources() -> dict[int, Resource]:
 def _facet(name: str, label: str, choices, counts: Counter, active: str | None) -> Facet:
     """Options for the values that occur (plus the active one, so it can be switched off)."""
     options = [
-        FacetOption(value=value, label=choice_label, count=counts.get(value, 0), active=value == active)
+        FacetOption(
+            value=value, label=choice_label, count=counts.get(value, 0), active=value == active
+        )
         for value, choice_label in choices
         if counts.get(value) or value == active
     ]
-    return Facet(name=name, label=label, options=options, active=bool(active), total=sum(counts.values()))
+    return Facet(
+        name=name, label=label, options=options, active=bool(active), total=sum(counts.values())
+    )
 
 
 # --- Home ------------------------------------------------------------------------------------
@@ -302,13 +315,21 @@ def catalog_overview() -> CatalogOverview:
         .values_list("section__guide", "resources")
     )
     guides = [
-        GuideSummary(guide=guide, section_count=section_counts[guide.id], resource_count=resource_counts.get(guide.id, 0))
+        GuideSummary(
+            guide=guide,
+            section_count=section_counts[guide.id],
+            resource_count=resource_counts.get(guide.id, 0),
+        )
         for guide in Guide.objects.published()
     ]
     topics = list(
-        Topic.objects.published().annotate(resource_count=Count("resources", filter=Q(resources__is_published=True)))
+        Topic.objects.published().annotate(
+            resource_count=Count("resources", filter=Q(resources__is_published=True))
+        )
     )
-    return CatalogOverview(guides=guides, topics=topics, resource_count=Resource.objects.published().count())
+    return CatalogOverview(
+        guides=guides, topics=topics, resource_count=Resource.objects.published().count()
+    )
 
 
 # --- Guide -----------------------------------------------------------------------------------
@@ -344,14 +365,19 @@ def guide_contents(*, guide: Guide, filters: dict[str, str]) -> GuideContents:
     ]
 
     def passes(entry: Entry, ignore: str | None = None) -> bool:
-        return all(name == ignore or _entry_facet_value(entry, name) == want for name, want in filters.items())
+        return all(
+            name == ignore or _entry_facet_value(entry, name) == want
+            for name, want in filters.items()
+        )
 
     facets = [
         _facet(
             name,
             label,
             choices,
-            Counter(_entry_facet_value(entry, name) for entry in entries if passes(entry, ignore=name)),
+            Counter(
+                _entry_facet_value(entry, name) for entry in entries if passes(entry, ignore=name)
+            ),
             filters.get(name),
         )
         for name, label, choices in GUIDE_FACETS
@@ -367,7 +393,12 @@ def guide_contents(*, guide: Guide, filters: dict[str, str]) -> GuideContents:
     # A guide under one big heading is better navigated by the headings inside it.
     contents = tree.roots[0].subsections if len(tree.roots) == 1 else tree.roots
     return GuideContents(
-        guide=guide, sections=sections, contents=contents, facets=facets, shown_count=len(shown), total_count=len(entries)
+        guide=guide,
+        sections=sections,
+        contents=contents,
+        facets=facets,
+        shown_count=len(shown),
+        total_count=len(entries),
     )
 
 
@@ -385,7 +416,9 @@ def resource_details(*, uuid) -> Resource:
     guide and section). Http404 if none."""
     resource = get_object_or_404(Resource.objects.published(), uuid=uuid)
     prefetch_related_objects(
-        [resource], "links", Prefetch("topics", queryset=Topic.objects.published(), to_attr="published_topics")
+        [resource],
+        "links",
+        Prefetch("topics", queryset=Topic.objects.published(), to_attr="published_topics"),
     )
     _attach_guides([resource])
     return resource
@@ -394,14 +427,18 @@ def resource_details(*, uuid) -> Resource:
 # --- Topics ----------------------------------------------------------------------------------
 def topic_list() -> list[Topic]:
     return list(
-        Topic.objects.published().annotate(resource_count=Count("resources", filter=Q(resources__is_published=True)))
+        Topic.objects.published().annotate(
+            resource_count=Count("resources", filter=Q(resources__is_published=True))
+        )
     )
 
 
 def topic_contents(*, topic: Topic, filters: dict[str, str]) -> TopicContents:
     """The topic's published resources from every guide, each with the guides it appears in."""
     resources = topic.resources.published()
-    kind_counts = Counter(dict(resources.order_by().values("kind").annotate(n=Count("id")).values_list("kind", "n")))
+    kind_counts = Counter(
+        dict(resources.order_by().values("kind").annotate(n=Count("id")).values_list("kind", "n"))
+    )
     if filters.get("kind"):
         resources = resources.filter(kind=filters["kind"])
     shown = list(resources.order_by("title"))
@@ -409,7 +446,11 @@ def topic_contents(*, topic: Topic, filters: dict[str, str]) -> TopicContents:
     return TopicContents(
         topic=topic,
         resources=shown,
-        facets=[facet for facet in [_facet("kind", "Kind", Kind.choices, kind_counts, filters.get("kind"))] if facet.worth_showing],
+        facets=[
+            facet
+            for facet in [_facet("kind", "Kind", Kind.choices, kind_counts, filters.get("kind"))]
+            if facet.worth_showing
+        ],
         total_count=sum(kind_counts.values()),
     )
 
@@ -465,7 +506,9 @@ def search_resources(query: str, *, filters: dict | None = None) -> QuerySet:
         resources = resources.filter(kind=filters["kind"])
     if filters.get("guide"):
         guide = next((g for g in guides_with_top_sections() if g.slug == filters["guide"]), None)
-        held = guide_structure().guide_resources.get(guide.id, frozenset()) if guide else frozenset()
+        held = (
+            guide_structure().guide_resources.get(guide.id, frozenset()) if guide else frozenset()
+        )
         resources = resources.filter(id__in=sorted(held))
     if connection.vendor == "postgresql":
         vector = (
@@ -482,14 +525,24 @@ def search_resources(query: str, *, filters: dict | None = None) -> QuerySet:
             .filter(Q(document=text_query) | _every_word(words))
             .order_by("-rank", "title", "id")
         )
-    title_match = Case(When(_every_word(words, fields=("title",)), then=Value(1)), default=Value(0), output_field=IntegerField())
-    return resources.filter(_every_word(words)).annotate(title_match=title_match).order_by("-title_match", "title", "id")
+    title_match = Case(
+        When(_every_word(words, fields=("title",)), then=Value(1)),
+        default=Value(0),
+        output_field=IntegerField(),
+    )
+    return (
+        resources.filter(_every_word(words))
+        .annotate(title_match=title_match)
+        .order_by("-title_match", "title", "id")
+    )
 
 
 def search_page(*, query: str, page_number, filters: dict | None = None) -> Page:
     """One page of results (an out-of-range or junk page number gives the nearest real page);
     with none at all, ``page.suggestion`` is a query that finds some ("did you mean"), or ""."""
-    page = Paginator(search_resources(query, filters=filters), SEARCH_PAGE_SIZE).get_page(page_number)
+    page = Paginator(search_resources(query, filters=filters), SEARCH_PAGE_SIZE).get_page(
+        page_number
+    )
     page.object_list = list(page.object_list)
     _attach_guides(page.object_list)
     page.suggestion = ""

@@ -80,7 +80,14 @@ def home(request):
 def guide_list(request):
     """Every published guide as a card; a signed-in learner sees their progress on each."""
     statuses = progress_selectors.statuses_for(user=request.user)
-    context = {"cards": overlay_fill(request, shared.guide_cards(), statuses=statuses, tallies=guide_card_tallies(statuses=statuses))}
+    context = {
+        "cards": overlay_fill(
+            request,
+            shared.guide_cards(),
+            statuses=statuses,
+            tallies=guide_card_tallies(statuses=statuses),
+        )
+    }
     if request.user.is_authenticated:
         context["overall"] = progress_selectors.overall_tally(statuses=statuses)
     return render(request, "catalog/guide_list.html", context)
@@ -119,7 +126,12 @@ def _section_bar_tallies(guide, tallies) -> dict:
 def resource_detail(request, uuid):
     parts = shared.resource_parts(uuid=uuid)
     resource = parts.resource
-    context = {"resource": resource, "parts": parts, "progress_scope": RESOURCE_SCOPE, "statuses": {}}
+    context = {
+        "resource": resource,
+        "parts": parts,
+        "progress_scope": RESOURCE_SCOPE,
+        "statuses": {},
+    }
     if request.user.is_authenticated:
         progress = progress_selectors.progress_row(user=request.user, resource=resource)
         shown = progress and progress.status != Status.NOT_STARTED
@@ -167,8 +179,13 @@ def search(request):
     guides = [(guide.slug, guide.title) for guide in selectors.guides_with_top_sections()]
     form = SearchForm(request.GET, guides=guides)
     query, filters = form.query(), form.filters()
-    context = {"form": form, "query": query, "truncated": form.truncated, "filters": filters,
-               "filter_errors": form.ignored_messages()}
+    context = {
+        "form": form,
+        "query": query,
+        "truncated": form.truncated,
+        "filters": filters,
+        "filter_errors": form.ignored_messages(),
+    }
     if query:
         results = shared.search_results(
             query=query, page_number=request.GET.get("page"), path=request.path, filters=filters
@@ -181,7 +198,9 @@ def search(request):
         params = {"q": query, **filters} if query else {}
         if request.GET.get("page"):
             params["page"] = request.GET["page"]
-        response["HX-Replace-Url"] = f"{request.path}?{urlencode(params)}" if params else request.path
+        response["HX-Replace-Url"] = (
+            f"{request.path}?{urlencode(params)}" if params else request.path
+        )
     return response
 
 
@@ -190,14 +209,21 @@ def dashboard(request):
     user = request.user
     overview = progress_selectors.progress_overview(user=user)
     statuses = overview.statuses
-    guide = progress_selectors.last_guide(guides=selectors.guides_with_top_sections(), recent=overview.recent)
+    guide = progress_selectors.last_guide(
+        guides=selectors.guides_with_top_sections(), recent=overview.recent
+    )
     context = {
         "overall": overall_bar(progress_selectors.overall_tally(statuses=statuses)),
         "guide_bars": overlay_fill(
-            request, shared.dashboard_guide_bars(), statuses=statuses, tallies=dashboard_tallies(statuses=statuses)
+            request,
+            shared.dashboard_guide_bars(),
+            statuses=statuses,
+            tallies=dashboard_tallies(statuses=statuses),
         ),
         "continue_guide": guide,
-        "continue_entries": progress_selectors.continue_in_guide(guide=guide, statuses=statuses) if guide else [],
+        "continue_entries": progress_selectors.continue_in_guide(guide=guide, statuses=statuses)
+        if guide
+        else [],
         "in_progress_rows": overview.in_progress,
         "recent_rows": overview.done,
         "year": progress_selectors.activity_year(user=user),
@@ -297,7 +323,9 @@ def progress_set(request, resource_uuid):
             "in_progress_rows": overview.in_progress,
             "recent_rows": overview.done,
             "followed_paths": path_selectors.followed_paths(
-                user=request.user, statuses=statuses, follows=path_selectors.follows_for(user=request.user)
+                user=request.user,
+                statuses=statuses,
+                follows=path_selectors.follows_for(user=request.user),
             ),
         }
     return render(request, "progress/tick_response.html", context)
@@ -306,7 +334,13 @@ def progress_set(request, resource_uuid):
 RESOURCE_SCOPE = "resource"  # the tick form's scope on a resource page
 RESOURCE_PROGRESS_ID = "my-progress"  # progress/includes/resource_progress.html
 # The id of the row holding a tick, by its page's scope: the tick's slot is the row's key.
-ROW_ID_PREFIXES = {"guide": "entry-", "dashboard": "entry-", "path": "step-item-", "topic": "resource-", "": "resource-"}
+ROW_ID_PREFIXES = {
+    "guide": "entry-",
+    "dashboard": "entry-",
+    "path": "step-item-",
+    "topic": "resource-",
+    "": "resource-",
+}
 
 
 def _row_anchor(scope: str, slot: str) -> str:

@@ -49,7 +49,9 @@ def bar_html(bar: Bar, *, compact=False, oob=False) -> SafeString:
     dashboard's 75 bars cost 4 ms."""
     tally, compact = bar.tally, compact or bar.compact
     done, countable, percent = tally.done, tally.countable, tally.percent
-    classes = "bar" + (" bar--compact" if compact else "") + (" bar--complete" if tally.complete else "")
+    classes = (
+        "bar" + (" bar--compact" if compact else "") + (" bar--complete" if tally.complete else "")
+    )
     swap = ' hx-swap-oob="true"' if oob else ""
     label = escape(bar.label)
     return SafeString(
@@ -152,7 +154,10 @@ def guide_card_tallies(*, statuses) -> dict[str, Tally]:
     """{dom id: tally} of the guides page's bar per guide."""
     guides = guide_structure().guide_resources
     return tallies_of(
-        ((f"bar-guide-{guide.uuid}", guides.get(guide.id, frozenset())) for guide in guides_with_top_sections()),
+        (
+            (f"bar-guide-{guide.uuid}", guides.get(guide.id, frozenset()))
+            for guide in guides_with_top_sections()
+        ),
         statuses,
     )
 

@@ -18,7 +18,12 @@ class LearningPath(CatalogModel):
     title = models.CharField(max_length=200)
     description = models.TextField(blank=True)
     guide = models.ForeignKey(
-        Guide, on_delete=models.SET_NULL, null=True, blank=True, related_name="paths", help_text="The guide that defines this path."
+        Guide,
+        on_delete=models.SET_NULL,
+        null=True,
+        blank=True,
+        related_name="paths",
+        help_text="The guide that defines this path.",
     )
     position = models.PositiveIntegerField(default=0)
 
@@ -37,17 +42,28 @@ class PathStep(UUIDModel):
     position = models.PositiveIntegerField()
     title = models.CharField(max_length=300)
     phase = models.CharField(max_length=100, blank=True)
-    effort = models.CharField(max_length=50, blank=True, help_text='As the guide says it, e.g. "4-5 weeks".')
-    effort_hours = models.PositiveIntegerField(null=True, blank=True, help_text="Estimated hours; overrides the resources' own estimates.")
+    effort = models.CharField(
+        max_length=50, blank=True, help_text='As the guide says it, e.g. "4-5 weeks".'
+    )
+    effort_hours = models.PositiveIntegerField(
+        null=True, blank=True, help_text="Estimated hours; overrides the resources' own estimates."
+    )
     description = models.TextField(blank=True)
     section = models.ForeignKey(
-        Section, on_delete=models.SET_NULL, null=True, blank=True, related_name="path_steps", help_text="The guide section it was drawn from."
+        Section,
+        on_delete=models.SET_NULL,
+        null=True,
+        blank=True,
+        related_name="path_steps",
+        help_text="The guide section it was drawn from.",
     )
     resources = models.ManyToManyField(Resource, through="StepResource", related_name="path_steps")
 
     class Meta:
         ordering = ["path", "position"]
-        constraints = [models.UniqueConstraint(fields=["path", "position"], name="pathstep_unique_position")]
+        constraints = [
+            models.UniqueConstraint(fields=["path", "position"], name="pathstep_unique_position")
+        ]
 
     def __str__(self):
         return self.title
@@ -65,8 +81,12 @@ class StepResource(UUIDModel):
     class Meta:
         ordering = ["step", "position"]
         constraints = [
-            models.UniqueConstraint(fields=["step", "position"], name="stepresource_unique_position"),
-            models.UniqueConstraint(fields=["step", "resource"], name="stepresource_unique_resource"),
+            models.UniqueConstraint(
+                fields=["step", "position"], name="stepresource_unique_position"
+            ),
+            models.UniqueConstraint(
+                fields=["step", "resource"], name="stepresource_unique_resource"
+            ),
         ]
 
     def __str__(self):
@@ -76,7 +96,9 @@ class StepResource(UUIDModel):
 class PathFollow(models.Model):
     """A learner following a path; unfollowing deletes this row and keeps all progress."""
 
-    user = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="path_follows")
+    user = models.ForeignKey(
+        settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="path_follows"
+    )
     path = models.ForeignKey(LearningPath, on_delete=models.CASCADE, related_name="follows")
     followed_at = models.DateTimeField(auto_now_add=True)
     hours_per_week = models.PositiveSmallIntegerField(null=True, blank=True)
@@ -87,7 +109,8 @@ class PathFollow(models.Model):
         constraints = [
             models.UniqueConstraint(fields=["user", "path"], name="pathfollow_once_per_user"),
             models.CheckConstraint(
-                condition=Q(hours_per_week__isnull=True) | Q(hours_per_week__gte=1, hours_per_week__lte=168),
+                condition=Q(hours_per_week__isnull=True)
+                | Q(hours_per_week__gte=1, hours_per_week__lte=168),
                 name="pathfollow_hours_per_week_1_to_168",
             ),
         ]

@@ -91,10 +91,16 @@ class PathView:
 
 def _steps_prefetch():
     """Steps in order, each with its published resources (`.ordered_steps[].published_items`)."""
-    published_items = StepResource.objects.filter(resource__is_published=True).select_related("resource").order_by("position")
+    published_items = (
+        StepResource.objects.filter(resource__is_published=True)
+        .select_related("resource")
+        .order_by("position")
+    )
     return Prefetch(
         "steps",
-        queryset=PathStep.objects.select_related("section__guide").order_by("position").prefetch_related(
+        queryset=PathStep.objects.select_related("section__guide")
+        .order_by("position")
+        .prefetch_related(
             Prefetch("step_resources", queryset=published_items, to_attr="published_items")
         ),
         to_attr="ordered_steps",
@@ -138,13 +144,22 @@ def _build(path, statuses, follow, today):
     status_of = statuses.get
     for plan in plans:
         items = [(item, status_of(item.resource_id, "")) for item in plan.items]
-        step_view = StepView(step=plan.step, items=items, tally=Tally.of(plan.resource_ids, statuses), minutes=plan.minutes)
+        step_view = StepView(
+            step=plan.step,
+            items=items,
+            tally=Tally.of(plan.resource_ids, statuses),
+            minutes=plan.minutes,
+        )
         view.steps.append(step_view)
         view.minutes += plan.minutes
         if view.next_up is None:
-            view.next_up = next(((step_view, item) for item, status in items if status not in FINISHED), None)
+            view.next_up = next(
+                ((step_view, item) for item, status in items if status not in FINISHED), None
+            )
         if step_view.tally.countable:
-            view.done_minutes += round(plan.minutes * step_view.tally.done / step_view.tally.countable)
+            view.done_minutes += round(
+                plan.minutes * step_view.tally.done / step_view.tally.countable
+            )
     view.tally = Tally.of(resource_ids, statuses)
     if follow and follow.hours_per_week:
         weekly = follow.hours_per_week * 60
@@ -154,14 +169,20 @@ def _build(path, statuses, follow, today):
             hours_per_week=follow.hours_per_week,
             expected_finish=today + timedelta(weeks=remaining / weekly),
             # Measured from the day of following: what was done before is the baseline, not a lead.
-            ahead_minutes=round(view.done_minutes - follow.done_minutes_at_follow - weeks_in * weekly),
+            ahead_minutes=round(
+                view.done_minutes - follow.done_minutes_at_follow - weeks_in * weekly
+            ),
         )
     return view
 
 
 def follows_for(*, user) -> dict:
     """{path_id: PathFollow} of the learner's follows."""
-    return {follow.path_id: follow for follow in PathFollow.objects.filter(user=user)} if user.is_authenticated else {}
+    return (
+        {follow.path_id: follow for follow in PathFollow.objects.filter(user=user)}
+        if user.is_authenticated
+        else {}
+    )
 
 
 def _views(*, user, paths, statuses=None, follows=None):
@@ -179,7 +200,12 @@ def published_paths() -> list[LearningPath]:
     """Every published path with its steps and their resources, built once per content version
     (apps.core.content): shared by all requests of a worker, so read-only."""
     return memoized(
-        "paths", lambda: list(LearningPath.objects.published().select_related("guide").prefetch_related(_steps_prefetch()))
+        "paths",
+        lambda: list(
+            LearningPath.objects.published()
+            .select_related("guide")
+            .prefetch_related(_steps_prefetch())
+        ),
     )
 
 
@@ -203,7 +229,9 @@ def path_list(*, user):
 def path_detail(*, path, user, statuses=None, follows=None):
     """The path's view for `user`; `path` (looked up by the caller) names which. The learner's
     statuses and follows are read unless the caller has them."""
-    prefetched = next((candidate for candidate in published_paths() if candidate.id == path.id), None)
+    prefetched = next(
+        (candidate for candidate in published_paths() if candidate.id == path.id), None
+    )
     if prefetched is None:  # not published (a curator's preview) or changed since the lookup
         prefetch_related_objects([path], _steps_prefetch())
         prefetched = path
@@ -217,7 +245,10 @@ def path_outline(path) -> PathView:
 
 def followed_paths(*, user, statuses, follows):
     """The learner's followed paths, oldest follow first, from their statuses and follows (read by the caller)."""
-    followed = sorted((path for path in published_paths() if path.id in follows), key=lambda path: follows[path.id].followed_at)
+    followed = sorted(
+        (path for path in published_paths() if path.id in follows),
+        key=lambda path: follows[path.id].followed_at,
+    )
     return _views(user=user, paths=followed, statuses=statuses, follows=follows)
 
 
@@ -231,5 +262,10 @@ def path_scope(*, user, path_uuid, resource, statuses):
     follows = {follow.path_id: follow for follow in PathFollow.objects.filter(user=user, path=path)}
     view = path_detail(path=path, user=user, statuses=statuses, follows=follows)
     steps = [step for step in view.steps if resource.id in step.resource_ids]
-    slots = [str(item.uuid) for step in steps for item, _ in step.items if item.resource_id == resource.id]
+    slots = [
+        str(item.uuid)
+        for step in steps
+        for item, _ in step.items
+        if item.resource_id == resource.id
+    ]
     return view, steps, slots

@@ -16,13 +16,20 @@ class StatusForm(forms.Form):
 
 
 class NoteForm(forms.Form):
-    note = forms.CharField(required=False, max_length=10_000, widget=forms.Textarea(attrs={"rows": 4}))
+    note = forms.CharField(
+        required=False, max_length=10_000, widget=forms.Textarea(attrs={"rows": 4})
+    )
 
 
 class ImportForm(forms.Form):
-    file = forms.FileField(required=False, help_text="A Markdown checklist (.md) or a Syllabus JSON export.")
+    file = forms.FileField(
+        required=False, help_text="A Markdown checklist (.md) or a Syllabus JSON export."
+    )
     text = forms.CharField(
-        required=False, widget=forms.Textarea(attrs={"rows": 10}), label="…or paste it here", max_length=MAX_IMPORT_BYTES
+        required=False,
+        widget=forms.Textarea(attrs={"rows": 10}),
+        label="…or paste it here",
+        max_length=MAX_IMPORT_BYTES,
     )
 
     def clean(self):
@@ -34,7 +41,9 @@ class ImportForm(forms.Form):
             try:
                 cleaned["content"] = upload.read().decode("utf-8-sig")
             except UnicodeDecodeError:
-                raise forms.ValidationError("That file is not UTF-8 text; nothing was imported.") from None
+                raise forms.ValidationError(
+                    "That file is not UTF-8 text; nothing was imported."
+                ) from None
         else:
             cleaned["content"] = cleaned.get("text") or ""
         if not cleaned["content"].strip():

@@ -21,7 +21,9 @@ from apps.progress.services import progress_set_note
 def safe_next(request, fallback):
     """The `next` the request names if it stays on this site, else `fallback`."""
     target = request.POST.get("next") or request.GET.get("next") or ""
-    if url_has_allowed_host_and_scheme(target, allowed_hosts={request.get_host()}, require_https=request.is_secure()):
+    if url_has_allowed_host_and_scheme(
+        target, allowed_hosts={request.get_host()}, require_https=request.is_secure()
+    ):
         return target
     return fallback
 
@@ -50,7 +52,9 @@ EXPORTS = {
 def progress_export(request, fmt):
     stamp = timezone.localdate().isoformat()
     if fmt == "json":
-        response = JsonResponse(exports.progress_json(request.user), json_dumps_params={"indent": 2})
+        response = JsonResponse(
+            exports.progress_json(request.user), json_dumps_params={"indent": 2}
+        )
     else:
         content_type, build = EXPORTS[fmt]
         response = HttpResponse(build(request.user), content_type=content_type)

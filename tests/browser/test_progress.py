@@ -18,7 +18,13 @@ pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
 def guide():
     guide = GuideFactory(slug="inference", title="Inference Engineering")
     section = SectionFactory(guide=guide, title="Serving")
-    for title in ("Paged attention", "Speculative decoding", "Continuous batching", "KV cache quantization", "Prefix caching"):
+    for title in (
+        "Paged attention",
+        "Speculative decoding",
+        "Continuous batching",
+        "KV cache quantization",
+        "Prefix caching",
+    ):
         EntryFactory(section=section, resource=ResourceFactory(title=title))
     return guide
 
@@ -34,14 +40,20 @@ def tick(page, title):
     return page.get_by_role("checkbox", name=f"Done: {title}")
 
 
-def test_tick_three_by_mouse_and_one_by_keyboard_and_they_survive_a_reload(page, live_server, guide, learner):
+def test_tick_three_by_mouse_and_one_by_keyboard_and_they_survive_a_reload(
+    page, live_server, guide, learner
+):
     errors = []
-    page.on("console", lambda message: errors.append(message.text) if message.type == "error" else None)
+    page.on(
+        "console", lambda message: errors.append(message.text) if message.type == "error" else None
+    )
     page.goto(f"{live_server.url}/guides/inference/")
     bar = page.locator(f"#bar-guide-{guide.uuid}")
     assert "0/5" in bar.inner_text()
 
-    for done, title in enumerate(("Paged attention", "Continuous batching", "KV cache quantization"), start=1):
+    for done, title in enumerate(
+        ("Paged attention", "Continuous batching", "KV cache quantization"), start=1
+    ):
         tick(page, title).click()
         expect(tick(page, title)).to_have_attribute("aria-checked", "true")
         expect(bar).to_contain_text(f"{done}/5")  # the bar updated in the same response, no reload
@@ -49,15 +61,26 @@ def test_tick_three_by_mouse_and_one_by_keyboard_and_they_survive_a_reload(page,
     # Keyboard only: from the first checkbox, j moves focus to the next, Space ticks it.
     tick(page, "Paged attention").focus()
     page.keyboard.press("j")
-    assert page.evaluate("document.activeElement.getAttribute('aria-label')") == "Done: Speculative decoding"
+    assert (
+        page.evaluate("document.activeElement.getAttribute('aria-label')")
+        == "Done: Speculative decoding"
+    )
     page.keyboard.press("Space")
     expect(tick(page, "Speculative decoding")).to_have_attribute("aria-checked", "true")
     # Focus stays on the ticked checkbox after the swap.
-    assert page.evaluate("document.activeElement.getAttribute('aria-label')") == "Done: Speculative decoding"
+    assert (
+        page.evaluate("document.activeElement.getAttribute('aria-label')")
+        == "Done: Speculative decoding"
+    )
     expect(bar).to_contain_text("4/5")
 
     page.reload()
-    for title in ("Paged attention", "Speculative decoding", "Continuous batching", "KV cache quantization"):
+    for title in (
+        "Paged attention",
+        "Speculative decoding",
+        "Continuous batching",
+        "KV cache quantization",
+    ):
         assert tick(page, title).get_attribute("aria-checked") == "true"
     assert tick(page, "Prefix caching").get_attribute("aria-checked") == "false"
     assert Progress.objects.filter(user=learner, status=Status.DONE).count() == 4
@@ -71,14 +94,28 @@ def test_tick_three_by_mouse_and_one_by_keyboard_and_they_survive_a_reload(page,
 
 def test_a_refused_tick_says_so_and_stays_as_it_was(page, live_server, guide, learner):
     page.goto(f"{live_server.url}/guides/inference/")
-    message = "This resource is being changed elsewhere at the same moment; nothing was saved. Try again."
-    page.route("**/progress/**", lambda route: route.fulfill(status=409, content_type="text/plain; charset=utf-8", body=message))
+    message = (
+        "This resource is being changed elsewhere at the same moment; nothing was saved. Try again."
+    )
+    page.route(
+        "**/progress/**",
+        lambda route: route.fulfill(
+            status=409, content_type="text/plain; charset=utf-8", body=message
+        ),
+    )
     tick(page, "Paged attention").click()
     expect(page.get_by_role("alert")).to_have_text(message)
     expect(tick(page, "Paged attention")).to_have_attribute("aria-checked", "false")
-    page.route("**/progress/**", lambda route: route.fulfill(status=500, content_type="text/html", body="<h1>Server Error</h1>"))
+    page.route(
+        "**/progress/**",
+        lambda route: route.fulfill(
+            status=500, content_type="text/html", body="<h1>Server Error</h1>"
+        ),
+    )
     tick(page, "Prefix caching").click()
-    expect(page.get_by_role("alert")).to_have_text(re.compile("^That did not work, and nothing was changed"))
+    expect(page.get_by_role("alert")).to_have_text(
+        re.compile("^That did not work, and nothing was changed")
+    )
     page.unroute("**/progress/**")
     tick(page, "Prefix caching").click()  # the real server again: it works, and the alert stays one
     expect(tick(page, "Prefix caching")).to_have_attribute("aria-checked", "true")

@@ -26,22 +26,34 @@ def seeded_learner():
     call_command("seed", verbosity=0)
     user = UserFactory(email="ada@example.com")
     guide = Guide.objects.get(slug="ai-inference-engineering")
-    for index, resource in enumerate(Resource.objects.filter(entries__section__guide=guide).distinct()[:12]):
-        progress_set_status(user=user, resource=resource, status=Status.IN_PROGRESS if index % 5 == 0 else Status.DONE)
+    for index, resource in enumerate(
+        Resource.objects.filter(entries__section__guide=guide).distinct()[:12]
+    ):
+        progress_set_status(
+            user=user,
+            resource=resource,
+            status=Status.IN_PROGRESS if index % 5 == 0 else Status.DONE,
+        )
     return user
 
 
 def test_main_pages_light_and_dark_on_phone_and_desktop(browser, live_server, seeded_learner):
-    out = Path(os.environ.get("SCREENSHOT_DIR") or Path(settings.BASE_DIR) / "artifacts" / "screenshots")
+    out = Path(
+        os.environ.get("SCREENSHOT_DIR") or Path(settings.BASE_DIR) / "artifacts" / "screenshots"
+    )
     out.mkdir(parents=True, exist_ok=True)
     pages = {
         "home": "/",
         "guide": "/guides/ai-inference-engineering/",
-        "resource": Resource.objects.get(title="Transformer Inference Arithmetic").get_absolute_url(),
+        "resource": Resource.objects.get(
+            title="Transformer Inference Arithmetic"
+        ).get_absolute_url(),
         "topic": Topic.objects.order_by("position").first().get_absolute_url(),
         "search": "/search/?q=attention",
         "paths": "/paths/",
-        "path": LearningPath.objects.get(slug="ai-infra-field-notes-kernel-development").get_absolute_url(),
+        "path": LearningPath.objects.get(
+            slug="ai-infra-field-notes-kernel-development"
+        ).get_absolute_url(),
         "sign-in": "/accounts/login/",
         "dashboard": "/",
         "guides": "/guides/",
@@ -63,7 +75,9 @@ def test_main_pages_light_and_dark_on_phone_and_desktop(browser, live_server, se
                     target = out / f"{name}-{device}-{scheme}.png"
                     page.screenshot(path=str(target))
                     assert target.stat().st_size > 5_000
-                    if page.evaluate("document.scrollingElement.scrollWidth > window.innerWidth + 1"):
+                    if page.evaluate(
+                        "document.scrollingElement.scrollWidth > window.innerWidth + 1"
+                    ):
                         overflowing.append(f"{name} ({device})")
                 context.close()
     assert overflowing == [], f"pages wider than the screen: {overflowing}"

@@ -59,7 +59,11 @@ def test_layout_shows_email_and_logout_form_to_signed_in_user(client):
 
 def test_pages_have_no_inline_scripts_or_styles(client):
     entry = EntryFactory()
-    for url in (reverse("catalog:home"), entry.section.guide.get_absolute_url(), entry.resource.get_absolute_url()):
+    for url in (
+        reverse("catalog:home"),
+        entry.section.guide.get_absolute_url(),
+        entry.resource.get_absolute_url(),
+    ):
         page = html(client.get(url))
         assert "style=" not in page and "<style" not in page
         assert "<script>" not in page and "<script " + "src" in page
@@ -72,7 +76,9 @@ def test_home_lists_guides_with_section_and_resource_counts(client):
     SectionFactory(parent=section)
     resource = ResourceFactory()
     EntryFactory(section=section, resource=resource)
-    EntryFactory(section=SectionFactory(guide=guide), resource=resource)  # same resource twice: counted once
+    EntryFactory(
+        section=SectionFactory(guide=guide), resource=resource
+    )  # same resource twice: counted once
     EntryFactory(section=section)
     topic = TopicFactory(title="Quantization")
     ResourceFactory(topics=[topic])
@@ -120,21 +126,35 @@ def guide():
     tier2 = SectionFactory(parent=serving, title="Tier 2", tier=2)
     EntryFactory(
         section=basics,
-        resource=ResourceFactory(title="Attention Is All You Need", kind=Kind.PAPER, author="Vaswani et al."),
+        resource=ResourceFactory(
+            title="Attention Is All You Need", kind=Kind.PAPER, author="Vaswani et al."
+        ),
         priority=Priority.MUST,
         rating=10,
         note="Start here.",
         marked_done=True,
     )
-    EntryFactory(section=basics, resource=ResourceFactory(title="A concept with no link", url=None, kind=Kind.CONCEPT))
-    EntryFactory(section=tier1, resource=ResourceFactory(title="vLLM paged attention", kind=Kind.ARTICLE))
-    EntryFactory(section=tier2, resource=ResourceFactory(title="SGLang radix cache", kind=Kind.PAPER))
+    EntryFactory(
+        section=basics,
+        resource=ResourceFactory(title="A concept with no link", url=None, kind=Kind.CONCEPT),
+    )
+    EntryFactory(
+        section=tier1, resource=ResourceFactory(title="vLLM paged attention", kind=Kind.ARTICLE)
+    )
+    EntryFactory(
+        section=tier2, resource=ResourceFactory(title="SGLang radix cache", kind=Kind.PAPER)
+    )
     return guide
 
 
 def test_guide_page_shows_sections_in_order_with_headings_by_depth(client, guide):
     page = html(client.get(guide.get_absolute_url()))
-    assert page.index("Basics") < page.index("Serving") < page.index(">Tier 1<") < page.index(">Tier 2<")
+    assert (
+        page.index("Basics")
+        < page.index("Serving")
+        < page.index(">Tier 1<")
+        < page.index(">Tier 2<")
+    )
     basics, serving = guide.sections.filter(parent=None).order_by("position")
     assert f'<h2 class="guide-section__title" id="{basics.anchor}">' in page
     assert f'href="#{serving.anchor}"' in page
@@ -157,9 +177,13 @@ def test_guide_heading_is_shared_yet_follows_a_curators_edit(client, guide):
 
 
 def test_guide_page_shows_each_entry_with_its_annotation(client, guide):
-    entry = guide.sections.get(title="Basics").entries.get(resource__title="Attention Is All You Need")
+    entry = guide.sections.get(title="Basics").entries.get(
+        resource__title="Attention Is All You Need"
+    )
     resource = entry.resource
-    ResourceLinkFactory(resource=resource, url="https://github.com/example/transformer", label="Code")
+    ResourceLinkFactory(
+        resource=resource, url="https://github.com/example/transformer", label="Code"
+    )
 
     page = html(client.get(guide.get_absolute_url()))
 
@@ -175,7 +199,10 @@ def test_guide_page_shows_each_entry_with_its_annotation(client, guide):
 def test_resource_without_url_links_to_its_catalog_page(client, guide):
     resource = guide.sections.get(title="Basics").entries.get(resource__url=None).resource
     page = html(client.get(guide.get_absolute_url()))
-    assert f'<a class="row__link" href="{resource.get_absolute_url()}">A concept with no link</a>' in page
+    assert (
+        f'<a class="row__link" href="{resource.get_absolute_url()}">A concept with no link</a>'
+        in page
+    )
 
 
 def test_entry_rows_keep_the_row_actions_slot(client, guide):
@@ -202,7 +229,8 @@ def test_guide_filter_links_work_without_javascript_and_are_htmx_enhanced(client
     page = html(client.get(guide.get_absolute_url(), {"kind": "paper"}))
     href = f"{guide.get_absolute_url()}?kind=paper&amp;tier=2"
     assert (
-        f'href="{href}" hx-get="{href}" hx-target="#guide-entries" hx-swap="outerHTML" hx-push-url="true"' in page
+        f'href="{href}" hx-get="{href}" hx-target="#guide-entries" hx-swap="outerHTML" hx-push-url="true"'
+        in page
     )
     # The active filter is marked, and "Clear filters" goes back to the bare page.
     assert f'href="{guide.get_absolute_url()}?kind=paper"' in page and 'aria-current="true"' in page
@@ -259,15 +287,26 @@ def test_unpublished_entries_resources_and_sections_are_hidden(client, guide):
     serving.is_published = False  # hides its subsections and their entries too
     serving.save()
     basics = guide.sections.get(title="Basics")
-    EntryFactory(section=basics, resource=ResourceFactory(title="Withdrawn entry"), is_published=False)
-    EntryFactory(section=basics, resource=ResourceFactory(title="Withdrawn resource", is_published=False))
+    EntryFactory(
+        section=basics, resource=ResourceFactory(title="Withdrawn entry"), is_published=False
+    )
+    EntryFactory(
+        section=basics, resource=ResourceFactory(title="Withdrawn resource", is_published=False)
+    )
     hidden = SectionFactory(guide=guide, title="Hidden chapter", is_published=False)
     EntryFactory(section=hidden, resource=ResourceFactory(title="Under a hidden heading"))
 
     page = html(client.get(guide.get_absolute_url()))
 
     assert "Attention Is All You Need" in page
-    for text in ("Serving", "vLLM paged attention", "SGLang radix cache", "Withdrawn", "Hidden chapter", "Under a hidden"):
+    for text in (
+        "Serving",
+        "vLLM paged attention",
+        "SGLang radix cache",
+        "Withdrawn",
+        "Hidden chapter",
+        "Under a hidden",
+    ):
         assert text not in page
 
 
@@ -288,26 +327,49 @@ def test_guide_query_count_does_not_grow_with_entries(client):
     grow_guide(large, sections=6, entries_per_section=8)
     # Warm: only the content token; the guide and its rows come from this worker's memo.
     assert page_queries(client, small.get_absolute_url()) == (7, 1)
-    assert page_queries(client, large.get_absolute_url(), {"tier": "2", "priority": "must"}) == (7, 1)
+    assert page_queries(client, large.get_absolute_url(), {"tier": "2", "priority": "must"}) == (
+        7,
+        1,
+    )
 
 
 # --- Resource page ---------------------------------------------------------------------------
 def test_resource_page_shows_details_links_placements_and_topics(client, guide):
     resource = ResourceFactory(
-        title="FlashAttention", author="Tri Dao", description="IO-aware exact attention.", kind=Kind.PAPER,
-        topics=[TopicFactory(title="Attention"), TopicFactory(title="Hidden topic", is_published=False)],
+        title="FlashAttention",
+        author="Tri Dao",
+        description="IO-aware exact attention.",
+        kind=Kind.PAPER,
+        topics=[
+            TopicFactory(title="Attention"),
+            TopicFactory(title="Hidden topic", is_published=False),
+        ],
     )
-    ResourceLinkFactory(resource=resource, url="https://github.com/Dao-AILab/flash-attention", label="Code")
-    EntryFactory(section=guide.sections.get(title="Tier 2"), resource=resource, note="Read after vLLM.")
-    EntryFactory(section=SectionFactory(guide=GuideFactory(title="Other guide"), priority=Priority.MAYBE), resource=resource)
-    EntryFactory(section=SectionFactory(guide=GuideFactory(title="Draft guide", is_published=False)), resource=resource)
+    ResourceLinkFactory(
+        resource=resource, url="https://github.com/Dao-AILab/flash-attention", label="Code"
+    )
+    EntryFactory(
+        section=guide.sections.get(title="Tier 2"), resource=resource, note="Read after vLLM."
+    )
+    EntryFactory(
+        section=SectionFactory(guide=GuideFactory(title="Other guide"), priority=Priority.MAYBE),
+        resource=resource,
+    )
+    EntryFactory(
+        section=SectionFactory(guide=GuideFactory(title="Draft guide", is_published=False)),
+        resource=resource,
+    )
 
     page = html(client.get(resource.get_absolute_url()))
 
     assert "FlashAttention" in page and "Tri Dao" in page and "IO-aware exact attention." in page
     assert f'href="{resource.url}" rel="noopener noreferrer"' in page
     assert 'href="https://github.com/Dao-AILab/flash-attention"' in page
-    assert "Inference Engineering" in page and "Serving › Tier 2" in unescape(page) and "Tier 2" in page
+    assert (
+        "Inference Engineering" in page
+        and "Serving › Tier 2" in unescape(page)
+        and "Tier 2" in page
+    )
     assert "Read after vLLM." in page
     assert "Other guide" in page and "Maybe" in page
     assert "Draft guide" not in page
@@ -325,7 +387,9 @@ def test_healthy_link_gets_no_health_note(client):
     assert "looked broken" not in page
 
 
-@pytest.mark.parametrize("path", ["/resources/not-a-uuid/", "/resources/1234/", f"/resources/{uuid.uuid4()}/"])
+@pytest.mark.parametrize(
+    "path", ["/resources/not-a-uuid/", "/resources/1234/", f"/resources/{uuid.uuid4()}/"]
+)
 def test_unknown_or_malformed_resource_uuid_is_the_styled_404(client, path):
     response = client.get(path)
     assert response.status_code == 404
@@ -362,7 +426,9 @@ def test_topic_page_lists_resources_from_every_guide_with_guide_badges(client, g
     topic = TopicFactory(title="Attention")
     paper = ResourceFactory(title="FlashAttention", kind=Kind.PAPER, topics=[topic])
     entry = EntryFactory(section=guide.sections.get(title="Basics"), resource=paper)
-    other = EntryFactory(section=SectionFactory(guide=GuideFactory(title="Cheatsheet")), resource=paper)
+    other = EntryFactory(
+        section=SectionFactory(guide=GuideFactory(title="Cheatsheet")), resource=paper
+    )
     ResourceFactory(title="A video on attention", kind=Kind.VIDEO, topics=[topic])
     ResourceFactory(title="Withdrawn", topics=[topic], is_published=False)
     ResourceFactory(title="Off topic")
@@ -427,10 +493,17 @@ def library():
     for title, author, description in [
         ("FlashAttention", "Tri Dao", "Fast and memory-efficient exact attention."),
         ("PagedAttention in vLLM", "Kwon et al.", "Virtual memory for the KV cache."),
-        ("A Visual Guide to Quantization", "Maarten Grootendorst", "Quantizing LLM weights to 4 bits."),
+        (
+            "A Visual Guide to Quantization",
+            "Maarten Grootendorst",
+            "Quantizing LLM weights to 4 bits.",
+        ),
         ("GPU kernels for everyone", "Tri Dao", "Writing Triton kernels."),
     ]:
-        EntryFactory(section=section, resource=ResourceFactory(title=title, author=author, description=description))
+        EntryFactory(
+            section=section,
+            resource=ResourceFactory(title=title, author=author, description=description),
+        )
     ResourceFactory(title="Unpublished attention trick", is_published=False)
 
 
@@ -439,16 +512,22 @@ def result_titles(response):
 
 
 def test_search_matches_title_author_and_description(client, library):
-    assert result_titles(client.get(reverse("catalog:search"), {"q": "vllm"})) == ["PagedAttention in vLLM"]
+    assert result_titles(client.get(reverse("catalog:search"), {"q": "vllm"})) == [
+        "PagedAttention in vLLM"
+    ]
     assert set(result_titles(client.get(reverse("catalog:search"), {"q": "tri dao"}))) == {
         "FlashAttention",
         "GPU kernels for everyone",
     }
-    assert result_titles(client.get(reverse("catalog:search"), {"q": "KV cache"})) == ["PagedAttention in vLLM"]
+    assert result_titles(client.get(reverse("catalog:search"), {"q": "KV cache"})) == [
+        "PagedAttention in vLLM"
+    ]
 
 
 def test_search_needs_every_word(client, library):
-    assert result_titles(client.get(reverse("catalog:search"), {"q": "tri dao triton"})) == ["GPU kernels for everyone"]
+    assert result_titles(client.get(reverse("catalog:search"), {"q": "tri dao triton"})) == [
+        "GPU kernels for everyone"
+    ]
 
 
 def test_search_hides_unpublished_and_shows_guide_badges(client, library):
@@ -479,7 +558,18 @@ def test_long_search_is_truncated_with_a_message(client, library):
 
 @pytest.mark.parametrize(
     "query",
-    ['"flash', "attention & | ! : * ( )", "a:* & !b", "\x00attention", "at\x00tention", "注意力", "🚀 attention", "%_%", "' OR 1=1 --", "\\"],
+    [
+        '"flash',
+        "attention & | ! : * ( )",
+        "a:* & !b",
+        "\x00attention",
+        "at\x00tention",
+        "注意力",
+        "🚀 attention",
+        "%_%",
+        "' OR 1=1 --",
+        "\\",
+    ],
 )
 def test_odd_search_input_never_errors(client, library, query):
     response = client.get(reverse("catalog:search"), {"q": query})
@@ -517,8 +607,15 @@ def test_search_htmx_request_gets_only_the_results_fragment(client, library):
 def test_search_page_form_works_without_javascript_and_searches_live(client):
     page = html(client.get(reverse("catalog:search")))
     assert f'action="{reverse("catalog:search")}" method="get"' in page
-    assert 'hx-trigger="input changed delay:300ms from:#search-q, search from:#search-q, change from:.search-form__filters"' in page
-    assert 'hx-target="#search-results"' in page and '<select name="kind">' in page and '<select name="guide">' in page
+    assert (
+        'hx-trigger="input changed delay:300ms from:#search-q, search from:#search-q, change from:.search-form__filters"'
+        in page
+    )
+    assert (
+        'hx-target="#search-results"' in page
+        and '<select name="kind">' in page
+        and '<select name="guide">' in page
+    )
 
 
 def test_search_query_count_is_constant(client):
@@ -531,4 +628,7 @@ def test_search_query_count_is_constant(client):
         resource = ResourceFactory(title=f"More attention {n}")
         EntryFactory(section=SectionFactory(), resource=resource)
         EntryFactory(section=section, resource=resource)
-    assert page_queries(client, reverse("catalog:search"), {"q": "attention", "page": "2"}) == (6, 1)
+    assert page_queries(client, reverse("catalog:search"), {"q": "attention", "page": "2"}) == (
+        6,
+        1,
+    )

@@ -13,7 +13,9 @@ from tests.progress.conftest import build_guide
 pytestmark = pytest.mark.django_db
 
 
-def test_next_up_skips_done_and_skipped_and_counts_shared_resources_once(user, catalog, learning_path):
+def test_next_up_skips_done_and_skipped_and_counts_shared_resources_once(
+    user, catalog, learning_path
+):
     r = catalog["resources"]
     assert path_detail(path=learning_path, user=user).next_up[1].resource == r[0]
     progress_set_status(user=user, resource=r[0], status=Status.DONE)
@@ -46,8 +48,14 @@ def test_unpublished_or_unknown_path_is_a_404(client, learning_path):
 def test_path_heading_is_shared_yet_follows_a_curators_edit(client, user, catalog, learning_path):
     client.force_login(user)
     page = unescape(client.get(learning_path.get_absolute_url()).content.decode())
-    assert f'<a href="{reverse("paths:path-list")}">Paths</a>' in page and "<h1>Kernel development</h1>" in page
-    assert "2 steps · 4 resources" in page and f'from <a href="{catalog["guide"].get_absolute_url()}">' in page
+    assert (
+        f'<a href="{reverse("paths:path-list")}">Paths</a>' in page
+        and "<h1>Kernel development</h1>" in page
+    )
+    assert (
+        "2 steps · 4 resources" in page
+        and f'from <a href="{catalog["guide"].get_absolute_url()}">' in page
+    )
     learning_path.title, learning_path.description = "Kernels, revised", "Write your own."
     learning_path.save()  # moves the content version: the heading rendered once per version is made again
     page = unescape(client.get(learning_path.get_absolute_url()).content.decode())
@@ -69,14 +77,18 @@ def test_path_page_query_count_is_constant(client, user, catalog, learning_path)
     small = page_queries(client, url)
     _, more = build_guide("gamma", n_sections=3, per_section=8)
     for position, resource in enumerate(more, start=1):
-        step = PathStep.objects.create(path=learning_path, position=10 + position, title=f"Extra {position}")
+        step = PathStep.objects.create(
+            path=learning_path, position=10 + position, title=f"Extra {position}"
+        )
         StepResource.objects.create(step=step, resource=resource, position=1)
         progress_set_status(user=user, resource=resource, status=Status.DONE)
     # Warm: the session, its user, the token, then the learner's statuses and follows.
     assert page_queries(client, url) == small == (8, 5)
 
 
-def test_ticking_on_a_path_page_refreshes_path_step_bars_and_next_up(client, user, catalog, learning_path):
+def test_ticking_on_a_path_page_refreshes_path_step_bars_and_next_up(
+    client, user, catalog, learning_path
+):
     client.force_login(user)
     item = StepResource.objects.get(step__position=1, resource=catalog["resources"][0])
     response = client.post(
@@ -90,7 +102,9 @@ def test_ticking_on_a_path_page_refreshes_path_step_bars_and_next_up(client, use
     assert f'id="next-up-{learning_path.uuid}"' in html and catalog["shared"].title in html
 
 
-def test_follow_unfollow_keeps_progress_and_pace_gives_a_finish_date(client, user, catalog, learning_path):
+def test_follow_unfollow_keeps_progress_and_pace_gives_a_finish_date(
+    client, user, catalog, learning_path
+):
     client.force_login(user)
     progress_set_status(user=user, resource=catalog["shared"], status=Status.DONE)
     follow_url = reverse("paths:path-follow", args=["kernels"])
@@ -113,7 +127,9 @@ def test_follow_unfollow_keeps_progress_and_pace_gives_a_finish_date(client, use
     assert Progress.objects.filter(user=user, status=Status.DONE).count() == 2
 
 
-def test_dashboard_shows_each_followed_path_with_its_bar_next_up_and_pace(client, user, catalog, learning_path):
+def test_dashboard_shows_each_followed_path_with_its_bar_next_up_and_pace(
+    client, user, catalog, learning_path
+):
     """The followed path's row is filled into its partial's shape: link, compact bar, next up
     (the path page's own markup) and, with a weekly pace, the finish date."""
     client.force_login(user)
@@ -123,18 +139,29 @@ def test_dashboard_shows_each_followed_path_with_its_bar_next_up_and_pace(client
     row = html.split('class="plain-list followed-paths">')[1].split("</ul>")[0]
     assert f'<h3><a href="{learning_path.get_absolute_url()}">Kernel development</a></h3>' in row
     assert f'id="bar-path-{learning_path.uuid}" class="bar bar--compact"' in row and "1/4" in row
-    assert f'id="next-up-{learning_path.uuid}"' in row and unescape(row).count(catalog["shared"].title) == 1
+    assert (
+        f'id="next-up-{learning_path.uuid}"' in row
+        and unescape(row).count(catalog["shared"].title) == 1
+    )
     assert "At 3 h/week: finish around " in row and (" ahead by " in row or " behind by " in row)
 
     PathFollow.objects.filter(user=user).update(hours_per_week=None)
-    row = client.get(reverse("progress:dashboard")).content.decode().split('class="plain-list followed-paths">')[1]
+    row = (
+        client.get(reverse("progress:dashboard"))
+        .content.decode()
+        .split('class="plain-list followed-paths">')[1]
+    )
     assert "h/week" not in row.split("</ul>")[0]
 
 
 @pytest.mark.parametrize("hours", ["0", "999", "abc", "-3"])
 def test_bad_pace_gets_a_message_and_changes_nothing(client, user, learning_path, hours):
     client.force_login(user)
-    response = client.post(reverse("paths:path-follow", args=["kernels"]), {"action": "follow", "hours_per_week": hours}, follow=True)
+    response = client.post(
+        reverse("paths:path-follow", args=["kernels"]),
+        {"action": "follow", "hours_per_week": hours},
+        follow=True,
+    )
     assert "Hours per week must be a whole number" in response.content.decode()
     assert not PathFollow.objects.exists()
 

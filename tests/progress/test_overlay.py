@@ -37,7 +37,10 @@ def get(client, url, data=None) -> str:
     return html
 
 
-_TICK = re.compile(r'<span id="tick-([^"]+)".*?</button>(?:\s*<span class="tick-status">[^<]*</span>)?\s*</span>', re.DOTALL)
+_TICK = re.compile(
+    r'<span id="tick-([^"]+)".*?</button>(?:\s*<span class="tick-status">[^<]*</span>)?\s*</span>',
+    re.DOTALL,
+)
 
 
 def ticks(html) -> dict[str, str]:
@@ -110,8 +113,12 @@ def entry_of(resource, guide):
 # --- 1. Guide page -----------------------------------------------------------------------------
 
 
-@pytest.mark.parametrize("order", [("a", "b", "anon"), ("anon", "b", "a")], ids=["a-warms", "anonymous-warms"])
-def test_guide_page_shows_each_learner_only_their_own_ticks_and_bars(order, builds, user, other_user, catalog):
+@pytest.mark.parametrize(
+    "order", [("a", "b", "anon"), ("anon", "b", "a")], ids=["a-warms", "anonymous-warms"]
+)
+def test_guide_page_shows_each_learner_only_their_own_ticks_and_bars(
+    order, builds, user, other_user, catalog
+):
     guide, r = catalog["guide"], catalog["resources"]
     x, y, z = r[0], r[1], r[3]  # x, y in the first section; z in the second
     progress_set_status(user=user, resource=x, status=Status.DONE)
@@ -128,18 +135,26 @@ def test_guide_page_shows_each_learner_only_their_own_ticks_and_bars(order, buil
     x_slot, y_slot, z_slot = (entry_of(resource, guide).uuid for resource in (x, y, z))
     # A: x done, y in progress (labelled), z (B's) not done.
     assert is_checked(tick(a, x_slot)) and f'aria-label="Done: {x.title}"' in tick(a, x_slot)
-    assert not is_checked(tick(a, y_slot)) and '<span class="tick-status">In progress</span>' in tick(a, y_slot)
+    assert not is_checked(
+        tick(a, y_slot)
+    ) and '<span class="tick-status">In progress</span>' in tick(a, y_slot)
     assert not is_checked(tick(a, z_slot))
     assert [slot for slot, form in ticks(a).items() if is_checked(form)] == [str(x_slot)]
     # B: only z.
     assert not is_checked(tick(b, x_slot)) and "In progress" not in b
     assert [slot for slot, form in ticks(b).items() if is_checked(form)] == [str(z_slot)]
     # Anonymous: every tick asks to sign in, nothing is checked or labelled.
-    assert all(f'title="{SIGN_IN}"' in form and not is_checked(form) for form in ticks(anon).values())
+    assert all(
+        f'title="{SIGN_IN}"' in form and not is_checked(form) for form in ticks(anon).values()
+    )
     assert len(ticks(anon)) == len(ticks(a)) == len(ticks(b)) == 8
     assert SIGN_IN not in a and SIGN_IN not in b and "In progress" not in anon
     # Bars: each learner's own counts (7 distinct resources, 4 under each section).
-    for section, a_count, b_count in ((first, "1/4", "0/4"), (first.parent, "1/4", "0/4"), (second, "0/4", "1/4")):
+    for section, a_count, b_count in (
+        (first, "1/4", "0/4"),
+        (first.parent, "1/4", "0/4"),
+        (second, "0/4", "1/4"),
+    ):
         assert bar(a, f"bar-section-{section.uuid}") == a_count
         assert bar(b, f"bar-section-{section.uuid}") == b_count
     assert bar(a, f"bar-guide-{guide.uuid}") == "1/7" and bar(b, f"bar-guide-{guide.uuid}") == "1/7"
@@ -149,8 +164,12 @@ def test_guide_page_shows_each_learner_only_their_own_ticks_and_bars(order, buil
 # --- 2. Topic and path pages -------------------------------------------------------------------
 
 
-@pytest.mark.parametrize("order", [("a", "b", "anon"), ("anon", "b", "a")], ids=["a-warms", "anonymous-warms"])
-def test_topic_page_shows_each_learner_only_their_own_ticks(order, builds, user, other_user, catalog):
+@pytest.mark.parametrize(
+    "order", [("a", "b", "anon"), ("anon", "b", "a")], ids=["a-warms", "anonymous-warms"]
+)
+def test_topic_page_shows_each_learner_only_their_own_ticks(
+    order, builds, user, other_user, catalog
+):
     topic, x, y = catalog["topic"], catalog["resources"][0], catalog["shared"]
     extra = catalog["other_resources"][0]  # from the other guide
     extra.topics.add(topic)
@@ -169,16 +188,25 @@ def test_topic_page_shows_each_learner_only_their_own_ticks(order, builds, user,
     assert "Skipped" not in tick(a, extra.uuid) and "Skipped" not in a
     assert not any(is_checked(form) for form in ticks(b).values()) and "In progress" not in b
     assert '<span class="tick-status">Skipped</span>' in tick(b, extra.uuid)
-    assert all(f'title="{SIGN_IN}"' in form and not is_checked(form) for form in ticks(anon).values())
+    assert all(
+        f'title="{SIGN_IN}"' in form and not is_checked(form) for form in ticks(anon).values()
+    )
     assert "In progress" not in anon and "Skipped" not in anon and SIGN_IN not in a + b
     # Skipped leaves the countable total: 1 of 3 for A, 0 of 2 for B, no bar for a visitor.
     assert bar(a, f"bar-topic-{topic.slug}") == "1/3" and bar(b, f"bar-topic-{topic.slug}") == "0/2"
     assert "bar-topic-" not in anon and 'class="bar' not in anon
 
 
-@pytest.mark.parametrize("order", [("a", "b", "anon"), ("anon", "b", "a")], ids=["a-warms", "anonymous-warms"])
+@pytest.mark.parametrize(
+    "order", [("a", "b", "anon"), ("anon", "b", "a")], ids=["a-warms", "anonymous-warms"]
+)
 def test_path_page_shows_each_learner_only_their_own_ticks_and_step_bars(
-    order, builds, user, other_user, catalog, learning_path  # noqa: F811
+    order,
+    builds,
+    user,
+    other_user,
+    catalog,
+    learning_path,  # noqa: F811
 ):
     r, shared = catalog["resources"], catalog["shared"]
     progress_set_status(user=user, resource=r[0], status=Status.DONE)
@@ -200,18 +228,25 @@ def test_path_page_shows_each_learner_only_their_own_ticks_and_step_bars(
         [slot[first.id, shared.id], slot[second.id, shared.id]]
     )
     assert 'class="tick-status"' not in b
-    assert all(f'title="{SIGN_IN}"' in form and not is_checked(form) for form in ticks(anon).values())
+    assert all(
+        f'title="{SIGN_IN}"' in form and not is_checked(form) for form in ticks(anon).values()
+    )
     assert 'class="tick-status"' not in anon and SIGN_IN not in a + b
     assert (bar(a, f"bar-step-{first.uuid}"), bar(a, f"bar-step-{second.uuid}")) == ("1/3", "0/2")
     assert (bar(b, f"bar-step-{first.uuid}"), bar(b, f"bar-step-{second.uuid}")) == ("1/3", "1/2")
-    assert bar(a, f"bar-path-{learning_path.uuid}") == "1/4" and bar(b, f"bar-path-{learning_path.uuid}") == "1/4"
+    assert (
+        bar(a, f"bar-path-{learning_path.uuid}") == "1/4"
+        and bar(b, f"bar-path-{learning_path.uuid}") == "1/4"
+    )
     assert "bar-step-" not in anon and "bar-path-" not in anon and 'class="bar' not in anon
 
 
 # --- 3. CSRF -----------------------------------------------------------------------------------
 
 
-def test_each_learner_gets_a_csrf_token_of_their_own_in_a_warm_page(builds, user, other_user, catalog):
+def test_each_learner_gets_a_csrf_token_of_their_own_in_a_warm_page(
+    builds, user, other_user, catalog
+):
     guide, resource = catalog["guide"], catalog["resources"][2]
     url = guide.get_absolute_url()
     b = signed_in(other_user, enforce_csrf_checks=True)
@@ -227,11 +262,20 @@ def test_each_learner_gets_a_csrf_token_of_their_own_in_a_warm_page(builds, user
     assert 'form="tick-form"' in tick(a_html, slot)
     # B's token is worth nothing to A (so A's page must not carry it) …
     data = {"status": "done", "scope": f"guide:{guide.uuid}", "slot": str(slot), "next": url}
-    assert a.post(reverse("progress:set", args=[resource.uuid]), {**data, "csrfmiddlewaretoken": b_token}).status_code == 403
+    assert (
+        a.post(
+            reverse("progress:set", args=[resource.uuid]), {**data, "csrfmiddlewaretoken": b_token}
+        ).status_code
+        == 403
+    )
     assert not Progress.objects.exists()
     # … and the one in A's page works for A, and only writes A's progress.
-    response = a.post(reverse("progress:set", args=[resource.uuid]), {**data, "csrfmiddlewaretoken": a_token})
-    assert response.status_code == 302 and response["Location"] == f"{url}#entry-{slot}"  # back at the row
+    response = a.post(
+        reverse("progress:set", args=[resource.uuid]), {**data, "csrfmiddlewaretoken": a_token}
+    )
+    assert (
+        response.status_code == 302 and response["Location"] == f"{url}#entry-{slot}"
+    )  # back at the row
     assert Progress.objects.get(resource=resource).user == user
     assert not Progress.objects.filter(user=other_user).exists()
     # The write is A's alone on the warm page, too.
@@ -243,17 +287,28 @@ def test_each_learner_gets_a_csrf_token_of_their_own_in_a_warm_page(builds, user
 
 
 def guide_card(html, guide) -> str:
-    match = re.search(rf'<li class="card">(?:(?!</li>).)*href="{guide.get_absolute_url()}".*?</li>', html, re.DOTALL)
+    match = re.search(
+        rf'<li class="card">(?:(?!</li>).)*href="{guide.get_absolute_url()}".*?</li>',
+        html,
+        re.DOTALL,
+    )
     return match.group(0)
 
 
 def test_bulk_writes_show_on_the_very_next_request(builds, user, catalog, learning_path):  # noqa: F811
     guide, other_guide, topic = catalog["guide"], catalog["other_guide"], catalog["topic"]
-    renamed, shared = catalog["resources"][0], catalog["shared"]  # both on the guide, topic and path
+    renamed, shared = (
+        catalog["resources"][0],
+        catalog["shared"],
+    )  # both on the guide, topic and path
     old_title = renamed.title
     progress_set_status(user=user, resource=catalog["resources"][1], status=Status.DONE)
     a, anon = signed_in(user), Client()
-    urls = [guide.get_absolute_url(), reverse("catalog:topic-detail", args=[topic.slug]), learning_path.get_absolute_url()]
+    urls = [
+        guide.get_absolute_url(),
+        reverse("catalog:topic-detail", args=[topic.slug]),
+        learning_path.get_absolute_url(),
+    ]
     home = reverse("catalog:home")
 
     for client in (a, anon):  # warm every page, for a learner and for a visitor
@@ -262,10 +317,17 @@ def test_bulk_writes_show_on_the_very_next_request(builds, user, catalog, learni
             assert old_title in html and shared.title in html
     home_html = get(anon, home)
     assert "10 papers" in home_html
-    assert "7 resources" in guide_card(home_html, guide) and "4 resources" in guide_card(home_html, other_guide)
-    assert "8 entries" in get(a, urls[0]) and bar(get(a, urls[0]), f"bar-guide-{guide.uuid}") == "1/7"
+    assert "7 resources" in guide_card(home_html, guide) and "4 resources" in guide_card(
+        home_html, other_guide
+    )
+    assert (
+        "8 entries" in get(a, urls[0]) and bar(get(a, urls[0]), f"bar-guide-{guide.uuid}") == "1/7"
+    )
     dashboard = get(a, home)  # a learner's home is their dashboard
-    assert bar(dashboard, f"bar-guide-{guide.uuid}") == "1/7" and bar(dashboard, "bar-overall") == "1/10"
+    assert (
+        bar(dashboard, f"bar-guide-{guide.uuid}") == "1/7"
+        and bar(dashboard, "bar-overall") == "1/10"
+    )
     assert builds == {"guide": 1, "topic": 1, "path": 1}
 
     # A curator's bulk rename: no save(), no signals.
@@ -290,9 +352,14 @@ def test_bulk_writes_show_on_the_very_next_request(builds, user, catalog, learni
     assert bar(get(a, urls[2]), f"bar-path-{learning_path.uuid}") == "1/3"
     home_html = get(anon, home)
     assert "9 papers" in home_html
-    assert "6 resources" in guide_card(home_html, guide) and "3 resources" in guide_card(home_html, other_guide)
+    assert "6 resources" in guide_card(home_html, guide) and "3 resources" in guide_card(
+        home_html, other_guide
+    )
     dashboard = get(a, home)
-    assert bar(dashboard, f"bar-guide-{guide.uuid}") == "1/6" and bar(dashboard, "bar-overall") == "1/9"
+    assert (
+        bar(dashboard, f"bar-guide-{guide.uuid}") == "1/6"
+        and bar(dashboard, "bar-overall") == "1/9"
+    )
     assert bar(dashboard, f"bar-guide-{other_guide.uuid}") == "0/3"
     assert builds == {"guide": 3, "topic": 3, "path": 3}  # rebuilt once per write, not per request
 
@@ -303,7 +370,11 @@ def test_a_resource_filed_under_a_topic_shows_there_at_once(builds, user, catalo
     progress_set_status(user=user, resource=added, status=Status.DONE)
     a = signed_in(user)
     html = get(a, url)
-    assert len(ticks(html)) == 2 and added.title not in html and bar(html, f"bar-topic-{topic.slug}") == "0/2"
+    assert (
+        len(ticks(html)) == 2
+        and added.title not in html
+        and bar(html, f"bar-topic-{topic.slug}") == "0/2"
+    )
     added.topics.add(topic)  # only the many-to-many table changes
     html = get(a, url)
     assert added.title in html and len(ticks(html)) == 3 and is_checked(tick(html, added.uuid))
@@ -314,8 +385,12 @@ def test_a_resource_filed_under_a_topic_shows_there_at_once(builds, user, catalo
 # --- 5. Filters --------------------------------------------------------------------------------
 
 
-@pytest.mark.parametrize("unfiltered_first", [True, False], ids=["unfiltered-first", "filtered-first"])
-def test_filtered_and_unfiltered_guide_pages_are_cached_apart(unfiltered_first, builds, user, catalog):
+@pytest.mark.parametrize(
+    "unfiltered_first", [True, False], ids=["unfiltered-first", "filtered-first"]
+)
+def test_filtered_and_unfiltered_guide_pages_are_cached_apart(
+    unfiltered_first, builds, user, catalog
+):
     guide, paper, other = catalog["guide"], catalog["resources"][0], catalog["resources"][4]
     Resource.objects.filter(pk=paper.pk).update(kind=Kind.PAPER)
     progress_set_status(user=user, resource=paper, status=Status.DONE)
@@ -344,11 +419,18 @@ def test_filtered_and_unfiltered_guide_pages_are_cached_apart(unfiltered_first, 
     assert builds["guide"] == 2  # one per filter set, however many learners
     a_filtered, a_plain, b_plain = filtered(a), unfiltered(a), unfiltered(b)
     assert is_checked(tick(a_filtered, entry_of(paper, guide).uuid))
-    assert [is_checked(tick(a_plain, entry_of(r, guide).uuid)) for r in (paper, other)] == [True, True]
+    assert [is_checked(tick(a_plain, entry_of(r, guide).uuid)) for r in (paper, other)] == [
+        True,
+        True,
+    ]
     assert not any(is_checked(form) for form in ticks(b_plain).values())
     # The section bars follow the learner, not the filter the memo was warmed with.
     first_section = entry_of(paper, guide).section
-    assert bar(a_filtered, f"bar-section-{first_section.uuid}") == bar(a_plain, f"bar-section-{first_section.uuid}") == "1/4"
+    assert (
+        bar(a_filtered, f"bar-section-{first_section.uuid}")
+        == bar(a_plain, f"bar-section-{first_section.uuid}")
+        == "1/4"
+    )
     assert bar(b_plain, f"bar-section-{first_section.uuid}") == "0/4"
 
 
@@ -360,12 +442,22 @@ def test_an_overlay_fills_each_tick_by_status_and_shows_visitors_no_bars(catalog
     first, second = catalog["resources"][:2]
     overlay = overlay_render(
         "progress/tick_response.html",
-        {"resource": first, "slot": "a", "status": "", "other_slots": ["b"], "bars": [Bar("bar-x", "X", Tally(total=1))]},
+        {
+            "resource": first,
+            "slot": "a",
+            "status": "",
+            "other_slots": ["b"],
+            "bars": [Bar("bar-x", "X", Tally(total=1))],
+        },
     )
-    done = overlay.fill(statuses={first.id: Status.DONE}, tallies={"bar-x": Tally(total=4, done=1)}, signed_in=True)
+    done = overlay.fill(
+        statuses={first.id: Status.DONE}, tallies={"bar-x": Tally(total=4, done=1)}, signed_in=True
+    )
     assert done.count('aria-checked="true"') == 2 and "1/4" in done
     for statuses in ({}, {first.id: Status.NOT_STARTED}, {second.id: Status.DONE}):
         html = overlay.fill(statuses=statuses, tallies={}, signed_in=True)
         assert html.count('aria-checked="false"') == 2 and 'id="bar-x"' not in html
-    visitor = overlay.fill(statuses={first.id: Status.DONE}, tallies={"bar-x": Tally(total=4, done=1)}, signed_in=False)
+    visitor = overlay.fill(
+        statuses={first.id: Status.DONE}, tallies={"bar-x": Tally(total=4, done=1)}, signed_in=False
+    )
     assert visitor.count("Sign in to track your progress") == 2 and 'id="bar-x"' not in visitor

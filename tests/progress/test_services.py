@@ -84,7 +84,9 @@ def test_each_status_change_counts_on_its_day_and_repeats_do_not(user, other_use
     monday = timezone.make_aware(timezone.datetime(2026, 3, 2, 23, 30))
     tuesday = monday + timedelta(hours=1)  # just past midnight in TIME_ZONE
     progress_set_status(user=user, resource=first, status=Status.DONE, at=monday)
-    progress_set_status(user=user, resource=first, status=Status.DONE, at=monday)  # no change, no count
+    progress_set_status(
+        user=user, resource=first, status=Status.DONE, at=monday
+    )  # no change, no count
     progress_set_status(user=user, resource=second, status=Status.IN_PROGRESS, at=monday)
     progress_set_status(user=user, resource=first, status=Status.NOT_STARTED, at=tuesday)
     progress_set_status(user=other_user, resource=first, status=Status.DONE, at=tuesday)
@@ -100,8 +102,14 @@ def test_streaks_and_heatmap_read_the_day_counts(user, catalog):
     today = timezone.localdate()
 
     def on(days_ago, resource, status=Status.DONE):
-        at = timezone.make_aware(timezone.datetime.combine(today - timedelta(days=days_ago), timezone.datetime.min.time()))
-        progress_set_status(user=user, resource=resource, status=status, at=at + timedelta(hours=12))
+        at = timezone.make_aware(
+            timezone.datetime.combine(
+                today - timedelta(days=days_ago), timezone.datetime.min.time()
+            )
+        )
+        progress_set_status(
+            user=user, resource=resource, status=status, at=at + timedelta(hours=12)
+        )
 
     for days_ago in (10, 9, 8, 7):  # a four-day run, long ago
         on(days_ago, resources[days_ago - 7])
@@ -113,16 +121,22 @@ def test_streaks_and_heatmap_read_the_day_counts(user, catalog):
     assert year.days[-1] == (today, 2) and year.busiest == (today, 2)
 
 
-def test_latest_rows_are_the_newest_published_ones_even_behind_newer_unpublished_ones(user, catalog):
+def test_latest_rows_are_the_newest_published_ones_even_behind_newer_unpublished_ones(
+    user, catalog
+):
     from apps.catalog.models import Resource
     from apps.progress.selectors import progress_overview
 
     resources = catalog["resources"]  # 6 of them
     start = timezone.now() - timedelta(days=30)
     for day, resource in enumerate(resources):
-        progress_set_status(user=user, resource=resource, status=Status.DONE, at=start + timedelta(days=day))
+        progress_set_status(
+            user=user, resource=resource, status=Status.DONE, at=start + timedelta(days=day)
+        )
     progress_set_status(user=user, resource=catalog["shared"], status=Status.IN_PROGRESS, at=start)
-    Resource.objects.filter(pk__in=[resources[5].pk, resources[4].pk]).update(is_published=False)  # the newest two
+    Resource.objects.filter(pk__in=[resources[5].pk, resources[4].pk]).update(
+        is_published=False
+    )  # the newest two
     overview = progress_overview(user=user, limit=3)
     done = overview.done
     assert [row.resource for row in done] == [resources[3], resources[2], resources[1]]
@@ -137,13 +151,23 @@ def test_heatmap_cells_place_each_day_with_its_level_and_count():
     from apps.learning.widgets import heatmap_cells
 
     sunday = date(2026, 11, 1)
-    days = [(sunday + timedelta(days=i), count) for i, count in enumerate([0, 1, 0, 0, 0, 0, 0, 6, 3])]
+    days = [
+        (sunday + timedelta(days=i), count) for i, count in enumerate([0, 1, 0, 0, 0, 0, 0, 6, 3])
+    ]
     html = heatmap_cells(days)
     assert html.count("<rect") == 9
-    assert '<rect x="0" y="14" width="11" height="11" rx="2" class="hm hm-1"><title>1 on Mon 2 Nov 2026</title></rect>' in html
-    assert '<rect x="14" y="0" width="11" height="11" rx="2" class="hm hm-4"><title>6 on Sun 8 Nov 2026</title></rect>' in html
+    assert (
+        '<rect x="0" y="14" width="11" height="11" rx="2" class="hm hm-1"><title>1 on Mon 2 Nov 2026</title></rect>'
+        in html
+    )
+    assert (
+        '<rect x="14" y="0" width="11" height="11" rx="2" class="hm hm-4"><title>6 on Sun 8 Nov 2026</title></rect>'
+        in html
+    )
     assert 'class="hm hm-2"><title>3 on Mon 9 Nov 2026</title>' in html
-    assert html.startswith('<rect x="0" y="0" width="11" height="11" rx="2" class="hm hm-0"><title>0 on Sun 1 Nov 2026</title>')
+    assert html.startswith(
+        '<rect x="0" y="0" width="11" height="11" rx="2" class="hm hm-0"><title>0 on Sun 1 Nov 2026</title>'
+    )
     assert heatmap_cells([]) == ""
 
 
@@ -163,7 +187,11 @@ _ROWS = [
 ]
 
 
-@pytest.mark.parametrize("row", _ROWS, ids=lambda row: "no row" if row is None else f"{row[0]}{'+note' if row[1] else ''}")
+@pytest.mark.parametrize(
+    "row",
+    _ROWS,
+    ids=lambda row: "no row" if row is None else f"{row[0]}{'+note' if row[1] else ''}",
+)
 @pytest.mark.parametrize("status", Status.values)
 def test_every_change_keeps_the_status_rules(user, catalog, row, status):
     """From every row the app leaves to every status: dates follow the status, a row stays only
@@ -172,7 +200,12 @@ def test_every_change_keeps_the_status_rules(user, catalog, row, status):
     if row is not None:
         status_was, note, started_at, completed_at = row
         Progress.objects.create(
-            user=user, resource=resource, status=status_was, note=note, started_at=started_at, completed_at=completed_at
+            user=user,
+            resource=resource,
+            status=status_was,
+            note=note,
+            started_at=started_at,
+            completed_at=completed_at,
         )
     before = row[0] if row else Status.NOT_STARTED
     progress_set_status(user=user, resource=resource, status=status)
@@ -193,7 +226,9 @@ def test_every_change_keeps_the_status_rules(user, catalog, row, status):
             assert found.completed_at == row[3]  # done again keeps its day
     logged = list(Activity.objects.filter(user=user).values_list("status", flat=True))
     assert logged == ([] if before == status else [status])
-    assert list(ActivityDay.objects.filter(user=user).values_list("count", flat=True)) == ([] if before == status else [1])
+    assert list(ActivityDay.objects.filter(user=user).values_list("count", flat=True)) == (
+        [] if before == status else [1]
+    )
 
 
 def test_an_imported_change_is_logged_on_its_own_day(user, catalog):
@@ -202,8 +237,12 @@ def test_an_imported_change_is_logged_on_its_own_day(user, catalog):
 
     resource, other = catalog["resources"][:2]
     finished = timezone.now() - timedelta(days=40)
-    progress_set_status(user=user, resource=resource, status=Status.DONE, completed_at=finished, started_at=finished)
-    progress_set_status(user=user, resource=other, status=Status.IN_PROGRESS, started_at=datetime(2025, 3, 1, 12, 0))
+    progress_set_status(
+        user=user, resource=resource, status=Status.DONE, completed_at=finished, started_at=finished
+    )
+    progress_set_status(
+        user=user, resource=other, status=Status.IN_PROGRESS, started_at=datetime(2025, 3, 1, 12, 0)
+    )
     assert Progress.objects.get(user=user, resource=resource).completed_at == finished
     days = set(ActivityDay.objects.filter(user=user).values_list("day", flat=True))
     assert days == {timezone.localdate(finished), datetime(2025, 3, 1).date()}

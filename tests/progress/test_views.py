@@ -68,24 +68,34 @@ def test_htmx_tick_reads_what_its_bars_need_with_its_write(client, user, catalog
     client.force_login(user)
     guide, resources = catalog["guide"], catalog["resources"]
     scope = f"guide:{guide.uuid}"
-    client.post(tick_url(resources[1]), {"status": "done", "scope": scope}, HTTP_HX_REQUEST="true")  # builds the memo
+    client.post(
+        tick_url(resources[1]), {"status": "done", "scope": scope}, HTTP_HX_REQUEST="true"
+    )  # builds the memo
     with CaptureQueriesContext(connection) as queries:
-        response = client.post(tick_url(resources[0]), {"status": "done", "scope": scope}, HTTP_HX_REQUEST="true")
+        response = client.post(
+            tick_url(resources[0]), {"status": "done", "scope": scope}, HTTP_HX_REQUEST="true"
+        )
     assert "2/7 · 29%" in unescape(response.content.decode())  # this tick and the earlier one
     # The session, its user, the token; the write in one transaction (savepoint, the row locked,
     # written, its activity, its day counted, release); then the learner's statuses.
     assert len(queries) == 3 + 6 + 1
 
 
-def test_htmx_tick_on_the_dashboard_refreshes_its_guide_and_section_bars_as_shown(client, user, catalog):
+def test_htmx_tick_on_the_dashboard_refreshes_its_guide_and_section_bars_as_shown(
+    client, user, catalog
+):
     client.force_login(user)
     resource, guide = catalog["resources"][0], catalog["guide"]
     page = client.get(reverse("progress:dashboard")).content.decode()
     top = resource.entries.get().section.parent
     for dom_id in (f"bar-guide-{guide.uuid}", f"bar-section-{top.uuid}"):
         assert f'id="{dom_id}" class="bar bar--compact"' in page
-    html = client.post(tick_url(resource), {"status": "done", "scope": "dashboard"}, HTTP_HX_REQUEST="true").content.decode()
-    assert 'id="bar-overall" class="bar" hx-swap-oob="true"' in html and "1/10 · 10%" in unescape(html)
+    html = client.post(
+        tick_url(resource), {"status": "done", "scope": "dashboard"}, HTTP_HX_REQUEST="true"
+    ).content.decode()
+    assert 'id="bar-overall" class="bar" hx-swap-oob="true"' in html and "1/10 · 10%" in unescape(
+        html
+    )
     assert f'id="bar-guide-{guide.uuid}" class="bar bar--compact" hx-swap-oob="true"' in html
     assert f'id="bar-section-{top.uuid}" class="bar bar--compact" hx-swap-oob="true"' in html
     # overall; both guides; every top section; the in-progress and recently completed lists
@@ -101,19 +111,25 @@ def test_htmx_tick_learns_its_slot_from_the_button_that_sent_it(client, user, ca
     page = client.get(guide.get_absolute_url()).content.decode()
     assert f'id="tick-btn-{second.uuid}"' in page and page.count('<form id="tick-form"') == 1
     response = client.post(
-        tick_url(shared), {"status": "done", "scope": f"guide:{guide.uuid}"},
-        HTTP_HX_REQUEST="true", HTTP_HX_TRIGGER=f"tick-btn-{second.uuid}",
+        tick_url(shared),
+        {"status": "done", "scope": f"guide:{guide.uuid}"},
+        HTTP_HX_REQUEST="true",
+        HTTP_HX_TRIGGER=f"tick-btn-{second.uuid}",
     )
     html = response.content.decode()
     assert response.status_code == 200 and html.startswith(f'<span id="tick-{second.uuid}" ')
-    assert f'id="tick-btn-{second.uuid}"' in html and f'<span id="tick-{first.uuid}" ' in html  # the other, out of band
+    assert (
+        f'id="tick-btn-{second.uuid}"' in html and f'<span id="tick-{first.uuid}" ' in html
+    )  # the other, out of band
 
 
 @pytest.mark.parametrize("trigger", ["tick-btn-<b>x</b>", "tick-btn-" + "x" * 121])
 def test_htmx_tick_with_a_forged_slot_changes_nothing(client, user, catalog, trigger):
     client.force_login(user)
     resource = catalog["resources"][0]
-    response = client.post(tick_url(resource), {"status": "done"}, HTTP_HX_REQUEST="true", HTTP_HX_TRIGGER=trigger)
+    response = client.post(
+        tick_url(resource), {"status": "done"}, HTTP_HX_REQUEST="true", HTTP_HX_TRIGGER=trigger
+    )
     assert response.status_code == 400 and "<b>" not in response.content.decode()
     assert not Progress.objects.exists()
 
@@ -147,10 +163,16 @@ def test_invalid_status_gives_a_message_and_changes_nothing(client, user, catalo
     client.force_login(user)
     response = client.post(tick_url(catalog["resources"][0]), {"status": "toggle"})
     assert response.status_code == 302
-    assert [str(m) for m in get_messages(response.wsgi_request)] == ["That status is not valid; nothing was changed."]
+    assert [str(m) for m in get_messages(response.wsgi_request)] == [
+        "That status is not valid; nothing was changed."
+    ]
     assert not Progress.objects.exists()
-    response = client.post(tick_url(catalog["resources"][0]), {"status": "toggle"}, HTTP_HX_REQUEST="true")
-    assert response.status_code == 400 and response["Content-Type"].startswith("text/plain")  # shown by shortcuts.js
+    response = client.post(
+        tick_url(catalog["resources"][0]), {"status": "toggle"}, HTTP_HX_REQUEST="true"
+    )
+    assert response.status_code == 400 and response["Content-Type"].startswith(
+        "text/plain"
+    )  # shown by shortcuts.js
     assert response.content.decode() == "That status is not valid; nothing was changed."
 
 
@@ -164,7 +186,12 @@ def test_a_tick_lands_on_the_row_as_it_is_when_written(client, user, catalog):
     response = client.post(tick_url(resource), {"status": "not_started"}, HTTP_HX_REQUEST="true")
     assert response.status_code == 200
     row = Progress.objects.get(user=user, resource=resource)
-    assert (row.status, row.note, row.started_at, row.completed_at) == (Status.NOT_STARTED, "keep me", None, None)
+    assert (row.status, row.note, row.started_at, row.completed_at) == (
+        Status.NOT_STARTED,
+        "keep me",
+        None,
+        None,
+    )
 
 
 def test_unknown_or_unpublished_resource_is_a_404(client, user, catalog):
@@ -173,27 +200,42 @@ def test_unknown_or_unpublished_resource_is_a_404(client, user, catalog):
     resource.is_published = False
     resource.save()
     assert client.post(tick_url(resource), {"status": "done"}).status_code == 404
-    assert client.post("/progress/00000000-0000-0000-0000-000000000000/", {"status": "done"}).status_code == 404
+    assert (
+        client.post(
+            "/progress/00000000-0000-0000-0000-000000000000/", {"status": "done"}
+        ).status_code
+        == 404
+    )
 
 
 def test_anonymous_tick_asks_to_sign_in_then_applies_it(client, user, catalog):
     resource = catalog["resources"][2]
     response = client.post(tick_url(resource), {"status": "done", "next": "/guides/alpha/"})
     assert response.status_code == 302
-    assert response["Location"].startswith(reverse("account_login")) and "next=/guides/alpha/" in response["Location"]
+    assert (
+        response["Location"].startswith(reverse("account_login"))
+        and "next=/guides/alpha/" in response["Location"]
+    )
     assert not Progress.objects.exists()
-    htmx = client.post(tick_url(resource), {"status": "done", "next": "/guides/alpha/"}, HTTP_HX_REQUEST="true")
+    htmx = client.post(
+        tick_url(resource), {"status": "done", "next": "/guides/alpha/"}, HTTP_HX_REQUEST="true"
+    )
     assert htmx["HX-Redirect"].startswith(reverse("account_login"))
 
     from allauth.account.models import EmailAddress
 
     EmailAddress.objects.create(user=user, email=user.email, verified=True, primary=True)
-    login = client.post(reverse("account_login") + "?next=/guides/alpha/", {"login": user.email, "password": DEFAULT_PASSWORD})
+    login = client.post(
+        reverse("account_login") + "?next=/guides/alpha/",
+        {"login": user.email, "password": DEFAULT_PASSWORD},
+    )
     assert login.status_code == 302 and login["Location"] == "/guides/alpha/"
     assert Progress.objects.get(user=user, resource=resource).status == Status.DONE
 
 
-def test_resource_page_shows_the_learners_own_row_in_a_constant_query_count(client, user, other_user, catalog):
+def test_resource_page_shows_the_learners_own_row_in_a_constant_query_count(
+    client, user, other_user, catalog
+):
     resource = catalog["resources"][0]
     progress_set_status(user=user, resource=resource, status=Status.DONE, note="my private note")
     progress_set_status(user=other_user, resource=resource, status=Status.SKIPPED, note="not mine")
@@ -204,7 +246,10 @@ def test_resource_page_shows_the_learners_own_row_in_a_constant_query_count(clie
     # Warm: the session, its user, the token, and the learner's row.
     assert page_queries(client, resource.get_absolute_url()) == (9, 4)
     client.force_login(other_user)
-    assert 'aria-pressed="true">Skipped</button>' in client.get(resource.get_absolute_url()).content.decode()
+    assert (
+        'aria-pressed="true">Skipped</button>'
+        in client.get(resource.get_absolute_url()).content.decode()
+    )
 
 
 def test_one_user_cannot_change_or_see_another_users_progress(client, user, other_user, catalog):
@@ -219,11 +264,16 @@ def test_one_user_cannot_change_or_see_another_users_progress(client, user, othe
         body = client.get(reverse("progress:export", args=[fmt])).content.decode()
         assert "my private note" not in body
     exported = client.get(reverse("progress:export", args=["json"])).json()["progress"]
-    assert [(item["status"], item["note"]) for item in exported] == [("not_started", "eve was here")]
+    assert [(item["status"], item["note"]) for item in exported] == [
+        ("not_started", "eve was here")
+    ]
     assert "[x]" not in client.get(reverse("progress:export", args=["md"])).content.decode()
 
 
-@pytest.mark.parametrize("name,args", [("progress:dashboard", []), ("progress:export", ["json"]), ("progress:import", [])])
+@pytest.mark.parametrize(
+    "name,args",
+    [("progress:dashboard", []), ("progress:export", ["json"]), ("progress:import", [])],
+)
 def test_personal_pages_require_sign_in(client, name, args):
     response = client.get(reverse(name, args=args))
     assert response.status_code == 302 and response["Location"].startswith(reverse("account_login"))
@@ -261,15 +311,26 @@ def test_dashboard_lists_next_up_in_progress_and_recently_completed(client, user
     next_up = html.split('id="continue-heading"')[1].split("<h3>In progress</h3>")[0]
     assert "Next in <a" in next_up and ">Alpha</a>" in next_up
     titles = [resource.title for resource in (first, third)]  # alpha's unfinished, in order
-    assert [unescape(title) for title in re.findall(r'class="tick-box"[^>]*aria-label="Done: ([^"]*)"', next_up)][:2] == titles
-    assert "tick tick--in_progress" in next_up and "Tokens &lt;b&gt;&amp; friends&lt;/b&gt;" in next_up
+    assert [
+        unescape(title)
+        for title in re.findall(r'class="tick-box"[^>]*aria-label="Done: ([^"]*)"', next_up)
+    ][:2] == titles
+    assert (
+        "tick tick--in_progress" in next_up and "Tokens &lt;b&gt;&amp; friends&lt;/b&gt;" in next_up
+    )
     assert "· alpha part 0 tier 1</span>" in next_up and second.title not in next_up
 
     in_progress = html.split("<h3>In progress</h3>")[1].split("</ul>")[0]
-    assert f'<a href="{first.get_absolute_url()}">Tokens &lt;b&gt;&amp; friends&lt;/b&gt;</a>' in in_progress
+    assert (
+        f'<a href="{first.get_absolute_url()}">Tokens &lt;b&gt;&amp; friends&lt;/b&gt;</a>'
+        in in_progress
+    )
     assert "· started now</span>" in in_progress and second.title not in in_progress
     recent = html.split('id="recent-heading"')[1].split("</section>")[0]
-    assert re.findall(r'<li><a href="([^"]*)">', recent) == [fourth.get_absolute_url(), second.get_absolute_url()]
+    assert re.findall(r'<li><a href="([^"]*)">', recent) == [
+        fourth.get_absolute_url(),
+        second.get_absolute_url(),
+    ]
     assert recent.count("· now</span>") == 2
 
 
@@ -281,9 +342,14 @@ def test_dashboard_heatmap_sums_up_the_learners_year(client, user, catalog):
     figure = html.split('<figure class="heatmap">')[1].split("</figure>")[0]
     today = timezone.localdate()
     assert '<desc id="heatmap-desc">2 changes on 1 day.</desc>' in figure
-    assert f"2 changes on 1 active day in the last year; busiest day {today.day} {today:%b %Y} (2).</span>" in figure
+    assert (
+        f"2 changes on 1 active day in the last year; busiest day {today.day} {today:%b %Y} (2).</span>"
+        in figure
+    )
     weeks_back = today.weekday() + 1 + 52 * 7  # from a Sunday, 53 columns
-    assert figure.count("<rect ") == weeks_back + 1 + 5 and 'class="hm hm-4"><title>2 on ' in figure  # and the legend's 5
+    assert (
+        figure.count("<rect ") == weeks_back + 1 + 5 and 'class="hm hm-4"><title>2 on ' in figure
+    )  # and the legend's 5
 
 
 def test_dashboard_lists_say_so_when_empty(client, user, catalog):
@@ -298,7 +364,10 @@ def test_dashboard_links_follow_a_renamed_resource(client, user, catalog):
     started, finished = catalog["resources"][:2]
     progress_set_status(user=user, resource=started, status=Status.IN_PROGRESS)
     progress_set_status(user=user, resource=finished, status=Status.DONE)
-    assert f'<a href="{started.get_absolute_url()}">{started.title}</a>' in client.get(reverse("progress:dashboard")).content.decode()
+    assert (
+        f'<a href="{started.get_absolute_url()}">{started.title}</a>'
+        in client.get(reverse("progress:dashboard")).content.decode()
+    )
     started.title, finished.title = "Attention \u2014 revisited", "Zur\u00fcck & weiter"
     started.save()
     finished.save()
@@ -333,8 +402,14 @@ def test_json_export_import_round_trip_reproduces_progress(client, user, other_u
     assert "3 resources will change" in preview.content.decode()
     assert not Progress.objects.filter(user=other_user).exists()  # preview writes nothing
     client.post(reverse("progress:import"), {"text": payload, "confirm": "1"})
-    mine = {(r.resource_id, r.status, r.note, r.started_at, r.completed_at) for r in Progress.objects.filter(user=user)}
-    theirs = {(r.resource_id, r.status, r.note, r.started_at, r.completed_at) for r in Progress.objects.filter(user=other_user)}
+    mine = {
+        (r.resource_id, r.status, r.note, r.started_at, r.completed_at)
+        for r in Progress.objects.filter(user=user)
+    }
+    theirs = {
+        (r.resource_id, r.status, r.note, r.started_at, r.completed_at)
+        for r in Progress.objects.filter(user=other_user)
+    }
     assert mine == theirs
 
 
@@ -348,7 +423,11 @@ def test_markdown_export_import_round_trip(client, user, other_user, catalog):
 
     client.force_login(other_user)
     client.post(reverse("progress:import"), {"text": markdown, "confirm": "1"})
-    assert set(Progress.objects.filter(user=other_user, status=Status.DONE).values_list("resource_id", flat=True)) == {
+    assert set(
+        Progress.objects.filter(user=other_user, status=Status.DONE).values_list(
+            "resource_id", flat=True
+        )
+    ) == {
         catalog["resources"][0].id,
         catalog["shared"].id,
     }
@@ -408,6 +487,8 @@ def test_guide_page_with_progress_keeps_a_constant_query_count(client, user, cat
     for i in range(30):
         resource = Resource.objects.create(title=f"More {i}", url=f"https://example.com/more/{i}")
         Entry.objects.create(section=section, resource=resource, position=100 + i)
-        progress_set_status(user=user, resource=resource, status=Status.DONE if i % 2 else Status.SKIPPED)
+        progress_set_status(
+            user=user, resource=resource, status=Status.DONE if i % 2 else Status.SKIPPED
+        )
     # Warm: the session, its user, the token, and the learner's statuses.
     assert page_queries(client, guide.get_absolute_url()) == small == (small[0], 4)

@@ -49,4 +49,6 @@ def duration(minutes):
     if not minutes:
         return ""
     hours, rest = divmod(int(minutes), 60)
-    return " ".join(part for part in (f"{hours} h" if hours else "", f"{rest} min" if rest else "") if part)
+    return " ".join(
+        part for part in (f"{hours} h" if hours else "", f"{rest} min" if rest else "") if part
+    )
