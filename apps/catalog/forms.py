@@ -52,7 +52,16 @@ class SearchQueryField(forms.CharField):
 
 class SearchForm(forms.Form):
     q = SearchQueryField(label="Search", required=False)
+    kind = forms.ChoiceField(
+        label="Kind", choices=[("", "Any kind"), *Kind.choices], required=False
+    )
+    guide = forms.ChoiceField(label="Guide", choices=[("", "Any guide")], required=False)
     truncated = False  # set by clean_q when the query was cut to SEARCH_MAX_LENGTH
+
+    def __init__(self, *args, guides=(), **kwargs):
+        """`guides`: (slug, title) of the published guides a search may be narrowed to."""
+        super().__init__(*args, **kwargs)
+        self.fields["guide"].choices = [("", "Any guide"), *guides]
 
     def clean_q(self):
         query = " ".join(self.cleaned_data["q"].split())
@@ -60,4 +69,22 @@ class SearchForm(forms.Form):
         return query[:SEARCH_MAX_LENGTH].strip()
 
     def query(self) -> str:
-        return self.cleaned_data.get("q", "") if self.is_valid() else ""
+        self.is_valid()
+        return self.cleaned_data.get("q", "")
+
+    def filters(self) -> dict[str, str]:
+        """The valid, chosen filters ("kind", "guide"); a bad value is left out (see ignored_messages)."""
+        self.is_valid()
+        return {
+            name: self.cleaned_data[name]
+            for name in ("kind", "guide")
+            if self.cleaned_data.get(name)
+        }
+
+    def ignored_messages(self) -> list[str]:
+        self.is_valid()
+        return [
+            f"Ignored the {self.fields[name].label.lower()} filter “{self.data.get(name, '')[:40]}”: it is not one of the choices."
+            for name in ("kind", "guide")
+            if name in self.errors
+        ]

@@ -28,6 +28,7 @@ from django.db.models import (
 )
 from django.shortcuts import get_object_or_404
 
+from apps.catalog import search
 from apps.catalog.forms import TIER_CHOICES
 from apps.catalog.models import Entry, Guide, Kind, Priority, Resource, Section, Topic
 from apps.core.content import memoized
@@ -456,28 +457,59 @@ def topic_contents(*, topic: Topic, filters: dict[str, str]) -> TopicContents:
 
 # --- Search ----------------------------------------------------------------------------------
 def _every_word(words: list[str], fields=("title", "author", "description")) -> Q:
-    """Each word must occur (case-insensitively) in at least one of ``fields``."""
+    """Each word, in one of its spellings, must occur (case-insensitively) in one of ``fields``."""
     condition = Q()
     for word in words:
         any_field = Q()
-        for name in fields:
-            any_field |= Q(**{f"{name}__icontains": word})
+        for spelling in search.spellings(word) if search.is_plain(word) else (word,):
+            for name in fields:
+                any_field |= Q(**{f"{name}__icontains": spelling})
         condition &= any_field
     return condition
 
 
-def search_resources(query: str) -> QuerySet:
-    """Published resources matching ``query`` over title, author and description, best first.
+def search_words(query: str) -> list[str]:
+    """The words of a query as search reads them: joined words apart ("kv-cache": "kv", "cache")."""
+    return search.split_joined(query).split()[:SEARCH_MAX_WORDS]
 
-    PostgreSQL: full-text search (title weighs most, then author, then description) with
-    websearch syntax, ranked; resources that merely contain every word (a half-typed word
-    in live search) follow. Elsewhere (SQLite): every word must occur somewhere, title
-    matches first.
+
+def _spelling_query(words: list[str]):
+    """Every plain word in any of its spellings, as a full-text query; None if no word has two."""
+    if not any(len(search.spellings(word)) > 1 for word in words if search.is_plain(word)):
+        return None
+    combined = None
+    for word in filter(search.is_plain, words):
+        either = None
+        for spelling in search.spellings(word):
+            one = SearchQuery(spelling, search_type="plain", config=SEARCH_CONFIG)
+            either = one if either is None else either | one
+        combined = either if combined is None else combined & either
+    return combined
+
+
+def search_resources(query: str, *, filters: dict | None = None) -> QuerySet:
+    """Published resources matching ``query`` over title, author and description, best first,
+    narrowed by ``filters`` ("kind", "guide": a published guide's slug; validated).
+
+    Forgiving (apps.catalog.search): words joined by a hyphen are read apart, and British and
+    American spellings find each other. PostgreSQL: full-text search (title weighs most, then
+    author, then description) with websearch syntax, ranked; resources that merely contain every
+    word (a half-typed word in live search) follow. Elsewhere (SQLite): every word must occur
+    somewhere, title matches first.
     """
-    words = query.split()[:SEARCH_MAX_WORDS]
+    words = search_words(query)
     resources = Resource.objects.published()
     if not words:
         return resources.none()
+    filters = filters or {}
+    if filters.get("kind"):
+        resources = resources.filter(kind=filters["kind"])
+    if filters.get("guide"):
+        guide = next((g for g in guides_with_top_sections() if g.slug == filters["guide"]), None)
+        held = (
+            guide_structure().guide_resources.get(guide.id, frozenset()) if guide else frozenset()
+        )
+        resources = resources.filter(id__in=sorted(held))
     if connection.vendor == "postgresql":
         vector = (
             SearchVector("title", weight="A", config=SEARCH_CONFIG)
@@ -485,6 +517,9 @@ def search_resources(query: str) -> QuerySet:
             + SearchVector("description", weight="C", config=SEARCH_CONFIG)
         )
         text_query = SearchQuery(" ".join(words), search_type="websearch", config=SEARCH_CONFIG)
+        spelled = _spelling_query(words)
+        if spelled is not None:
+            text_query = text_query | spelled
         return (
             resources.annotate(document=vector, rank=SearchRank(vector, text_query))
             .filter(Q(document=text_query) | _every_word(words))
@@ -502,9 +537,17 @@ def search_resources(query: str) -> QuerySet:
     )
 
 
-def search_page(*, query: str, page_number) -> Page:
-    """One page of results (an out-of-range or junk page number gives the nearest real page)."""
-    page = Paginator(search_resources(query), SEARCH_PAGE_SIZE).get_page(page_number)
+def search_page(*, query: str, page_number, filters: dict | None = None) -> Page:
+    """One page of results (an out-of-range or junk page number gives the nearest real page);
+    with none at all, ``page.suggestion`` is a query that finds some ("did you mean"), or ""."""
+    page = Paginator(search_resources(query, filters=filters), SEARCH_PAGE_SIZE).get_page(
+        page_number
+    )
     page.object_list = list(page.object_list)
     _attach_guides(page.object_list)
+    page.suggestion = ""
+    if not page.object_list:
+        suggested = search.suggestion(search_words(query))
+        if suggested and search_resources(suggested, filters=filters).exists():
+            page.suggestion = suggested
     return page

@@ -11,6 +11,7 @@ from django_htmx.jinja import htmx_script
 # The nav item marked current, by the name of the page's URL.
 NAV_SECTIONS = {
     "home": "guides",
+    "guide-list": "guides",
     "guide-detail": "guides",
     "topic-list": "topics",
     "topic-detail": "topics",
@@ -35,6 +36,8 @@ def _layout(
 ) -> dict:  # reversed URLs start with the prefix the app is mounted at
     return {
         "home": reverse("catalog:home"),
+        "guides": reverse("catalog:guide-list"),
+        "signup": reverse("account_signup"),
         "topics": reverse("catalog:topic-list"),
         "paths": reverse("paths:path-list"),
         "search": reverse("catalog:search"),

@@ -325,28 +325,47 @@ def resource_parts(*, uuid) -> ResourceParts:
     return _resource_memo.get(content_token(), uuid, build)
 
 
-def search_results(*, query: str, page_number, path: str) -> Overlay:
-    """One page of results for `query` (non-empty), rows with ticks as holes."""
+def search_results(*, query: str, page_number, path: str, filters: dict | None = None) -> Overlay:
+    """One page of results for `query` (non-empty) and the valid `filters`, rows with ticks as holes."""
+    filters = filters or {}
 
     def context():
-        page = selectors.search_page(query=query, page_number=page_number)
+        page = selectors.search_page(query=query, page_number=page_number, filters=filters)
 
-        def url(number):
-            return f"{path}?{urlencode({'q': query, 'page': number})}"
+        def url(number=None, q=query):
+            params = {"q": q, **filters} | ({"page": number} if number else {})
+            return f"{path}?{urlencode(params)}"
 
         return {
             "query": query,
             "page": page,
+            "filters": filters,
+            "suggestion_url": url(q=page.suggestion) if page.suggestion else "",
             "previous_url": url(page.previous_page_number()) if page.has_previous() else "",
             "next_url": url(page.next_page_number()) if page.has_next() else "",
         }
 
     return shared_overlay(
-        (query, str(page_number)),
+        (query, str(page_number), tuple(sorted(filters.items()))),
         "catalog/includes/search_results.html",
         context,
         memo=_search_memo,
     )
+
+
+def guide_cards() -> Overlay:
+    """The guides page's card per published guide, its bar a hole (guide_bar's dom id)."""
+
+    def context():
+        overview = memoized("catalog-overview", selectors.catalog_overview)
+        return {
+            "cards": [
+                {"summary": summary, "bar": guide_bar(summary.guide, Tally(total=1), compact=True)}
+                for summary in overview.guides
+            ]
+        }
+
+    return shared_overlay("guide-cards", "catalog/includes/guide_cards.html", context)
 
 
 def dashboard_guide_bars() -> Overlay:

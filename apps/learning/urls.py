@@ -9,6 +9,7 @@ from apps.progress import views as progress_views
 
 catalog_urls = [
     path("", views.home, name="home"),
+    path("guides/", views.guide_list, name="guide-list"),
     path("guides/<slug:slug>/", views.guide_detail, name="guide-detail"),
     path("resources/<uuid:uuid>/", views.resource_detail, name="resource-detail"),
     path("topics/", views.topic_list, name="topic-list"),

@@ -16,7 +16,7 @@ from django.urls import reverse
 from django.utils.http import url_has_allowed_host_and_scheme
 from django.views.decorators.http import require_POST, require_safe
 from django.views.decorators.vary import vary_on_headers
-from django_htmx.http import HttpResponseClientRedirect
+from django_htmx.http import HttpResponseClientRedirect, retarget
 
 from apps.catalog import selectors
 from apps.catalog.forms import GuideFilterForm, SearchForm, TopicFilterForm
@@ -30,6 +30,7 @@ from apps.learning.widgets import (
     bars_for_scope,
     dashboard_tallies,
     guide_bar,
+    guide_card_tallies,
     next_up_html,
     overall_bar,
     step_bar,
@@ -74,6 +75,23 @@ def home(request):
     return render(
         request, "catalog/home.html", {"overview": overview, "overview_html": overview_html}
     )
+
+
+@require_safe
+def guide_list(request):
+    """Every published guide as a card; a signed-in learner sees their progress on each."""
+    statuses = progress_selectors.statuses_for(user=request.user)
+    context = {
+        "cards": overlay_fill(
+            request,
+            shared.guide_cards(),
+            statuses=statuses,
+            tallies=guide_card_tallies(statuses=statuses),
+        )
+    }
+    if request.user.is_authenticated:
+        context["overall"] = progress_selectors.overall_tally(statuses=statuses)
+    return render(request, "catalog/guide_list.html", context)
 
 
 @require_safe
@@ -144,7 +162,12 @@ def _section_bar_tallies(guide, tallies) -> dict:
 def resource_detail(request, uuid):
     parts = shared.resource_parts(uuid=uuid)
     resource = parts.resource
-    context = {"resource": resource, "parts": parts, "progress_scope": "", "statuses": {}}
+    context = {
+        "resource": resource,
+        "parts": parts,
+        "progress_scope": RESOURCE_SCOPE,
+        "statuses": {},
+    }
     if request.user.is_authenticated:
         progress = progress_selectors.progress_row(user=request.user, resource=resource)
         shown = progress and progress.status != Status.NOT_STARTED
@@ -197,13 +220,22 @@ def topic_detail(request, slug):
 @require_safe
 @vary_on_headers("HX-Request")
 def search(request):
-    form = SearchForm(request.GET)
-    query = form.query()
-    context = {"form": form, "query": query, "truncated": form.truncated}
+    guides = [(guide.slug, guide.title) for guide in selectors.guides_with_top_sections()]
+    form = SearchForm(request.GET, guides=guides)
+    query, filters = form.query(), form.filters()
+    context = {
+        "form": form,
+        "query": query,
+        "truncated": form.truncated,
+        "filters": filters,
+        "filter_errors": form.ignored_messages(),
+    }
     if query:
         page_number = request.GET.get("page")
-        results = shared.search_results(query=query, page_number=page_number, path=request.path)
-        params = {"q": query} | ({"page": page_number} if page_number else {})
+        results = shared.search_results(
+            query=query, page_number=page_number, path=request.path, filters=filters
+        )
+        params = {"q": query, **filters} | ({"page": page_number} if page_number else {})
         context["results"], status_filter = _status_filtered(
             request,
             results,
@@ -213,7 +245,15 @@ def search(request):
             nouns=("result", "results"),
         )
         context |= status_filter
-    return _page_or_fragment(request, "catalog/search.html", "search-results", context)
+    response = _page_or_fragment(request, "catalog/search.html", "search-results", context)
+    if request.htmx:  # the address bar shows the search without empty or rejected filters
+        params = {"q": query, **filters, **context.get("status_params", {})} if query else {}
+        if request.GET.get("page"):
+            params["page"] = request.GET["page"]
+        response["HX-Replace-Url"] = (
+            f"{request.path}?{urlencode(params)}" if params else request.path
+        )
+    return response
 
 
 @login_required
@@ -335,17 +375,21 @@ def progress_set(request, resource_uuid):
         messages.info(request, f"Sign in to track your progress; “{resource.title}” will be saved.")
         return HttpResponseClientRedirect(login_url) if request.htmx else redirect(login_url)
 
-    progress_set_status(user=request.user, resource=resource, status=status)
+    row = progress_set_status(user=request.user, resource=resource, status=status)
+    scope = form.cleaned_data["scope"]
     if not request.htmx:
-        return redirect(back)
+        return redirect(back + _row_anchor(scope, form.cleaned_data["slot"]))
+    if scope == RESOURCE_SCOPE:  # the resource page: its whole progress block, status buttons too
+        return retarget(_resource_progress(request, resource, row), f"#{RESOURCE_PROGRESS_ID}")
+    status = row.status if row and row.status != Status.NOT_STARTED else ""
     slot = form.cleaned_data["slot"] or str(resource.uuid)
     statuses = progress_selectors.statuses_for(user=request.user)
     bars, other_slots, path_view = bars_for_scope(
-        user=request.user, scope=form.cleaned_data["scope"], resource=resource, statuses=statuses
+        user=request.user, scope=scope, resource=resource, statuses=statuses
     )
     context = {
         "resource": resource,
-        "status": status if status != Status.NOT_STARTED else "",
+        "status": status,
         "slot": slot,
         "other_slots": [s for s in other_slots if s != slot],
         "bars": bars,
@@ -354,7 +398,49 @@ def progress_set(request, resource_uuid):
         # A tick drawn without a menu (the resource page has its own buttons) says so.
         "status_menu": request.POST.get("menu") != "0",
     }
+    if scope == "dashboard":  # its lists of started and finished resources, and the paths' pace
+        overview = progress_selectors.progress_overview(user=request.user)
+        context |= {
+            "dashboard": True,
+            "in_progress_rows": overview.in_progress,
+            "recent_rows": overview.done,
+            "followed_paths": path_selectors.followed_paths(
+                user=request.user,
+                statuses=statuses,
+                follows=path_selectors.follows_for(user=request.user),
+            ),
+        }
     return render(request, "progress/tick_response.html", context)
+
+
+RESOURCE_SCOPE = "resource"  # the tick form's scope on a resource page
+RESOURCE_PROGRESS_ID = "my-progress"  # progress/includes/resource_progress.html
+# The id of the row holding a tick, by its page's scope: the tick's slot is the row's key.
+ROW_ID_PREFIXES = {
+    "guide": "entry-",
+    "dashboard": "entry-",
+    "path": "step-item-",
+    "topic": "resource-",
+    "": "resource-",
+}
+
+
+def _row_anchor(scope: str, slot: str) -> str:
+    """`#<row id>` of the tick's row, so a tick without JavaScript comes back to where it was."""
+    if scope == RESOURCE_SCOPE:
+        return f"#{RESOURCE_PROGRESS_ID}"
+    prefix = ROW_ID_PREFIXES.get(scope.partition(":")[0])
+    return f"#{prefix}{slot}" if slot and prefix else ""
+
+
+def _resource_progress(request, resource, row):
+    context = {
+        "resource": resource,
+        "my_progress": row,
+        "status_choices": Status.choices,
+        "statuses": {resource.id: row.status} if row and row.status != Status.NOT_STARTED else {},
+    }
+    return render(request, "progress/includes/resource_progress.html", context)
 
 
 def _refused(request, message, *, status, back):
@@ -370,8 +456,11 @@ def _with_slot(request):
     """The posted data, with the slot of the tick an htmx request came from: its button's id
     (HX-Trigger) is `tick-btn-<slot>`. A posted slot wins; the form validates either."""
     trigger = request.htmx.trigger if request.htmx else None
-    if request.POST.get("slot") or not trigger or not trigger.startswith(TICK_BUTTON_ID_PREFIX):
+    if request.POST.get("slot"):
         return request.POST
     data = request.POST.copy()
-    data["slot"] = trigger.removeprefix(TICK_BUTTON_ID_PREFIX)
+    if trigger and trigger.startswith(TICK_BUTTON_ID_PREFIX):
+        data["slot"] = trigger.removeprefix(TICK_BUTTON_ID_PREFIX)
+    elif request.GET.get("slot"):  # without JavaScript the button's formaction names it
+        data["slot"] = request.GET["slot"]
     return data

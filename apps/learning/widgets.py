@@ -173,6 +173,18 @@ def dashboard_tallies(*, statuses) -> dict[str, Tally]:
     return tallies_of(((dom_id, ids) for dom_id, _, ids in dashboard_bar_slots()), statuses)
 
 
+def guide_card_tallies(*, statuses) -> dict[str, Tally]:
+    """{dom id: tally} of the guides page's bar per guide."""
+    guides = guide_structure().guide_resources
+    return tallies_of(
+        (
+            (f"bar-guide-{guide.uuid}", guides.get(guide.id, frozenset()))
+            for guide in guides_with_top_sections()
+        ),
+        statuses,
+    )
+
+
 def bars_for_scope(*, user, scope, resource, statuses):
     """(bars, other_slots, path_view): bars to refresh, the ids of the resource's other ticks
     on that page, and on a path page the path (its "next up" is refreshed too), for the
@@ -232,6 +244,29 @@ def heatmap_cells(days) -> SafeString:
             for (before, after), (_, count) in zip(frame, days, strict=True)
         )
     )
+
+
+HEATMAP_LEFT, HEATMAP_TOP = 30, 16  # room for the day labels on the left and the months on top
+
+
+def heatmap_labels(days) -> SafeString:
+    """The heatmap's month names above the week a month starts in, and Mon / Wed / Fri on the left."""
+    if not days:
+        return SafeString("")
+    start = days[0][0]
+    labels = [
+        f'<text class="hm-label" x="0" y="{HEATMAP_TOP + row * 14 + 9}">{_WEEKDAYS[(start.weekday() + row) % 7]}</text>'
+        for row in range(7)
+        if _WEEKDAYS[(start.weekday() + row) % 7] in ("Mon", "Wed", "Fri")
+    ]
+    last_x = -99
+    for index in range(len(days)):
+        day = start + timedelta(days=index)
+        x = HEATMAP_LEFT + (index // 7) * 14
+        if day.day == 1 and x - last_x >= 28:  # a month's name needs two columns
+            labels.append(f'<text class="hm-label" x="{x}" y="10">{_MONTHS[day.month - 1]}</text>')
+            last_x = x
+    return SafeString("".join(labels))
 
 
 @lru_cache(maxsize=4)

@@ -102,6 +102,8 @@ class PathFollow(models.Model):
     path = models.ForeignKey(LearningPath, on_delete=models.CASCADE, related_name="follows")
     followed_at = models.DateTimeField(auto_now_add=True)
     hours_per_week = models.PositiveSmallIntegerField(null=True, blank=True)
+    # The path's minutes already done when following: the pace counts from there.
+    done_minutes_at_follow = models.PositiveIntegerField(default=0)
 
     class Meta:
         constraints = [

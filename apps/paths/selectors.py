@@ -68,6 +68,10 @@ class Pace:
     def gap_hours(self):
         return round(abs(self.ahead_minutes) / 60, 1)
 
+    @property
+    def on_track(self):
+        return self.gap_hours == 0
+
 
 @dataclass
 class PathView:
@@ -164,7 +168,10 @@ def _build(path, statuses, follow, today):
         view.pace = Pace(
             hours_per_week=follow.hours_per_week,
             expected_finish=today + timedelta(weeks=remaining / weekly),
-            ahead_minutes=round(view.done_minutes - weeks_in * weekly),
+            # Measured from the day of following: what was done before is the baseline, not a lead.
+            ahead_minutes=round(
+                view.done_minutes - follow.done_minutes_at_follow - weeks_in * weekly
+            ),
         )
     return view
 
@@ -246,13 +253,14 @@ def followed_paths(*, user, statuses, follows):
 
 
 def path_scope(*, user, path_uuid, resource, statuses):
-    """What a tick on a path page refreshes: the path bar, its steps holding `resource`, next up;
-    from the learner's statuses, read by the caller (the pace is not refreshed: no follows)."""
+    """What a tick on a path page refreshes: the path bar, its steps holding `resource`, next up
+    and the pace; from the learner's statuses, read by the caller, and their follow of it."""
     try:
         path = published_path(uuid=path_uuid)
     except Http404:
         return None
-    view = path_detail(path=path, user=user, statuses=statuses, follows={})
+    follows = {follow.path_id: follow for follow in PathFollow.objects.filter(user=user, path=path)}
+    view = path_detail(path=path, user=user, statuses=statuses, follows=follows)
     steps = [step for step in view.steps if resource.id in step.resource_ids]
     slots = [
         str(item.uuid)

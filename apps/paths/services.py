@@ -3,13 +3,19 @@
 from django.db import IntegrityError, transaction
 
 from apps.paths.models import PathFollow
+from apps.paths.selectors import path_detail
 
 
 def path_follow(*, user, path, hours_per_week=None):
     """Follow `path` (idempotent); `hours_per_week` updates the pace when given."""
     try:
         with transaction.atomic():
-            follow, _ = PathFollow.objects.get_or_create(user=user, path=path)
+            follow = PathFollow.objects.filter(user=user, path=path).first()
+            if follow is None:
+                done = path_detail(path=path, user=user, follows={}).done_minutes
+                follow = PathFollow.objects.create(
+                    user=user, path=path, done_minutes_at_follow=done
+                )
     except IntegrityError:  # a concurrent follow won the race
         follow = PathFollow.objects.get(user=user, path=path)
     if hours_per_week is not None and follow.hours_per_week != hours_per_week:

@@ -4,12 +4,13 @@ from django import forms
 from django.conf import settings
 
 from apps.progress.models import Status
+from apps.progress.services import UNDONE
 
 MAX_IMPORT_BYTES = settings.IMPORT_MAX_BYTES  # see settings: it fits Django's upload limit
 
 
 class StatusForm(forms.Form):
-    status = forms.ChoiceField(choices=Status.choices)
+    status = forms.ChoiceField(choices=[*Status.choices, (UNDONE, "Not done")])
     # Where the control sits, so the response can refresh that page's bars (see views.progress_set).
     scope = forms.CharField(required=False, max_length=120)
     slot = forms.SlugField(required=False, max_length=120)

@@ -17,6 +17,11 @@ from django.utils import timezone
 from apps.catalog.models import Resource
 from apps.progress.models import Activity, ActivityDay, Progress, Status
 
+# What the tick asks when it clears a done resource: "not done", which is not one status. A resource
+# that was in progress before it was done goes back to in progress, keeping its start; one ticked
+# done straight away goes back to not started. Anything not done stays as it is.
+UNDONE = "undone"
+
 
 class ProgressError(Exception):
     """A progress write that cannot be made; the message is shown to the learner."""
@@ -44,7 +49,7 @@ def progress_set_status(
     is logged at `at`, else at the date the change carries (`completed_at`, then `started_at`),
     else now: imported history lands on its own days.
     """
-    if status not in Status.values:
+    if status not in Status.values and status != UNDONE:
         raise ProgressError(f"Unknown status {status!r}.")
     change = {
         "status": status,
@@ -71,6 +76,8 @@ def _write(*, user, resource, status, note, started_at, completed_at, at):
     now = at or timezone.now()
     progress = _locked_row(user=user, resource=resource)
     previous = progress.status if progress else Status.NOT_STARTED
+    if status == UNDONE:
+        status = _undone(progress, previous)
     if progress is None:
         progress = Progress(user=user, resource=resource)
     before = (progress.status, progress.note, progress.started_at, progress.completed_at)
@@ -97,6 +104,18 @@ def _write(*, user, resource, status, note, started_at, completed_at, at):
         carried = {Status.DONE: completed_at, Status.IN_PROGRESS: started_at}.get(status)
         _log(user=user, resource=resource, status=status, at=at or carried or now)
     return progress
+
+
+def _undone(progress, previous) -> str:
+    """The status "not done" means for this row (see UNDONE)."""
+    if previous != Status.DONE:
+        return previous
+    started_before = (
+        progress.started_at
+        and progress.completed_at
+        and progress.started_at < progress.completed_at
+    )
+    return Status.IN_PROGRESS if started_before else Status.NOT_STARTED
 
 
 def _apply_status(progress, *, status, previous, now, started_at=None, completed_at=None) -> None:

@@ -5,6 +5,7 @@ from django.contrib import messages
 from django.contrib.auth.decorators import login_required
 from django.http import HttpResponse, JsonResponse
 from django.shortcuts import redirect, render
+from django.template.defaultfilters import pluralize
 from django.utils import timezone
 from django.views.decorators.http import require_GET, require_http_methods
 
@@ -48,7 +49,8 @@ def progress_import(request):
         else:
             if request.POST.get("confirm") == "1" and plan.changes:
                 import_apply(user=request.user, plan=plan)
-                messages.success(request, f"Imported: {len(plan.changes)} resources updated.")
+                count = len(plan.changes)
+                messages.success(request, f"Imported: {count} resource{pluralize(count)} updated.")
                 return redirect("progress:dashboard")
             form = ImportForm(initial={"text": content})
     return render(request, "progress/import.html", {"form": form, "plan": plan})

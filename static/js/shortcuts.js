@@ -40,3 +40,14 @@ document.addEventListener("htmx:responseError", (event) => {
   showError(plain && xhr.responseText ? xhr.responseText : "That did not work, and nothing was changed. Reload the page and try again.");
 });
 document.addEventListener("htmx:sendError", () => showError("The server could not be reached, and nothing was changed. Try again."));
+
+// Back and Forward show the learner's progress as it is now. A signed-in page (<body data-fresh-on-back>)
+// that the browser brings back from its back/forward cache, or from its HTTP cache without asking the
+// server, is loaded again: a tick made since on another page would not be on it. (htmx keeps no
+// snapshots of its own: historyCacheSize is 0 in base.html, so its history entries reload too.)
+window.addEventListener("pageshow", (event) => {
+  if (!document.body.hasAttribute("data-fresh-on-back")) return;
+  const navigation = performance.getEntriesByType("navigation")[0];
+  const fromHttpCache = navigation && navigation.type === "back_forward" && navigation.transferSize === 0;
+  if (event.persisted || fromHttpCache) window.location.reload();
+});

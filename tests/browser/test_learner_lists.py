@@ -1,6 +1,8 @@
 """In a real browser: a row's status menu by keyboard, the status filter with and without
 JavaScript, the note marker, the notes page's live search and the public profile."""
 
+import re
+
 import pytest
 from playwright.sync_api import expect
 
@@ -102,7 +104,10 @@ def test_status_filter_and_menu_without_javascript(browser, live_server, guide):
     page.locator("li.row", has_text="Continuous batching").get_by_role(
         "button", name="In progress"
     ).click()
-    expect(page).to_have_url(f"{live_server.url}/guides/inference/?status=not_done")
+    # Back on the filtered list, at the row (the entry's anchor).
+    expect(page).to_have_url(
+        re.compile(re.escape(f"{live_server.url}/guides/inference/?status=not_done") + "#entry-")
+    )
     assert (
         Progress.objects.get(user=user, resource=resource("Continuous batching")).status
         == Status.IN_PROGRESS

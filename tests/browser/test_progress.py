@@ -154,7 +154,9 @@ def test_ticking_works_with_javascript_disabled(browser, live_server, guide):
     page.goto(f"{live_server.url}/guides/inference/")
     tick(page, "Continuous batching").click()
     page.wait_for_load_state()
-    assert page.url.rstrip("/").endswith("/guides/inference")
+    row = tick(page, "Continuous batching").locator("xpath=ancestor::li[contains(@class, 'row')]")
+    assert page.url.endswith(f"/guides/inference/#{row.get_attribute('id')}")  # back at its row
+    assert row.get_attribute("id").startswith("entry-")
     assert tick(page, "Continuous batching").get_attribute("aria-checked") == "true"
     assert Progress.objects.get(user=user).resource.title == "Continuous batching"
     context.close()

@@ -64,12 +64,13 @@ def test_main_pages_light_and_dark_on_phone_and_desktop(browser, live_server, se
         ).get_absolute_url(),
         "sign-in": "/accounts/login/",
         "dashboard": "/",
+        "guides": "/guides/",
         "account": "/account/",
         "my-guide": "/guides/ai-inference-engineering/?status=not_done",
         "notes": "/dashboard/notes/",
         "profile": "/u/ada-learns/",
     }
-    signed_in = {"dashboard", "account", "my-guide", "notes"}
+    signed_in = {"dashboard", "guides", "account", "my-guide", "notes"}
     overflowing = []
     for device, viewport in VIEWPORTS.items():
         for scheme in ("light", "dark"):

@@ -167,7 +167,7 @@ def test_guide_heading_is_shared_yet_follows_a_curators_edit(client, guide):
     guide.save()
     page = html(client.get(guide.get_absolute_url()))
     assert '<h1 class="page-header__title">Inference Engineering</h1>' in page
-    assert "<p>Serve models.</p>\n\n<p>Fast &amp; cheap.</p>" in page
+    assert "<p>Serve models.</p>\n<p>Fast &amp; cheap.</p>" in page  # Markdown
     assert "<span>4 entries</span>" in page and 'href="https://example.com/inference"' in page
     guide.title = "Inference, revised"
     guide.save()  # moves the content version: the heading rendered once per version is made again
@@ -608,8 +608,13 @@ def test_search_page_form_works_without_javascript_and_searches_live(client):
     page = html(client.get(reverse("catalog:search")))
     assert f'action="{reverse("catalog:search")}" method="get"' in page
     assert (
-        'hx-trigger="input changed delay:300ms, search"' in page
-        and 'hx-target="#search-results"' in page
+        'hx-trigger="input changed delay:300ms from:#search-q, search from:#search-q, change from:.search-form__filters"'
+        in page
+    )
+    assert (
+        'hx-target="#search-results"' in page
+        and '<select name="kind">' in page
+        and '<select name="guide">' in page
     )
 
 
@@ -617,13 +622,13 @@ def test_search_query_count_is_constant(client):
     section = SectionFactory()
     for n in range(2):
         EntryFactory(section=section, resource=ResourceFactory(title=f"Attention {n}"))
-    # Cold: token, count, page, placements (2); warm: the token only.
-    assert page_queries(client, reverse("catalog:search"), {"q": "attention"}) == (5, 1)
+    # Cold: token, the guides (the guide filter's choices), count, page, placements (2); warm: the token only.
+    assert page_queries(client, reverse("catalog:search"), {"q": "attention"}) == (6, 1)
     for n in range(30):
         resource = ResourceFactory(title=f"More attention {n}")
         EntryFactory(section=SectionFactory(), resource=resource)
         EntryFactory(section=section, resource=resource)
     assert page_queries(client, reverse("catalog:search"), {"q": "attention", "page": "2"}) == (
-        5,
+        6,
         1,
     )

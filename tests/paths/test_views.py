@@ -116,11 +116,15 @@ def test_follow_unfollow_keeps_progress_and_pace_gives_a_finish_date(
 
     client.post(follow_url, {"action": "follow", "hours_per_week": "5"})
     html = client.get(reverse("paths:path-detail", args=["kernels"])).content.decode()
-    assert "at 5 h/week you should finish around" in html and "ahead" in html
+    # What was done before following is where the pace starts, not a lead.
+    assert "At 5 h/week: finish around" in html and "on track" in html and "ahead" not in html
+    progress_set_status(user=user, resource=catalog["resources"][0], status=Status.DONE)
+    html = client.get(reverse("paths:path-detail", args=["kernels"])).content.decode()
+    assert "ahead by" in html
 
     client.post(follow_url, {"action": "unfollow"})
     assert not PathFollow.objects.filter(user=user).exists()
-    assert Progress.objects.filter(user=user, status=Status.DONE).count() == 1
+    assert Progress.objects.filter(user=user, status=Status.DONE).count() == 2
 
 
 def test_dashboard_shows_each_followed_path_with_its_bar_next_up_and_pace(

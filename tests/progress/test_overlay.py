@@ -280,7 +280,9 @@ def test_each_learner_gets_a_csrf_token_of_their_own_in_a_warm_page(
     response = a.post(
         reverse("progress:set", args=[resource.uuid]), {**data, "csrfmiddlewaretoken": a_token}
     )
-    assert response.status_code == 302 and response["Location"] == url
+    assert (
+        response.status_code == 302 and response["Location"] == f"{url}#entry-{slot}"
+    )  # back at the row
     assert Progress.objects.get(resource=resource).user == user
     assert not Progress.objects.filter(user=other_user).exists()
     # The write is A's alone on the warm page, too.

@@ -246,3 +246,21 @@ def test_an_imported_change_is_logged_on_its_own_day(user, catalog):
     assert Progress.objects.get(user=user, resource=resource).completed_at == finished
     days = set(ActivityDay.objects.filter(user=user).values_list("day", flat=True))
     assert days == {timezone.localdate(finished), datetime(2025, 3, 1).date()}
+
+
+def test_not_done_returns_to_in_progress_with_its_start_or_to_not_started(user, catalog):
+    from apps.progress.services import UNDONE
+
+    started, straight, skipped = catalog["resources"][:3]
+    start = timezone.now() - timedelta(days=2)
+    progress_set_status(user=user, resource=started, status=Status.IN_PROGRESS, started_at=start)
+    progress_set_status(user=user, resource=started, status=Status.DONE)
+    row = progress_set_status(user=user, resource=started, status=UNDONE)
+    assert (row.status, row.started_at, row.completed_at) == (Status.IN_PROGRESS, start, None)
+    progress_set_status(user=user, resource=straight, status=Status.DONE)
+    assert progress_set_status(user=user, resource=straight, status=UNDONE) is None
+    # Not done asks nothing of a resource that is not done: it stays as it is, no activity logged.
+    progress_set_status(user=user, resource=skipped, status=Status.SKIPPED)
+    before = Activity.objects.count()
+    assert progress_set_status(user=user, resource=skipped, status=UNDONE).status == Status.SKIPPED
+    assert Activity.objects.count() == before

@@ -98,7 +98,9 @@ def test_htmx_tick_on_the_dashboard_refreshes_its_guide_and_section_bars_as_show
     )
     assert f'id="bar-guide-{guide.uuid}" class="bar bar--compact" hx-swap-oob="true"' in html
     assert f'id="bar-section-{top.uuid}" class="bar bar--compact" hx-swap-oob="true"' in html
-    assert html.count('hx-swap-oob="true"') == 1 + 2 + 3  # overall; both guides; every top section
+    # overall; both guides; every top section; the in-progress and recently completed lists
+    assert html.count('hx-swap-oob="true"') == 1 + 2 + 3 + 2
+    assert 'id="dashboard-recent" hx-swap-oob="true"' in html and resource.title in html
 
 
 def test_htmx_tick_learns_its_slot_from_the_button_that_sent_it(client, user, catalog):
@@ -341,11 +343,13 @@ def test_dashboard_heatmap_sums_up_the_learners_year(client, user, catalog):
     today = timezone.localdate()
     assert '<desc id="heatmap-desc">2 changes on 1 day.</desc>' in figure
     assert (
-        f"2 changes on 1 active day in the last year; busiest day {today.day} {today:%b %Y} (2).</figcaption>"
+        f"2 changes on 1 active day in the last year; busiest day {today.day} {today:%b %Y} (2).</span>"
         in figure
     )
     weeks_back = today.weekday() + 1 + 52 * 7  # from a Sunday, 53 columns
-    assert figure.count("<rect ") == weeks_back + 1 and 'class="hm hm-4"><title>2 on ' in figure
+    assert (
+        figure.count("<rect ") == weeks_back + 1 + 5 and 'class="hm hm-4"><title>2 on ' in figure
+    )  # and the legend's 5
 
 
 def test_dashboard_lists_say_so_when_empty(client, user, catalog):

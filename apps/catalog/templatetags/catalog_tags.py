@@ -5,8 +5,19 @@ from urllib.parse import urlencode, urlsplit
 from django import template
 from django.utils.html import escape
 from django.utils.safestring import mark_safe
+from markdown_it import MarkdownIt
 
 register = template.Library()
+
+# CommonMark without raw HTML: any <tag> a curator types is shown as text, and markdown-it's own
+# link check refuses javascript:, vbscript: and data: (except images) URLs.
+_MARKDOWN = MarkdownIt("commonmark", {"html": False, "linkify": False, "typographer": False})
+
+
+@register.filter
+def markdown(text):
+    """A curator's Markdown (a guide's description) as sanitized HTML."""
+    return mark_safe(_MARKDOWN.render(text or ""))
 
 
 @register.simple_tag(takes_context=True)

@@ -4,8 +4,11 @@ from django import template
 
 from apps.learning.shared import HOLES, bar_hole, note_hole, row_mark, tick_hole
 from apps.learning.widgets import (
+    HEATMAP_LEFT,
+    HEATMAP_TOP,
     bar_html,
     heatmap_cells,
+    heatmap_labels,
     note_mark_html,
     path_bar,
     section_bar,
@@ -111,9 +114,16 @@ def step_progress_bar(step_view):
 
 
 register.filter("heatmap_cells", heatmap_cells)
+register.filter("heatmap_labels", heatmap_labels)
 
 
 @register.filter
 def heatmap_width(year):
-    """The heatmap's width: a 14-pixel column per week."""
-    return ((len(year.days) + 6) // 7) * 14
+    """The heatmap's width: a 14-pixel column per week, and its day labels."""
+    return ((len(year.days) + 6) // 7) * 14 + HEATMAP_LEFT
+
+
+@register.simple_tag
+def heatmap_offset():
+    """Where the cells start, past the labels: an SVG transform."""
+    return f"translate({HEATMAP_LEFT} {HEATMAP_TOP})"
