@@ -9,5 +9,5 @@ urlpatterns = [
     path("account/export.json", views.data_export, name="data-export"),
     path("account/delete/", views.account_delete, name="delete"),
     path("account/public-page/", views.public_profile_settings, name="public-profile-settings"),
-    path("u/<str:slug>/", views.public_profile, name="public-profile"),
+    path("u/<slug:slug>/", views.public_profile, name="public-profile"),
 ]
