@@ -539,17 +539,23 @@ class Visitor:
         return {"Cookie": "; ".join(f"{k}={v}" for k, v in self.cookies.items())}
 
 
+# The cookies' names under the production settings the server runs with (config/settings.py
+# names them `__Host-…` when DEBUG is off and cookies are secure).
+SESSION_COOKIE = "__Host-sessionid"
+CSRF_COOKIE = "__Host-csrftoken"
+
+
 def visitor_for(port: int, session_key: str, csrf_page: str) -> Visitor:
     """A signed-in visitor with the CSRF cookie and token a page gives it, as a browser has them."""
-    visitor = Visitor(cookies={"sessionid": session_key})
+    visitor = Visitor(cookies={SESSION_COOKIE: session_key})
     status, headers, body = request_once(port, "GET", csrf_page, visitor.headers())
     if status != 200:
         raise BenchmarkError(f"GET {csrf_page} as a signed-in benchmark user answered {status}")
-    token = _cookie(headers, "csrftoken")
+    token = _cookie(headers, CSRF_COOKIE)
     match = re.search(rb'"X-CSRFToken": "([^"]+)"', body)
     if not token or not match:
         raise BenchmarkError(f"{csrf_page} set no CSRF cookie or token; cannot benchmark writes")
-    visitor.cookies["csrftoken"] = token
+    visitor.cookies[CSRF_COOKIE] = token
     visitor.csrf_token = match.group(1).decode()
     return visitor
 

@@ -338,13 +338,15 @@ def _plan_items(user, format, numbered_items):
 
 
 def _shown(item):
-    """An item as the preview quotes it: short, whatever it holds."""
-    if isinstance(item, dict) and isinstance(item.get("title"), str) and item["title"]:
-        return item["title"][:200]
-    try:
-        return repr(item)[:200]
-    except RecursionError:
-        return "(nested too deeply to show)"
+    """An item as the preview quotes it, in words: its title, else its resource, else what it is."""
+    if isinstance(item, dict):
+        for key in ("title", "url", "resource"):
+            if isinstance(item.get(key), str) and item[key].strip():
+                return item[key].strip()[:200]
+        return "an item with no title, URL or resource"
+    return {list: "a list", str: "a text", bool: "a true/false value", type(None): "null"}.get(
+        type(item), "a number"
+    ) + ", where an item (an object) belongs"
 
 
 def _item_problem(item, now):
@@ -360,7 +362,8 @@ def _item_problem(item, now):
         return "missing or malformed resource uuid", None
     status = item.get("status")
     if not isinstance(status, str) or status not in Status.values:
-        return f"unknown status {_shown(status)[:40]}", None
+        shown = f"unknown status “{status[:40]}”" if isinstance(status, str) else "no status"
+        return shown + " (in_progress, done, skipped or not_started)", None
     note = item.get("note") or ""
     if not isinstance(note, str) or len(note) > 10_000:
         return "note must be text of at most 10,000 characters", None

@@ -94,6 +94,29 @@ def test_json_unmatched_items_are_numbered_by_their_place_in_the_file(client, us
     assert html.index("Item 2:") < html.index("Item 3:")
 
 
+def test_rejected_json_items_are_quoted_in_words_not_as_raw_data(client, user, catalog):
+    client.force_login(user)
+    html = unescape(
+        _preview(
+            client,
+            _json(
+                {"resource": str(catalog["resources"][0].uuid), "status": "done"},
+                {"resource": "not-a-uuid", "status": "done"},
+                {"status": "finished", "resource": str(catalog["resources"][1].uuid)},
+                {"note": "no resource here"},
+                ["a", "list"],
+                42,
+            ),
+        )
+    )
+    assert "Item 2: <q>not-a-uuid</q> — missing or malformed resource uuid" in html
+    assert "unknown status “finished”" in html
+    assert "Item 4: <q>an item with no title, URL or resource</q>" in html
+    assert "Item 5: <q>a list, where an item (an object) belongs</q>" in html
+    assert "Item 6: <q>a number, where an item (an object) belongs</q>" in html
+    assert "{'" not in html and "['a'" not in html  # no Python reprs
+
+
 def _assert_a_way_forward(html):
     assert "Apply" not in html
     assert f'href="{reverse("progress:import")}"' in html and "Import another file" in html
