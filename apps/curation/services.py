@@ -230,7 +230,7 @@ def _merge_entries(survivor, duplicates, result):
         for name in ("tier", "priority", "rating", "raw"):
             if getattr(own, name) in (None, "") and getattr(entry, name) not in (None, ""):
                 setattr(own, name, getattr(entry, name))
-        own.note = _join_notes(own.note, entry.note)
+        own.note = progress_services.join_notes(own.note, entry.note)
         own.marked_done = own.marked_done or entry.marked_done
         own.save()
         entry.delete()
@@ -317,15 +317,6 @@ def _unique_field_sets(model, fk_name):
         and constraint.condition is None
     ]
     return [group for group in groups if fk_name in group]
-
-
-def _join_notes(first: str, second: str) -> str:
-    first, second = (first or "").strip(), (second or "").strip()
-    if not second or second == first or second in first.split(NOTE_SEPARATOR):
-        return first
-    if not first:
-        return second
-    return f"{first}{NOTE_SEPARATOR}{second}"
 
 
 def _url_normalizer():

@@ -225,7 +225,7 @@ def progress_merge(*, survivor, duplicates) -> tuple[int, int]:
             )
             if kept.status == Status.DONE and kept.completed_at is None:
                 kept.completed_at = timezone.now()
-            kept.note = _join_notes(kept.note, row.note)
+            kept.note = join_notes(kept.note, row.note)
             row.delete()
             kept.save()
             combined += 1
@@ -233,7 +233,8 @@ def progress_merge(*, survivor, duplicates) -> tuple[int, int]:
     return moved, combined
 
 
-def _join_notes(first: str, second: str) -> str:
+def join_notes(first: str, second: str) -> str:
+    """Two notes as one, each kept once (merges of learners' rows and of curators' entries)."""
     first, second = (first or "").strip(), (second or "").strip()
     if not second or second == first or second in first.split(NOTE_SEPARATOR):
         return first
