@@ -66,6 +66,11 @@ def sign_in(page, live_server, user):
     page.context.add_cookies([{"name": cookie.key, "value": cookie.value, "url": live_server.url}])
 
 
+def tick(page, title):
+    """The checkbox of the resource titled `title` on a browser page."""
+    return page.get_by_role("checkbox", name=f"Done: {title}")
+
+
 def page_queries(client, url, data=None) -> tuple[int, int]:
     """(cold, warm): SQL queries of a page's first request after a content change — it builds
     this worker's memo (apps.core.content) — and of the next, which every later request pays."""

@@ -7,7 +7,7 @@ import pytest
 from playwright.sync_api import expect
 
 from apps.progress.models import Progress, Status
-from tests.conftest import sign_in
+from tests.conftest import sign_in, tick
 from tests.factories import EntryFactory, GuideFactory, ResourceFactory, SectionFactory, UserFactory
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
@@ -36,10 +36,6 @@ def console_errors(page):
         "console", lambda message: errors.append(message.text) if message.type == "error" else None
     )
     return errors  # CSP violations and script errors
-
-
-def tick(page, title):
-    return page.get_by_role("checkbox", name=f"Done: {title}")
 
 
 def progress_of(user):

@@ -25,13 +25,6 @@ def guide():
     return guide
 
 
-@pytest.fixture
-def learner(page, live_server):
-    user = UserFactory(email="ada@example.com")
-    sign_in(page, live_server, user)
-    return user
-
-
 def resource(title):
     from apps.catalog.models import Resource
 

@@ -8,7 +8,7 @@ from playwright.sync_api import expect
 
 from apps.paths.models import LearningPath, PathStep, StepResource
 from apps.progress.models import Progress, Status
-from tests.conftest import sign_in
+from tests.conftest import sign_in, tick
 from tests.factories import EntryFactory, GuideFactory, ResourceFactory, SectionFactory, UserFactory
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
@@ -27,17 +27,6 @@ def guide():
     ):
         EntryFactory(section=section, resource=ResourceFactory(title=title))
     return guide
-
-
-@pytest.fixture
-def learner(page, live_server):
-    user = UserFactory(email="ada@example.com")
-    sign_in(page, live_server, user)
-    return user
-
-
-def tick(page, title):
-    return page.get_by_role("checkbox", name=f"Done: {title}")
 
 
 def test_tick_three_by_mouse_and_one_by_keyboard_and_they_survive_a_reload(

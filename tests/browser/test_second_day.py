@@ -6,7 +6,7 @@ from playwright.sync_api import expect
 
 from apps.progress.models import Progress, Status
 from apps.progress.services import progress_set_status
-from tests.conftest import sign_in
+from tests.conftest import sign_in, tick
 from tests.factories import EntryFactory, GuideFactory, ResourceFactory, SectionFactory, UserFactory
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
@@ -32,17 +32,6 @@ def guide():
             ),
         )
     return guide
-
-
-@pytest.fixture
-def learner(page, live_server):
-    user = UserFactory(email="ada@example.com")
-    sign_in(page, live_server, user)
-    return user
-
-
-def tick(page, title):
-    return page.get_by_role("checkbox", name=f"Done: {title}")
 
 
 def test_back_after_a_tick_shows_current_progress(page, live_server, guide, learner):
