@@ -144,6 +144,10 @@ class Section(CatalogModel):
     effort = models.CharField(
         max_length=50, blank=True, help_text='The guide\'s own estimate, e.g. "8-10 weeks".'
     )
+    raw = models.TextField(
+        blank=True,
+        help_text="The heading as imported; a sync compares it to tell a source change from a curator's edit.",
+    )
 
     class Meta:
         ordering = ["guide", "position"]
@@ -198,6 +202,11 @@ class Resource(CatalogModel):
     link_final_url = models.URLField(max_length=2000, blank=True)
     link_checked_at = models.DateTimeField(null=True, blank=True)
     link_error = models.CharField(max_length=300, blank=True)
+    suggested_title = models.CharField(
+        max_length=300,
+        blank=True,
+        help_text="The linked page's own title (its <title> or og:title), read by the link checker.",
+    )
 
     class Meta:
         ordering = ["title"]
@@ -217,6 +226,19 @@ class Resource(CatalogModel):
 
     def get_absolute_url(self):
         return reverse_cached("catalog:resource-detail", self.uuid)
+
+
+class ResourceAlias(models.Model):
+    """The uuid of a resource merged into another: its page redirects to the survivor."""
+
+    uuid = models.UUIDField(unique=True)
+    resource = models.ForeignKey(Resource, on_delete=models.CASCADE, related_name="aliases")
+
+    class Meta:
+        verbose_name_plural = "resource aliases"
+
+    def __str__(self):
+        return f"{self.uuid} → {self.resource}"
 
 
 class ResourceLink(UUIDModel):
