@@ -10,6 +10,7 @@ else (progress bars, exports, the dashboard) asks `visible_entries` and `guide_s
 """
 
 from collections import Counter, defaultdict
+from collections.abc import Collection
 from dataclasses import dataclass, field
 
 from django.contrib.postgres.search import SearchQuery, SearchRank, SearchVector
@@ -537,16 +538,25 @@ def search_resources(query: str, *, filters: dict | None = None) -> QuerySet:
     )
 
 
-def search_page(*, query: str, page_number, filters: dict | None = None) -> Page:
+def search_ids(query: str, *, filters: dict | None = None) -> list[int]:
+    """The ids of every resource ``search_resources`` finds (all pages)."""
+    return list(search_resources(query, filters=filters).values_list("id", flat=True))
+
+
+def search_page(
+    *, query: str, page_number, filters: dict | None = None, within: Collection[int] | None = None
+) -> Page:
     """One page of results (an out-of-range or junk page number gives the nearest real page);
-    with none at all, ``page.suggestion`` is a query that finds some ("did you mean"), or ""."""
-    page = Paginator(search_resources(query, filters=filters), SEARCH_PAGE_SIZE).get_page(
-        page_number
-    )
+    with none at all, ``page.suggestion`` is a query that finds some ("did you mean"), or "".
+    ``within``: only these resources (a learner's status filter); no suggestion then."""
+    results = search_resources(query, filters=filters)
+    if within is not None:
+        results = results.filter(id__in=sorted(within))
+    page = Paginator(results, SEARCH_PAGE_SIZE).get_page(page_number)
     page.object_list = list(page.object_list)
     _attach_guides(page.object_list)
     page.suggestion = ""
-    if not page.object_list:
+    if not page.object_list and within is None:
         suggested = search.suggestion(search_words(query))
         if suggested and search_resources(suggested, filters=filters).exists():
             page.suggestion = suggested

@@ -19,6 +19,7 @@ The contract:
 Everything else a page shows is rendered per request.
 """
 
+from collections.abc import Collection
 from dataclasses import dataclass
 from urllib.parse import urlencode
 
@@ -325,29 +326,47 @@ def resource_parts(*, uuid) -> ResourceParts:
     return _resource_memo.get(content_token(), uuid, build)
 
 
-def search_results(*, query: str, page_number, path: str, filters: dict | None = None) -> Overlay:
-    """One page of results for `query` (non-empty) and the valid `filters`, rows with ticks as holes."""
+def search_results(
+    *,
+    query: str,
+    page_number,
+    path: str,
+    filters: dict | None = None,
+    within: Collection[int] | None = None,
+    params: dict | None = None,
+) -> Overlay:
+    """One page of results for `query` (non-empty) and the valid `filters`, rows with ticks as
+    holes. With `within` (the resources a learner's status filter keeps) the page is of those
+    only, rendered for this request, its page links keeping `params` (the filter's)."""
     filters = filters or {}
 
     def context():
-        page = selectors.search_page(query=query, page_number=page_number, filters=filters)
+        page = selectors.search_page(
+            query=query, page_number=page_number, filters=filters, within=within
+        )
 
         def url(number=None, q=query):
-            params = {"q": q, **filters} | ({"page": number} if number else {})
-            return f"{path}?{urlencode(params)}"
+            query_params = {"q": q, **filters, **(params or {})}
+            if number:
+                query_params["page"] = number
+            return f"{path}?{urlencode(query_params)}"
 
         return {
             "query": query,
             "page": page,
             "filters": filters,
+            "status_filtered": within is not None,
             "suggestion_url": url(q=page.suggestion) if page.suggestion else "",
             "previous_url": url(page.previous_page_number()) if page.has_previous() else "",
             "next_url": url(page.next_page_number()) if page.has_next() else "",
         }
 
+    template_name = "catalog/includes/search_results.html"
+    if within is not None:  # one learner's own list: nothing to share
+        return overlay_render(template_name, context())
     return shared_overlay(
         (query, str(page_number), tuple(sorted(filters.items()))),
-        "catalog/includes/search_results.html",
+        template_name,
         context,
         memo=_search_memo,
     )

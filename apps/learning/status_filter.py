@@ -45,6 +45,11 @@ class StatusFilter:
         return {PARAM: self.choice.value} if self.choice else {}
 
 
+def keeps(status_filter: StatusFilter, status: str) -> bool:
+    """Does the filter keep a row with this status ("" for not started)?"""
+    return status_filter.choice is None or status in status_filter.choice.shows
+
+
 def status_filter_from(request) -> StatusFilter:
     if not request.user.is_authenticated:
         return StatusFilter()
@@ -59,13 +64,13 @@ def status_filter_from(request) -> StatusFilter:
 
 
 def status_filter_context(
-    status_filter: StatusFilter, overlay, statuses, *, path: str, params: dict, target: str, nouns
+    status_filter: StatusFilter, row_statuses: list, *, path: str, params: dict, target: str, nouns
 ) -> dict:
     """What learning/includes/status_filter.html shows: the choices as links (keeping the page's
-    other `params`), each with how many of the list's rows it keeps, and how many are shown."""
+    other `params`), each with how many of the list's rows (`row_statuses`, the learner's status
+    of each) it keeps, and how many are shown."""
     if not status_filter.offered:
         return {"status_filter": None}
-    row_statuses = overlay.row_statuses(statuses)
     total = len(row_statuses)
 
     def href(choice):

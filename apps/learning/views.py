@@ -25,7 +25,7 @@ from apps.core.content import memoized, published_get
 from apps.core.reversing import reverse_cached
 from apps.learning import shared
 from apps.learning.shared import overlay_fill
-from apps.learning.status_filter import status_filter_context, status_filter_from
+from apps.learning.status_filter import keeps, status_filter_context, status_filter_from
 from apps.learning.widgets import (
     bars_for_scope,
     dashboard_tallies,
@@ -139,8 +139,7 @@ def _status_filtered(request, overlay, statuses, *, tallies=None, params, target
     )
     context = status_filter_context(
         status_filter,
-        overlay,
-        statuses,
+        overlay.row_statuses(statuses),
         path=request.path,
         params=params,
         target=target,
@@ -231,20 +230,7 @@ def search(request):
         "filter_errors": form.ignored_messages(),
     }
     if query:
-        page_number = request.GET.get("page")
-        results = shared.search_results(
-            query=query, page_number=page_number, path=request.path, filters=filters
-        )
-        params = {"q": query, **filters} | ({"page": page_number} if page_number else {})
-        context["results"], status_filter = _status_filtered(
-            request,
-            results,
-            progress_selectors.statuses_for(user=request.user),
-            params=params,
-            target="search-results",
-            nouns=("result", "results"),
-        )
-        context |= status_filter
+        context |= _search_results(request, query, filters)
     response = _page_or_fragment(request, "catalog/search.html", "search-results", context)
     if request.htmx:  # the address bar shows the search without empty or rejected filters
         params = {"q": query, **filters, **context.get("status_params", {})} if query else {}
@@ -254,6 +240,41 @@ def search(request):
             f"{request.path}?{urlencode(params)}" if params else request.path
         )
     return response
+
+
+def _search_results(request, query: str, filters: dict) -> dict:
+    """The results page for the learner, their status filter over every result (not one page):
+    its counts are of all results, and a chosen status pages through only the results it keeps."""
+    page_number = request.GET.get("page")
+    statuses = progress_selectors.statuses_for(user=request.user)
+    status_filter = status_filter_from(request)
+    params = {"q": query, **filters}
+    ids = selectors.search_ids(query, filters=filters) if status_filter.offered else []
+    found = [statuses.get(pk, "") for pk in ids]
+    within = None
+    if status_filter.choice:
+        within = [pk for pk, status in zip(ids, found, strict=True) if keeps(status_filter, status)]
+    results = shared.search_results(
+        query=query,
+        page_number=page_number,
+        path=request.path,
+        filters=filters,
+        within=within,
+        params=status_filter.params(),
+    )
+    query_params = urlencode(status_filter.params())
+    return status_filter_context(
+        status_filter,
+        found,
+        path=request.path,
+        params=params,
+        target="search-results",
+        nouns=("result", "results"),
+    ) | {
+        "results": overlay_fill(request, results, statuses=statuses, query=query_params),
+        "status_filter_errors": status_filter.errors,
+        "status_params": status_filter.params(),
+    }
 
 
 @login_required

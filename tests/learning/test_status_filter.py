@@ -332,3 +332,56 @@ def test_the_other_filters_links_keep_the_learners_status_filter(learner, other_
     topic_url = reverse("catalog:topic-detail", args=[topic.slug])
     html = html_of(signed_in(learner).get(topic_url, {"status": "in_progress"}))
     assert f'href="{topic_url}?kind=paper&amp;status=in_progress"' in html
+
+
+def test_search_status_filter_covers_every_page_of_results(user):
+    """The filter's counts are of all results, a chosen status pages through only what it keeps,
+    and the page links keep it (with and without htmx)."""
+    from tests.factories import ResourceFactory
+
+    found = [ResourceFactory(title=f"Zeta paper {n:02}") for n in range(25)]  # two pages
+    progress_set_status(user=user, resource=found[0], status=Status.DONE)
+    progress_set_status(user=user, resource=found[22], status=Status.IN_PROGRESS)
+    progress_set_status(user=user, resource=found[24], status=Status.SKIPPED)
+    client, url = signed_in(user), reverse("catalog:search")
+
+    html = html_of(client.get(url, {"q": "zeta"}))
+    assert len(rows(html)) == 20 and "25 results" in html
+    assert chip_count(html, "All") == 25 and chip_count(html, "Hide done") == 24
+    assert chip_count(html, "In progress") == 1 and chip_count(html, "Skipped") == 1
+
+    html = html_of(client.get(url, {"q": "zeta", "status": "in_progress"}))
+    assert rows(html) == {f"resource-{found[22].uuid}"}  # from the second page of all results
+    assert "showing 1 of 25 results" in html and "Nothing matches" not in html
+
+    html = html_of(client.get(url, {"q": "zeta", "status": "not_done"}))
+    assert f"resource-{found[0].uuid}" not in rows(html) and len(rows(html)) == 20
+    assert 'href="/search/?q=zeta&amp;status=not_done&amp;page=2"' in html
+    second = html_of(
+        client.get(url, {"q": "zeta", "status": "not_done", "page": "2"}, HTTP_HX_REQUEST="true")
+    )
+    assert "<html" not in second
+    assert rows(second) == {f"resource-{r.uuid}" for r in found[21:]}
+    assert chip_count(second, "Hide done") == 24
+
+    html = html_of(client.get(url, {"q": "zeta", "status": "skipped", "page": "9"}))
+    assert rows(html) == {f"resource-{found[24].uuid}"}  # a page past the end gives the last
+
+
+def test_search_status_filter_that_keeps_nothing_says_so_once(user):
+    from tests.factories import ResourceFactory
+
+    ResourceFactory(title="Zeta paper")
+    html = html_of(
+        signed_in(user).get(reverse("catalog:search"), {"q": "zeta", "status": "skipped"})
+    )
+    assert rows(html) == set() and "Nothing here is skipped" in html
+    assert "Nothing matches" not in html and "Did you mean" not in html
+
+
+def test_search_query_counts_for_a_learner_are_pinned(learner, catalog):
+    client, url = signed_in(learner), reverse("catalog:search")
+    # Warm: session, user, content token, statuses, every result's id (the filter's counts).
+    assert page_queries(client, url, {"q": "alpha"})[1] == 5
+    # A chosen status renders the learner's own page: + the count and the page of results.
+    assert page_queries(client, url, {"q": "alpha", "status": "not_done"})[1] == 7
