@@ -29,10 +29,9 @@ def _chromium_path():
 
 
 @pytest.fixture(scope="session")
-def browser():
-    """Debian's Chromium driven by Playwright. Outside CI a missing browser skips; in CI it fails."""
-    path = _chromium_path()
-    if not path:
+def playwright():
+    """Playwright, for Debian's Chromium. Outside CI a missing browser skips; in CI it fails."""
+    if not _chromium_path():
         if os.environ.get("CI") == "true":
             pytest.fail(
                 "CI=true but no Chromium found: install Debian's `chromium` or set CHROMIUM_PATH."
@@ -41,9 +40,16 @@ def browser():
     from playwright.sync_api import sync_playwright
 
     with sync_playwright() as pw:
-        browser = pw.chromium.launch(executable_path=path, headless=True, args=CHROMIUM_ARGS)
-        yield browser
-        browser.close()
+        yield pw
+
+
+@pytest.fixture(scope="session")
+def browser(playwright):
+    browser = playwright.chromium.launch(
+        executable_path=_chromium_path(), headless=True, args=CHROMIUM_ARGS
+    )
+    yield browser
+    browser.close()
 
 
 @pytest.fixture
