@@ -13,7 +13,15 @@ pytestmark = pytest.mark.django_db
 CURATED = [
     *(
         ("catalog", model)
-        for model in ["guide", "section", "entry", "resource", "resourcelink", "topic"]
+        for model in [
+            "guide",
+            "section",
+            "entry",
+            "resource",
+            "resourcealias",
+            "resourcelink",
+            "topic",
+        ]
     ),
     *(
         ("paths", model) for model in ["learningpath", "pathstep", "stepresource"]
