@@ -20,6 +20,7 @@ from collections.abc import Callable, Iterable
 from django import forms
 from django.contrib import admin, messages
 from django.contrib.admin import helpers
+from django.contrib.admin.exceptions import NotRegistered
 from django.contrib.admin.models import CHANGE, LogEntry
 from django.contrib.admin.utils import construct_change_message
 from django.contrib.admin.views.autocomplete import AutocompleteJsonView
@@ -169,7 +170,10 @@ class AutocompleteGuard:
     def formfield_for_foreignkey(self, db_field, request, **kwargs):
         formfield = _guarded(super().formfield_for_foreignkey(db_field, request, **kwargs))
         if formfield is not None and isinstance(formfield.widget, AutocompleteSelect):
-            target = self.admin_site._registry.get(db_field.remote_field.model)
+            try:
+                target = self.admin_site.get_model_admin(db_field.remote_field.model)
+            except NotRegistered:
+                target = None
             label = getattr(target, "autocomplete_label", None)
             if label is not None:
                 formfield.label_from_instance = label
@@ -254,8 +258,9 @@ def change_message(form, formsets, add: bool):
         name = formset.model._meta.verbose_name
         forms_by_instance = {id(f.instance): f for f in formset.forms}
         parts += [f"Added {name} “{_cut(obj)}”." for obj in formset.new_objects]
-        for obj, _fields in formset.changed_objects:
-            changed = _changed_values(forms_by_instance[id(obj)])
+        for obj, fields in formset.changed_objects:
+            row_form = forms_by_instance.get(id(obj))
+            changed = _changed_values(row_form) if row_form is not None else fields
             if changed:
                 parts.append(f"Changed {name} “{_cut(obj)}”: {'; '.join(changed)}.")
         parts += [f"Deleted {name} “{_cut(obj)}”." for obj in formset.deleted_objects]
