@@ -17,7 +17,7 @@ from django.forms import Textarea, ValidationError
 from django.urls import path, reverse
 from django.utils import timezone
 from django.utils.formats import date_format
-from django.utils.html import format_html
+from django.utils.html import format_html, format_html_join
 from django.utils.text import Truncator
 
 from apps.catalog.importer.urls import normalize_url
@@ -85,17 +85,14 @@ def count_of(model, fk: str):
     return Coalesce(Subquery(counts, output_field=IntegerField()), Value(0))
 
 
-def plural(count: int, singular: str, plural: str = "") -> str:
-    return f"{count} {singular if count == 1 else plural or singular + 's'}"
+def plural(count: int, singular: str, many: str = "") -> str:
+    """ "1 guide", "2 guides", "3 entries" (with ``many``)."""
+    return f"{count} {singular if count == 1 else many or singular + 's'}"
 
 
-PLURALS = {"entry": "entries"}
-
-
-def renumber_report(model_admin, request, moved: dict, item: str, group: str, same_order=False):
-    """Say what a renumber action did: how many rows moved in how many groups, and which
-    groups were already numbered 1…n."""
-    items = PLURALS.get(item, item + "s")
+def renumber_report(model_admin, request, moved: dict, item: tuple, group: str, same_order=False):
+    """Say what a renumber action did: how many ``item`` rows (singular, plural) moved in how
+    many groups, and how many groups were already numbered 1…n."""
     changed = [count for count in moved.values() if count]
     already = len(moved) - len(changed)
     if not changed:
@@ -105,11 +102,11 @@ def renumber_report(model_admin, request, moved: dict, item: str, group: str, sa
             messages.INFO,
         )
         return
-    message = f"Renumbered {plural(sum(changed), item, items)} in {plural(len(changed), group)}"
+    message = f"Renumbered {plural(sum(changed), *item)} in {plural(len(changed), group)}"
     if already:
         message += f"; positions already 1…n in {plural(already, group)}"
     if same_order:
-        message += f" (the order of the {items} is the same: only gaps closed)"
+        message += f" (the order of the {item[1]} is the same: only gaps closed)"
     model_admin.message_user(request, message + ".", messages.SUCCESS)
 
 
@@ -346,7 +343,7 @@ class GuideAdmin(CatalogModelAdmin):
                     f"Renumbered {plural(count, 'section')} 1…n in the order the guide page "
                     "shows them (each section followed by its subsections).",
                 )
-        renumber_report(self, request, moved, "section", "guide")
+        renumber_report(self, request, moved, ("section", "sections"), "guide")
 
     @admin.action(description="Export selected guides as markdown", permissions=["view"])
     def export_markdown(self, request, queryset):
@@ -494,7 +491,7 @@ class SectionAdmin(PositionedAdminMixin, CatalogModelAdmin):
                     f"Renumbered {plural(count, 'entry', 'entries')} 1…n in their current order.",
                 )
         # Entries keep their order: only gaps close, which learners never see.
-        renumber_report(self, request, moved, "entry", "section", same_order=True)
+        renumber_report(self, request, moved, ("entry", "entries"), "section", same_order=True)
 
 
 # --- Entry -----------------------------------------------------------------------------------
@@ -800,11 +797,15 @@ class ResourceAdmin(CatalogModelAdmin):
 
     @admin.display(description="also answers for")
     def alias_list(self, obj):
-        """The uuids of resources merged into this one: their old pages redirect here."""
-        uuids = (
-            [str(value) for value in obj.aliases.values_list("uuid", flat=True)] if obj.pk else []
+        """The old pages of resources merged into this one: they redirect here."""
+        uuids = sorted(obj.aliases.values_list("uuid", flat=True), key=str) if obj.pk else []
+        if not uuids:
+            return "—"
+        return format_html_join(
+            ", ",
+            '<a href="{}">{}</a>',
+            ((reverse("catalog:resource-detail", args=[value]), value) for value in uuids),
         )
-        return ", ".join(sorted(uuids)) or "—"
 
     # --- actions -------------------------------------------------------------------------------
     @admin.action(description="Set kind of selected resources…", permissions=["change"])
