@@ -153,11 +153,16 @@ class Section(CatalogModel):
         ordering = ["guide", "position"]
         constraints = [
             models.UniqueConstraint(
-                fields=["guide", "position"], name="section_unique_position_in_guide"
+                fields=["guide", "position"],
+                name="section_unique_position_in_guide",
+                violation_error_message="Another section of this guide already has this position.",
+                violation_error_code="position_taken",
             ),
             models.CheckConstraint(
                 condition=Q(tier__isnull=True) | Q(tier__gte=1, tier__lte=3),
                 name="section_tier_1_to_3",
+                violation_error_message="Tier must be 1, 2 or 3 (or blank).",
+                violation_error_code="tier_out_of_range",
             ),
         ]
 
@@ -211,8 +216,18 @@ class Resource(CatalogModel):
     class Meta:
         ordering = ["title"]
         constraints = [
-            models.CheckConstraint(condition=~Q(url=""), name="resource_url_null_not_empty"),
-            models.CheckConstraint(condition=~Q(title=""), name="resource_title_not_empty"),
+            models.CheckConstraint(
+                condition=~Q(url=""),
+                name="resource_url_null_not_empty",
+                violation_error_message="A URL cannot be empty text: leave it blank for none.",
+                violation_error_code="url_empty",
+            ),
+            models.CheckConstraint(
+                condition=~Q(title=""),
+                name="resource_title_not_empty",
+                violation_error_message="A resource needs a title.",
+                violation_error_code="title_empty",
+            ),
         ]
 
     def __str__(self):
@@ -252,7 +267,12 @@ class ResourceLink(UUIDModel):
     class Meta:
         ordering = ["resource", "position"]
         constraints = [
-            models.UniqueConstraint(fields=["resource", "url"], name="resourcelink_unique_url")
+            models.UniqueConstraint(
+                fields=["resource", "url"],
+                name="resourcelink_unique_url",
+                violation_error_message="This resource already has a link with this URL.",
+                violation_error_code="link_taken",
+            )
         ]
 
     def __str__(self):
@@ -281,15 +301,22 @@ class Entry(CatalogModel):
         verbose_name_plural = "entries"
         constraints = [
             models.UniqueConstraint(
-                fields=["section", "position"], name="entry_unique_position_in_section"
+                fields=["section", "position"],
+                name="entry_unique_position_in_section",
+                violation_error_message="Another entry of this section already has this position.",
+                violation_error_code="position_taken",
             ),
             models.CheckConstraint(
                 condition=Q(tier__isnull=True) | Q(tier__gte=1, tier__lte=3),
                 name="entry_tier_1_to_3",
+                violation_error_message="Tier must be 1, 2 or 3 (or blank).",
+                violation_error_code="tier_out_of_range",
             ),
             models.CheckConstraint(
                 condition=Q(rating__isnull=True) | Q(rating__gte=0, rating__lte=10),
                 name="entry_rating_0_to_10",
+                violation_error_message="Rating must be between 0 and 10 (or blank).",
+                violation_error_code="rating_out_of_range",
             ),
         ]
 

@@ -10,7 +10,15 @@ from django.db import models, transaction
 from django.db.models import F, Max
 from django.utils import timezone
 
-from apps.catalog.models import Entry, Guide, Resource, ResourceLink, Section, Topic
+from apps.catalog.models import (
+    Entry,
+    Guide,
+    Resource,
+    ResourceAlias,
+    ResourceLink,
+    Section,
+    Topic,
+)
 from apps.progress import services as progress_services
 from apps.progress.models import Activity, Progress
 
@@ -56,8 +64,28 @@ def section_entries_renumber(*, section: Section) -> int:
 
 
 def guide_sections_renumber(*, guide: Guide) -> int:
-    """Sections of ``guide`` (all depths: position is document order) get positions 1..n."""
-    return positions_renumber(rows=list(guide.sections.order_by("position", "pk")))
+    """Sections of ``guide`` (all depths) get positions 1..n in the order the guide page shows
+    them: each section followed by its subsections, siblings by position. Position is document
+    order for whatever reads the guide flat (reading order, next up, exports), so a subsection
+    numbered before its parent, or a section between another's subsections, is put right."""
+    by_position = list(guide.sections.order_by("position", "pk"))
+    ids = {section.pk for section in by_position}
+    children = {}
+    for section in by_position:
+        parent = section.parent_id if section.parent_id in ids else None
+        children.setdefault(parent, []).append(section)
+    ordered, seen = [], set()
+    stack = list(reversed(children.get(None, [])))
+    while stack:
+        section = stack.pop()
+        if section.pk in seen:
+            continue
+        seen.add(section.pk)
+        ordered.append(section)
+        stack.extend(reversed(children.get(section.pk, [])))
+    # A parent cycle typed into the admin reaches no root: those keep their order, last.
+    ordered += [section for section in by_position if section.pk not in seen]
+    return positions_renumber(rows=ordered)
 
 
 def section_depths_refresh(*, section: Section) -> None:
@@ -176,7 +204,9 @@ def resource_merge(*, survivor: Resource, duplicates: Iterable[Resource]) -> Mer
       (furthest status per STATUS_RANK, earliest started_at and completed_at, different notes
       joined); activity rows move;
     - any other row pointing at a resource (path steps, and whatever comes later) moves too,
-      dropped only where the survivor is already there (a unique constraint says so).
+      dropped only where the survivor is already there (a unique constraint says so);
+    - each duplicate's uuid becomes an alias of the survivor, and the duplicates' own aliases
+      (from earlier merges) move to it: an old address or export still finds the resource.
     """
     duplicates = [d for d in duplicates if d.pk != survivor.pk]
     if not duplicates:
@@ -199,6 +229,7 @@ def resource_merge(*, survivor: Resource, duplicates: Iterable[Resource]) -> Mer
         _merge_entries(survivor, duplicates, result)
         _merge_links(survivor, duplicates, result)
         _merge_progress(survivor, duplicates, result)
+        _merge_aliases(survivor, duplicates)
         _merge_other_references(survivor, duplicates, result)
         topics = set(Topic.objects.filter(resources__in=duplicates).exclude(resources=survivor))
         survivor.topics.add(*topics)
@@ -273,9 +304,18 @@ def _merge_progress(survivor, duplicates, result):
     result.activities_moved = activities
 
 
+def _merge_aliases(survivor, duplicates):
+    ResourceAlias.objects.filter(resource__in=duplicates).update(resource=survivor)
+    uuids = [duplicate.uuid for duplicate in duplicates]
+    ResourceAlias.objects.filter(uuid__in=uuids).delete()  # a stale alias of a uuid now merged
+    ResourceAlias.objects.bulk_create(
+        [ResourceAlias(uuid=value, resource=survivor) for value in uuids]
+    )
+
+
 def _merge_other_references(survivor, duplicates, result):
     """Repoint every foreign key to Resource this module does not handle by name (path steps…)."""
-    handled = {Entry, ResourceLink, Progress, Activity}
+    handled = {Entry, ResourceLink, Progress, Activity, ResourceAlias}
     for relation in Resource._meta.get_fields(include_hidden=True):
         if (
             not (relation.one_to_many or relation.one_to_one)

@@ -10,7 +10,7 @@ from urllib.parse import quote, urlencode
 
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
-from django.http import HttpResponse
+from django.http import Http404, HttpResponse
 from django.shortcuts import redirect, render
 from django.urls import reverse
 from django.utils.http import url_has_allowed_host_and_scheme
@@ -20,7 +20,7 @@ from django_htmx.http import HttpResponseClientRedirect, retarget
 
 from apps.catalog import selectors
 from apps.catalog.forms import GuideFilterForm, SearchForm, TopicFilterForm
-from apps.catalog.models import Guide, Resource, Topic
+from apps.catalog.models import Guide, Resource, ResourceAlias, Topic
 from apps.core.content import memoized, published_get
 from apps.core.reversing import reverse_cached
 from apps.learning import shared
@@ -159,7 +159,15 @@ def _section_bar_tallies(guide, tallies) -> dict:
 
 @require_safe
 def resource_detail(request, uuid):
-    parts = shared.resource_parts(uuid=uuid)
+    try:
+        parts = shared.resource_parts(uuid=uuid)
+    except Http404:
+        # A resource merged into another: its old address answers for the survivor, for good.
+        alias = ResourceAlias.objects.filter(uuid=uuid).values_list("resource_id", flat=True)
+        survivor = selectors.published_resources().get(next(iter(alias), None))
+        if survivor is None:
+            raise
+        return redirect(survivor.get_absolute_url(), permanent=True)
     resource = parts.resource
     context = {
         "resource": resource,

@@ -62,7 +62,12 @@ class PathStep(UUIDModel):
     class Meta:
         ordering = ["path", "position"]
         constraints = [
-            models.UniqueConstraint(fields=["path", "position"], name="pathstep_unique_position")
+            models.UniqueConstraint(
+                fields=["path", "position"],
+                name="pathstep_unique_position",
+                violation_error_message="Another step of this path already has this position.",
+                violation_error_code="position_taken",
+            )
         ]
 
     def __str__(self):
@@ -82,10 +87,16 @@ class StepResource(UUIDModel):
         ordering = ["step", "position"]
         constraints = [
             models.UniqueConstraint(
-                fields=["step", "position"], name="stepresource_unique_position"
+                fields=["step", "position"],
+                name="stepresource_unique_position",
+                violation_error_message="Another resource of this step already has this position.",
+                violation_error_code="position_taken",
             ),
             models.UniqueConstraint(
-                fields=["step", "resource"], name="stepresource_unique_resource"
+                fields=["step", "resource"],
+                name="stepresource_unique_resource",
+                violation_error_message="This resource is already in this step.",
+                violation_error_code="resource_taken",
             ),
         ]
 
@@ -107,11 +118,18 @@ class PathFollow(models.Model):
 
     class Meta:
         constraints = [
-            models.UniqueConstraint(fields=["user", "path"], name="pathfollow_once_per_user"),
+            models.UniqueConstraint(
+                fields=["user", "path"],
+                name="pathfollow_once_per_user",
+                violation_error_message="This learner already follows this path.",
+                violation_error_code="already_following",
+            ),
             models.CheckConstraint(
                 condition=Q(hours_per_week__isnull=True)
                 | Q(hours_per_week__gte=1, hours_per_week__lte=168),
                 name="pathfollow_hours_per_week_1_to_168",
+                violation_error_message="Hours per week must be between 1 and 168 (or blank).",
+                violation_error_code="hours_out_of_range",
             ),
         ]
 

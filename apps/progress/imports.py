@@ -19,10 +19,10 @@ from uuid import UUID
 from django.utils import timezone
 from django.utils.dateparse import parse_datetime
 
-from apps.catalog.models import Resource, ResourceLink
+from apps.catalog.models import Resource, ResourceAlias, ResourceLink
 from apps.progress.exports import CSV_COLUMNS, JSON_FORMAT, csv_cell_unguard
 from apps.progress.models import Progress, Status
-from apps.progress.services import ProgressChange, progress_apply_many
+from apps.progress.services import STATUS_RANK, ProgressChange, progress_apply_many
 
 
 class ProgressImportError(Exception):
@@ -308,6 +308,8 @@ def _plan_items(user, format, numbered_items):
         resource.uuid: resource
         for resource in Resource.objects.published().filter(uuid__in=list(items))
     }
+    resources |= _aliased(set(items) - set(resources))
+    _drop_merged_twins(items, resources, plan)
     current = _current(user, [resource.id for resource in resources.values()])
     for resource_uuid, (index, item, (started_at, completed_at)) in items.items():
         resource = resources.get(resource_uuid)
@@ -335,6 +337,39 @@ def _plan_items(user, format, numbered_items):
     plan.changes.sort(key=lambda change: (change.resource.title.casefold(), change.resource.id))
     plan.unmatched.sort(key=lambda unmatched: unmatched[0])
     return plan
+
+
+def _aliased(uuids) -> dict:
+    """{uuid: its published survivor} for uuids of resources merged away since the export."""
+    if not uuids:
+        return {}
+    aliases = ResourceAlias.objects.filter(uuid__in=uuids, resource__is_published=True)
+    return {alias.uuid: alias.resource for alias in aliases.select_related("resource")}
+
+
+def _drop_merged_twins(items, resources, plan):
+    """Two items of a file exported before a merge may now name one resource: the one with the
+    furthest status is imported (the first on a tie), the other reported."""
+    kept = {}  # resource id: uuid of the item kept
+    for resource_uuid, (_index, item, _dates) in list(items.items()):
+        resource = resources.get(resource_uuid)
+        if resource is None:
+            continue
+        other_uuid = kept.get(resource.id)
+        if other_uuid is None:
+            kept[resource.id] = resource_uuid
+            continue
+        if STATUS_RANK[item["status"]] > STATUS_RANK[items[other_uuid][1]["status"]]:
+            kept[resource.id], resource_uuid, other_uuid = resource_uuid, other_uuid, resource_uuid
+        dropped_index, dropped_item, _dates = items.pop(resource_uuid)
+        plan.unmatched.append(
+            (
+                dropped_index,
+                _shown(dropped_item),
+                f"now the same resource as “{_shown(items[other_uuid][1])}” (merged since), "
+                "whose status is imported",
+            )
+        )
 
 
 def _shown(item):

@@ -36,14 +36,22 @@ class Progress(models.Model):
         verbose_name_plural = "progress"
         constraints = [
             models.UniqueConstraint(
-                fields=["user", "resource"], name="progress_one_row_per_user_resource"
+                fields=["user", "resource"],
+                name="progress_one_row_per_user_resource",
+                violation_error_message="This learner already has progress on this resource.",
+                violation_error_code="progress_exists",
             ),
             models.CheckConstraint(
-                condition=Q(status__in=Status.values), name="progress_status_valid"
+                condition=Q(status__in=Status.values),
+                name="progress_status_valid",
+                violation_error_message="Status must be not started, in progress, done or skipped.",
+                violation_error_code="status_invalid",
             ),
             models.CheckConstraint(
                 condition=Q(completed_at__isnull=True) | Q(status=Status.DONE),
                 name="progress_completed_only_when_done",
+                violation_error_message="Only a resource marked done has a completion date.",
+                violation_error_code="completed_not_done",
             ),
         ]
         # The dashboard's latest finished and started resources: read in index order, no sort.
@@ -104,10 +112,16 @@ class ActivityDay(models.Model):
     class Meta:
         constraints = [
             models.UniqueConstraint(
-                fields=["user", "day"], name="activityday_one_row_per_user_day"
+                fields=["user", "day"],
+                name="activityday_one_row_per_user_day",
+                violation_error_message="This learner already has a row for this day.",
+                violation_error_code="day_exists",
             ),
             models.CheckConstraint(
-                condition=models.Q(count__gt=0), name="activityday_count_positive"
+                condition=models.Q(count__gt=0),
+                name="activityday_count_positive",
+                violation_error_message="The count must be at least 1.",
+                violation_error_code="count_not_positive",
             ),
         ]
 

@@ -59,3 +59,30 @@ def test_curator_renames_a_resource_and_learners_see_the_new_title(page, live_se
     finally:
         learner.close()
     assert console_errors == [], "no CSP violations or script errors in the admin"
+
+
+@pytest.mark.browser
+@pytest.mark.django_db(transaction=True)
+def test_the_section_autocomplete_tells_alike_sections_apart(page, live_server):
+    from tests.conftest import sign_in
+    from tests.curation.factories import GuideFactory, SectionFactory
+
+    curator = get_user_model().objects.create_user(
+        username="cora", email="cora@example.com", password=PASSWORD, is_staff=True
+    )
+    curator.groups.add(Group.objects.get(name=CURATORS_GROUP))
+    llm, systems = GuideFactory(title="LLM Engineering"), GuideFactory(title="Systems")
+    training = SectionFactory(guide=llm, number="05", title="Training")
+    SectionFactory(guide=llm, parent=training, title="Tier 2", depth=1)
+    SectionFactory(guide=systems, title="Tier 2")
+    entry = EntryFactory(section=training)
+    sign_in(page, live_server, curator)
+
+    page.goto(f"{live_server.url}/admin/catalog/entry/{entry.pk}/change/")
+    expect(page.locator(".field-section .select2-selection__rendered")).to_have_text(
+        "LLM Engineering › 05 Training"
+    )
+    page.locator(".field-section .select2-selection").click()
+    page.locator(".select2-search__field").fill("tier 2")
+    options = page.locator(".select2-results__option")
+    expect(options).to_have_text(["LLM Engineering › 05 Training › Tier 2", "Systems › Tier 2"])

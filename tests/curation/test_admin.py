@@ -2,11 +2,13 @@
 
 import pytest
 from django.contrib.admin.models import CHANGE, DELETION, LogEntry
+from django.contrib.auth.models import Permission
 from django.contrib.messages import get_messages
 from django.db import connection
 from django.test.utils import CaptureQueriesContext
 from django.urls import reverse
 
+from apps.catalog import selectors
 from apps.catalog.models import Entry, Guide, LinkStatus, Resource, Section, Topic
 from apps.progress.models import Progress, Status
 from tests.curation.admin_forms import change_form_data
@@ -249,16 +251,62 @@ def test_renumber_actions(curator_client, curator):
     SectionFactory(guide=guide, position=3)
     for position in (4, 8, 15):
         EntryFactory(section=section, position=position)
-    post_action(curator_client, "section", "renumber_entries", [section])
+    done = post_action(curator_client, "section", "renumber_entries", [section])
     assert list(section.entries.order_by("position").values_list("position", flat=True)) == [
         1,
         2,
         3,
     ]
-    post_action(curator_client, "guide", "renumber_sections", [guide])
+    assert messages_of(done) == [
+        "Renumbered 3 entries in 1 section (the order of the entries is the same: only gaps closed)."
+    ]
+    done = post_action(curator_client, "guide", "renumber_sections", [guide])
     assert list(guide.sections.order_by("position").values_list("position", flat=True)) == [1, 2]
     assert section.pk == guide.sections.get(position=2).pk
+    assert messages_of(done)[-1] == "Renumbered 2 sections in 1 guide."
     assert LogEntry.objects.filter(change_message__startswith="Renumbered").count() == 2
+
+
+def test_renumber_sections_follows_the_guide_page_and_says_what_it_did(curator_client, curator):
+    """A subsection typed before its parent's sibling reads in the wrong place wherever the guide
+    is read flat (next up, reading order); the action puts positions in the page's order."""
+    guide, tidy = GuideFactory(title="LLM Engineering"), GuideFactory()
+    first = SectionFactory(guide=guide, position=1)
+    second = SectionFactory(guide=guide, position=2)
+    child_of_first = SectionFactory(guide=guide, parent=first, position=3)
+    SectionFactory(guide=tidy, position=1)
+    SectionFactory(guide=tidy, position=2)
+    under_first, under_second = (
+        EntryFactory(section=child_of_first),
+        EntryFactory(section=second),
+    )
+    assert selectors.guide_entries(guide=guide) == [under_second, under_first]  # page: reversed
+
+    done = post_action(curator_client, "guide", "renumber_sections", [guide, tidy])
+
+    assert list(guide.sections.order_by("position")) == [first, child_of_first, second]
+    assert selectors.guide_entries(guide=guide) == [under_first, under_second]
+    assert messages_of(done) == [
+        "Renumbered 2 sections in 1 guide; positions already 1…n in 1 guide."
+    ]
+    assert LogEntry.objects.get(object_id=str(guide.pk)).change_message.startswith(
+        "Renumbered 2 sections 1…n in the order the guide page shows them"
+    )
+    assert not LogEntry.objects.filter(object_id=str(tidy.pk)).exists()
+    again = post_action(curator_client, "guide", "renumber_sections", [guide, tidy])
+    assert messages_of(again)[-1] == "Positions already 1…n in 2 guides: nothing to change."
+
+
+def test_renumber_actions_are_refused_without_change_permission(client):
+    viewer = make_user("vic@example.com", is_staff=True)
+    viewer.user_permissions.add(*Permission.objects.filter(codename__in=["view_guide"]))
+    client.force_login(viewer)
+    guide = GuideFactory()
+    SectionFactory(guide=guide, position=5)
+    response = post_action(client, "guide", "renumber_sections", [guide])
+    assert guide.sections.get().position == 5
+    assert response.status_code == 302
+    assert messages_of(response) == ["No action selected."]  # not offered without change rights
 
 
 # --- Merge action ------------------------------------------------------------------------------
@@ -532,7 +580,8 @@ def test_edits_show_under_recent_changes_on_the_change_page(curator_client, cura
     post_action(curator_client, "resource", "unpublish", [resource])
     html = curator_client.get(url).content.decode()
     assert "Recent changes" in html
-    assert "Changed Title." in html and "Unpublished (bulk action)." in html
+    assert "Changed title: “Old title” → “New title”." in html
+    assert "Unpublished (bulk action)." in html
     assert curator.get_username() in html
 
 
@@ -584,3 +633,217 @@ def test_an_untouched_form_posted_with_crlf_line_endings_changes_nothing(curator
     assert resource.description == "First line\nSecond line"
     html = curator_client.get(url).content.decode()
     assert "Changed Description" not in html
+
+
+def test_an_untouched_form_posted_as_a_browser_would_logs_no_change(curator_client, curator):
+    """Every textarea, the inlines' too, comes back with \\r\\n: nothing counts as changed."""
+    resource = ResourceFactory(description="First line\nSecond line")
+    EntryFactory(resource=resource, note="A note\non two lines")
+    url = reverse("admin:catalog_resource_change", args=[resource.pk])
+    data = {
+        key: value.replace("\n", "\r\n") if isinstance(value, str) else value
+        for key, value in change_form_data(curator_client.get(url)).items()
+    }
+    assert any("\r\n" in str(value) for value in data.values())
+    assert curator_client.post(url, data).status_code == 302
+    log = LogEntry.objects.get(user=curator, object_id=str(resource.pk))
+    assert log.get_change_message() == "No fields changed."
+
+
+# --- History: old → new ---------------------------------------------------------------------------
+def test_history_records_old_and_new_values(curator_client, curator):
+    old_topic, new_topic = TopicFactory(title="Attention"), TopicFactory(title="Quantization")
+    resource = ResourceFactory(title="Old", kind="article", description="x" * 200)
+    resource.topics.add(old_topic)
+    url = reverse("admin:catalog_resource_change", args=[resource.pk])
+    data = change_form_data(
+        curator_client.get(url),
+        title="New",
+        kind="paper",
+        description="y" * 200,
+        topics=[str(new_topic.pk)],
+    )
+    assert curator_client.post(url, data).status_code == 302
+    message = LogEntry.objects.get(user=curator, object_id=str(resource.pk)).get_change_message()
+    assert message.startswith("Changed ")
+    assert "title: “Old” → “New”" in message
+    assert "kind: “Article” → “Paper”" in message
+    assert f"description: “{'x' * 79}…” → “{'y' * 79}…”" in message
+    assert "topics: added “Quantization”, removed “Attention”" in message
+    history = curator_client.get(reverse("admin:catalog_resource_history", args=[resource.pk]))
+    assert "title: “Old” → “New”" in history.content.decode()
+
+
+def test_history_of_an_inline_row_names_the_row_and_its_values(curator_client, curator):
+    section = SectionFactory()
+    entry = EntryFactory(section=section, tier=1)
+    url = reverse("admin:catalog_section_change", args=[section.pk])
+    data = change_form_data(curator_client.get(url), **{"entries-0-tier": "2"})
+    assert curator_client.post(url, data).status_code == 302
+    message = LogEntry.objects.get(user=curator, object_id=str(section.pk)).get_change_message()
+    assert message == f"Changed entry “{entry}”: tier: “1” → “2”."
+
+
+def test_a_foreign_key_change_names_the_old_and_new_object(curator_client, curator):
+    guide = GuideFactory()
+    top, other = (
+        SectionFactory(guide=guide, title="Top"),
+        SectionFactory(guide=guide, title="Other"),
+    )
+    child = SectionFactory(guide=guide, title="Child", parent=top)
+    url = reverse("admin:catalog_section_change", args=[child.pk])
+    data = change_form_data(curator_client.get(url), parent=str(other.pk))
+    assert curator_client.post(url, data).status_code == 302
+    message = LogEntry.objects.get(user=curator, object_id=str(child.pk)).get_change_message()
+    assert "parent: “Top” → “Other”" in message
+
+
+# --- Constraint messages -------------------------------------------------------------------------
+@pytest.mark.parametrize(
+    ("model", "field", "value", "expected"),
+    [
+        ("section", "tier", "5", "Tier must be 1, 2 or 3 (or blank)."),
+        ("entry", "tier", "0", "Tier must be 1, 2 or 3 (or blank)."),
+        ("entry", "rating", "11", "Rating must be between 0 and 10 (or blank)."),
+    ],
+)
+def test_a_constraint_violation_reads_as_a_sentence_and_saves_nothing(
+    curator_client, model, field, value, expected
+):
+    entry = EntryFactory()
+    obj = {"section": entry.section, "entry": entry}[model]
+    before = getattr(obj, field)
+    url = reverse(f"admin:catalog_{model}_change", args=[obj.pk])
+    response = curator_client.post(url, change_form_data(curator_client.get(url), **{field: value}))
+    assert response.status_code == 200
+    html = response.content.decode()
+    assert expected in html
+    assert "is violated" not in html and "_1_to_3" not in html
+    obj.refresh_from_db()
+    assert getattr(obj, field) == before
+    assert not LogEntry.objects.exists()
+
+
+def test_every_constraint_has_a_readable_message_and_code():
+    from django.apps import apps
+    from django.db.models import BaseConstraint
+
+    for label in ("catalog", "paths", "progress"):
+        for model in apps.get_app_config(label).get_models():
+            for constraint in model._meta.constraints:
+                assert (
+                    constraint.violation_error_message
+                    != BaseConstraint.default_violation_error_message
+                ), constraint.name
+                assert constraint.violation_error_code, constraint.name
+
+
+# --- Section autocomplete ------------------------------------------------------------------------
+def autocomplete(client, model, field, term):
+    return client.get(
+        reverse("admin:autocomplete"),
+        {"app_label": "catalog", "model_name": model, "field_name": field, "term": term},
+    )
+
+
+def test_the_section_autocomplete_names_the_guide_and_the_parents(curator_client):
+    llm, other = GuideFactory(title="LLM Engineering"), GuideFactory(title="Systems")
+    training = SectionFactory(guide=llm, number="05", title="Training")
+    SectionFactory(guide=llm, parent=training, title="Tier 2", depth=1)
+    SectionFactory(guide=other, title="Tier 2")
+    response = autocomplete(curator_client, "entry", "section", "tier 2")
+    assert response.status_code == 200
+    assert [r["text"] for r in response.json()["results"]] == [
+        "LLM Engineering › 05 Training › Tier 2",
+        "Systems › Tier 2",
+    ]
+    # The guide's title is searched too.
+    narrowed = autocomplete(curator_client, "entry", "section", "llm tier")
+    assert [r["text"] for r in narrowed.json()["results"]] == [
+        "LLM Engineering › 05 Training › Tier 2"
+    ]
+
+
+def test_the_section_autocomplete_costs_the_same_queries_for_more_and_deeper_sections(
+    curator_client, django_assert_num_queries
+):
+    def build(n):
+        for _ in range(n):
+            guide = GuideFactory()
+            top = SectionFactory(guide=guide, title="Part")
+            middle = SectionFactory(guide=guide, parent=top, title="Chapter")
+            leaf = SectionFactory(guide=guide, parent=middle, title="Tier 2")
+            SectionFactory(guide=guide, parent=leaf, title="Tier 2 extras")
+
+    build(2)
+    with CaptureQueriesContext(connection) as few:
+        assert len(autocomplete(curator_client, "entry", "section", "tier").json()["results"]) == 4
+    build(3)
+    with CaptureQueriesContext(connection) as many:
+        assert len(autocomplete(curator_client, "entry", "section", "tier").json()["results"]) == 10
+    assert len(many) == len(few)
+
+
+def test_the_parent_and_path_step_autocompletes_use_the_same_labels(curator_client):
+    guide = GuideFactory(title="LLM Engineering")
+    top = SectionFactory(guide=guide, title="Training")
+    SectionFactory(guide=guide, parent=top, title="Tier 2")
+    for model, field in [("section", "parent")]:
+        texts = [
+            r["text"] for r in autocomplete(curator_client, model, field, "tier").json()["results"]
+        ]
+        assert texts == ["LLM Engineering › Training › Tier 2"]
+    step = curator_client.get(
+        reverse("admin:autocomplete"),
+        {"app_label": "paths", "model_name": "pathstep", "field_name": "section", "term": "tier"},
+    )
+    assert [r["text"] for r in step.json()["results"]] == ["LLM Engineering › Training › Tier 2"]
+
+
+def test_a_chosen_section_is_shown_with_its_guide_and_parents_on_the_entry_form(curator_client):
+    guide = GuideFactory(title="LLM Engineering")
+    top = SectionFactory(guide=guide, title="Training")
+    entry = EntryFactory(section=SectionFactory(guide=guide, parent=top, title="Tier 2"))
+    html = curator_client.get(
+        reverse("admin:catalog_entry_change", args=[entry.pk])
+    ).content.decode()
+    assert "LLM Engineering › Training › Tier 2</option>" in html
+
+
+def test_a_learner_gets_no_section_autocomplete(learner_client):
+    SectionFactory(title="Tier 2")
+    response = autocomplete(learner_client, "entry", "section", "tier")
+    assert response.status_code == 302 and "Tier 2" not in response.content.decode()
+
+
+# --- Adding a resource ---------------------------------------------------------------------------
+def test_adding_a_tracking_variant_of_a_known_paper_is_refused_with_a_link(curator_client):
+    existing = ResourceFactory(title="FlashAttention", url="https://arxiv.org/abs/2205.14135")
+    url = reverse("admin:catalog_resource_add")
+    data = change_form_data(
+        curator_client.get(url),
+        title="FlashAttention again",
+        kind="paper",
+        url="https://arxiv.org/abs/2205.14135?utm_source=twitter",
+    )
+    response = curator_client.post(url, data)
+    assert response.status_code == 200
+    html = response.content.decode()
+    assert "already the resource" in html
+    assert reverse("admin:catalog_resource_change", args=[existing.pk]) in html
+    assert Resource.objects.count() == 1
+
+
+# --- Aliases ---------------------------------------------------------------------------------------
+def test_the_resource_page_lists_the_uuids_it_also_answers_for(curator_client):
+    survivor, duplicate = ResourceFactory(), ResourceFactory()
+    merged_uuid = duplicate.uuid
+    from apps.curation.services import resource_merge
+
+    resource_merge(survivor=survivor, duplicates=[duplicate])
+    html = curator_client.get(
+        reverse("admin:catalog_resource_change", args=[survivor.pk])
+    ).content.decode()
+    assert "Also answers for" in html
+    old_page = reverse("catalog:resource-detail", args=[merged_uuid])
+    assert f'<a href="{old_page}">{merged_uuid}</a>' in html

@@ -6,7 +6,7 @@ import pytest
 from django.apps import apps
 from django.utils import timezone
 
-from apps.catalog.models import Resource, Section
+from apps.catalog.models import Resource, ResourceAlias, Section
 from apps.curation.services import (
     NOTE_SEPARATOR,
     CurationError,
@@ -18,6 +18,7 @@ from apps.curation.services import (
     resources_set_kind,
     section_entries_renumber,
 )
+from apps.progress.imports import import_apply, import_plan
 from apps.progress.models import Activity, Progress, Status
 from tests.curation.conftest import make_user
 from tests.curation.factories import (
@@ -125,6 +126,82 @@ def test_merge_refuses_nothing_to_merge():
         resource_merge(survivor=survivor, duplicates=[survivor])
 
 
+# --- Merge: the duplicates' addresses ------------------------------------------------------------
+def aliases_of(resource):
+    return set(resource.aliases.values_list("uuid", flat=True))
+
+
+def test_merge_keeps_each_duplicates_uuid_as_an_alias_of_the_survivor():
+    survivor, first, second = ResourceFactory(), ResourceFactory(), ResourceFactory()
+    resource_merge(survivor=survivor, duplicates=[first, second])
+    assert aliases_of(survivor) == {first.uuid, second.uuid}
+
+
+def test_a_chain_of_merges_leaves_every_alias_on_the_last_survivor():
+    a, b, c = ResourceFactory(), ResourceFactory(), ResourceFactory()
+    resource_merge(survivor=b, duplicates=[a])
+    resource_merge(survivor=c, duplicates=[b])
+    assert aliases_of(c) == {a.uuid, b.uuid}
+    assert ResourceAlias.objects.count() == 2
+
+
+def test_a_refused_merge_records_no_alias():
+    survivor = ResourceFactory()
+    with pytest.raises(CurationError):
+        resource_merge(survivor=survivor, duplicates=[survivor])
+    assert not ResourceAlias.objects.exists()
+
+
+def _export(*items):
+    import json
+
+    from apps.progress.exports import JSON_FORMAT
+
+    return json.dumps({"format": JSON_FORMAT, "version": 1, "progress": list(items)})
+
+
+def test_a_progress_file_exported_before_a_merge_imports_onto_the_survivor():
+    survivor, duplicate = ResourceFactory(title="Keep"), ResourceFactory(title="Dup")
+    ada = make_user("ada@example.com")
+    exported = _export({"resource": str(duplicate.uuid), "title": "Dup", "status": "done"})
+    resource_merge(survivor=survivor, duplicates=[duplicate])
+
+    plan = import_plan(user=ada, content=exported)
+
+    assert [(c.resource, c.new) for c in plan.changes] == [(survivor, Status.DONE)]
+    assert plan.unmatched == []
+    import_apply(user=ada, plan=plan)
+    assert Progress.objects.get(user=ada).resource == survivor
+
+
+def test_two_items_of_one_file_that_are_now_one_resource_import_the_furthest_status():
+    survivor, duplicate = ResourceFactory(title="Keep"), ResourceFactory(title="Dup")
+    ada = make_user("ada@example.com")
+    exported = _export(
+        {"resource": str(survivor.uuid), "title": "Keep", "status": "in_progress"},
+        {"resource": str(duplicate.uuid), "title": "Dup", "status": "done"},
+    )
+    resource_merge(survivor=survivor, duplicates=[duplicate])
+
+    plan = import_plan(user=ada, content=exported)
+
+    assert [(c.resource, c.new) for c in plan.changes] == [(survivor, Status.DONE)]
+    assert [(index, shown) for index, shown, _why in plan.unmatched] == [(1, "Keep")]
+    assert "now the same resource as “Dup”" in plan.unmatched[0][2]
+
+
+def test_an_alias_of_an_unpublished_survivor_matches_nothing():
+    survivor, duplicate = ResourceFactory(), ResourceFactory()
+    resource_merge(survivor=survivor, duplicates=[duplicate])
+    Resource.objects.filter(pk=survivor.pk).update(is_published=False)
+    exported = _export({"resource": str(duplicate.uuid), "title": "Dup", "status": "done"})
+    plan = import_plan(user=make_user("ada@example.com"), content=exported)
+    assert plan.changes == []
+    assert [why for _index, _shown, why in plan.unmatched] == [
+        "no published resource has this uuid"
+    ]
+
+
 # --- Merge: learners' progress -----------------------------------------------------------------
 def test_merge_never_loses_progress():
     survivor, first, second = ResourceFactory(), ResourceFactory(), ResourceFactory()
@@ -228,6 +305,18 @@ def test_renumber_in_a_chosen_order_swaps_positions():
         a.pk,
         b.pk,
     ]
+
+
+def test_guide_sections_renumber_puts_subsections_after_their_parent():
+    guide = GuideFactory()
+    first = SectionFactory(guide=guide, position=1)
+    second = SectionFactory(guide=guide, position=2)
+    grandchild = SectionFactory(guide=guide, position=3)
+    child = SectionFactory(guide=guide, parent=first, position=4)
+    Section.objects.filter(pk=grandchild.pk).update(parent=child)
+    assert guide_sections_renumber(guide=guide) == 2  # child 4 → 2, second 2 → 4
+    assert list(guide.sections.order_by("position")) == [first, child, grandchild, second]
+    assert guide_sections_renumber(guide=guide) == 0
 
 
 def test_guide_sections_renumber_keeps_document_order():

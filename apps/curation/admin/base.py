@@ -9,7 +9,10 @@ later (the paths app's admin.py imports from here):
 - ``bulk_edit_action`` / ``form_action_page``: an action that asks for a choice first (kind, topic);
 - ``log_change_many``: one history row per object touched by a bulk action or a service;
 - ``AutocompleteGuard``: autocomplete fields that re-render a form posted with a malformed id,
-  and a blank ``_to_field`` read as none (Django looks up a field named "" and answers 500).
+  and a blank ``_to_field`` read as none (Django looks up a field named "" and answers 500);
+  a ModelAdmin's ``autocomplete_label`` names its objects in other admins' autocompletes
+  (``autocomplete_view``, the admin site's, serves the same labels to the search box);
+- ``CuratedModelAdmin``: history that says what changed, old → new (``change_message``).
 """
 
 from collections.abc import Callable, Iterable
@@ -17,19 +20,24 @@ from collections.abc import Callable, Iterable
 from django import forms
 from django.contrib import admin, messages
 from django.contrib.admin import helpers
+from django.contrib.admin.exceptions import NotRegistered
 from django.contrib.admin.models import CHANGE, LogEntry
+from django.contrib.admin.utils import construct_change_message
+from django.contrib.admin.views.autocomplete import AutocompleteJsonView
 from django.contrib.admin.widgets import AutocompleteSelect, AutocompleteSelectMultiple
 from django.contrib.contenttypes.models import ContentType
-from django.core.exceptions import ValidationError
+from django.core.exceptions import FieldDoesNotExist, ValidationError
 from django.db import models, transaction
 from django.db.models import F
 from django.forms.models import BaseInlineFormSet
 from django.template.loader import render_to_string
 from django.template.response import TemplateResponse
+from django.utils.text import Truncator
 
 from apps.curation.services import next_position, objects_set_published, positions_renumber
 
 RECENT_CHANGES_SHOWN = 8
+CHANGE_VALUE_CHARS = 80  # a value longer than this is cut in the history ("…")
 
 
 def log_change_many(request, objects: Iterable, message: str, action_flag: int = CHANGE) -> None:
@@ -150,13 +158,29 @@ class _GuardedSelectMultiple(_GuardedAutocomplete, AutocompleteSelectMultiple):
 
 
 class AutocompleteGuard:
-    """For a ModelAdmin or inline with ``autocomplete_fields`` (see _GuardedAutocomplete)."""
+    """For a ModelAdmin or inline with ``autocomplete_fields`` (see _GuardedAutocomplete).
+
+    A foreign key shown as an autocomplete is labelled by the target's ModelAdmin when it has
+    ``autocomplete_label(obj)`` (rows fetched with its ``autocomplete_select_related``), as the
+    search box's results are (see LabelledAutocompleteJsonView)."""
 
     def get_object(self, request, object_id, from_field=None):
         return super().get_object(request, object_id, from_field or None)
 
     def formfield_for_foreignkey(self, db_field, request, **kwargs):
-        return _guarded(super().formfield_for_foreignkey(db_field, request, **kwargs))
+        formfield = _guarded(super().formfield_for_foreignkey(db_field, request, **kwargs))
+        if formfield is not None and isinstance(formfield.widget, AutocompleteSelect):
+            try:
+                target = self.admin_site.get_model_admin(db_field.remote_field.model)
+            except NotRegistered:
+                target = None
+            label = getattr(target, "autocomplete_label", None)
+            if label is not None:
+                formfield.label_from_instance = label
+                formfield.queryset = formfield.queryset.select_related(
+                    *getattr(target, "autocomplete_select_related", ())
+                )
+        return formfield
 
     def formfield_for_manytomany(self, db_field, request, **kwargs):
         return _guarded(super().formfield_for_manytomany(db_field, request, **kwargs))
@@ -193,7 +217,118 @@ def _guarded(formfield):
     return formfield
 
 
-class CatalogModelAdmin(AutocompleteGuard, admin.ModelAdmin):
+class LabelledAutocompleteJsonView(AutocompleteJsonView):
+    """Django's autocomplete results, each labelled by its ModelAdmin's ``autocomplete_label(obj)``
+    when it has one (a section: "Guide › Parent › Section", where its own title alone is one of
+    many "Tier 2"), the rows fetched with ``autocomplete_select_related`` in the same query."""
+
+    def get_queryset(self):
+        queryset = super().get_queryset()
+        related = getattr(self.model_admin, "autocomplete_select_related", ())
+        return queryset.select_related(*related) if related else queryset
+
+    def serialize_result(self, obj, to_field_name):
+        result = super().serialize_result(obj, to_field_name)
+        label = getattr(self.model_admin, "autocomplete_label", None)
+        if label is not None:
+            result["text"] = label(obj)
+        return result
+
+
+def autocomplete_view(request, *, admin_site):
+    """The admin site's autocomplete view (apps/curation/admin/__init__.py installs it)."""
+    return LabelledAutocompleteJsonView.as_view(admin_site=admin_site)(request)
+
+
+# --- History: what changed, old → new --------------------------------------------------------
+def change_message(form, formsets, add: bool):
+    """The history line of an add/change form. Django's own (JSON, shown as "Changed Title.")
+    for an add or a save that changed nothing ("No fields changed."); otherwise plain text
+    with each changed field's old and new value: 'Changed title: “Old” → “New”.', a many-to-many
+    field as the names added and removed, an inline's rows as added, changed (old → new) or
+    deleted. Plain text is what LogEntry shows as written, as the bulk actions' lines are."""
+    django_message = construct_change_message(form, formsets, add)
+    if add or not django_message:
+        return django_message
+    parts = []
+    values = _changed_values(form)
+    if values:
+        parts.append(f"Changed {'; '.join(values)}.")
+    for formset in formsets or []:
+        name = formset.model._meta.verbose_name
+        forms_by_instance = {id(f.instance): f for f in formset.forms}
+        parts += [f"Added {name} “{_cut(obj)}”." for obj in formset.new_objects]
+        for obj, fields in formset.changed_objects:
+            row_form = forms_by_instance.get(id(obj))
+            changed = _changed_values(row_form) if row_form is not None else fields
+            if changed:
+                parts.append(f"Changed {name} “{_cut(obj)}”: {'; '.join(changed)}.")
+        parts += [f"Deleted {name} “{_cut(obj)}”." for obj in formset.deleted_objects]
+    return " ".join(parts) or django_message
+
+
+def _changed_values(form) -> list[str]:
+    """'title: “Old” → “New”' for each changed field of a bound, valid form."""
+    described = []
+    for name in form.changed_data:
+        field = form.fields.get(name)
+        if field is None or name not in form.cleaned_data:
+            continue
+        old, new = form[name].initial, form.cleaned_data[name]
+        if isinstance(field, forms.ModelMultipleChoiceField):
+            old_objects = {obj.pk: obj for obj in old or []}
+            new_objects = {obj.pk: obj for obj in new or []}
+            added = [new_objects[pk] for pk in new_objects.keys() - old_objects.keys()]
+            removed = [old_objects[pk] for pk in old_objects.keys() - new_objects.keys()]
+            moves = [
+                f"{verb} {', '.join(sorted(f'“{_cut(obj)}”' for obj in objs))}"
+                for verb, objs in (("added", added), ("removed", removed))
+                if objs
+            ]
+            if moves:
+                described.append(f"{_label(form, name)}: {', '.join(moves)}")
+            continue
+        described.append(
+            f"{_label(form, name)}: {_shown(field, old, before=True)} → {_shown(field, new)}"
+        )
+    return described
+
+
+def _label(form, name):
+    try:
+        return str(form._meta.model._meta.get_field(name).verbose_name)
+    except (AttributeError, FieldDoesNotExist):
+        return str(form.fields[name].label or name)
+
+
+def _shown(field, value, *, before=False):
+    """A field's value as the history quotes it: “text” (cut), a choice's label, a related
+    object's name; “—” when blank."""
+    if value is None or value == "" or value == []:
+        return "—"
+    if isinstance(field, forms.BooleanField):
+        return "yes" if value else "no"
+    if isinstance(field, forms.ModelChoiceField):
+        if before and not isinstance(value, models.Model):  # the form's initial is the key
+            key = field.to_field_name or "pk"
+            value = field.queryset.model._default_manager.filter(**{key: value}).first() or value
+    elif isinstance(field, forms.ChoiceField):
+        value = dict(field.choices).get(value, value)
+    return f"“{_cut(value)}”"
+
+
+def _cut(value) -> str:
+    return Truncator(str(value)).chars(CHANGE_VALUE_CHARS)
+
+
+class CuratedModelAdmin(AutocompleteGuard, admin.ModelAdmin):
+    """Every curator's ModelAdmin: guarded autocompletes, history with old → new values."""
+
+    def construct_change_message(self, request, form, formsets, add=False):
+        return change_message(form, formsets, add)
+
+
+class CatalogModelAdmin(CuratedModelAdmin):
     """Defaults for every catalog model (they all have ``is_published``, ``created_at``, ``updated_at``)."""
 
     formfield_overrides = {

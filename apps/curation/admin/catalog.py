@@ -17,7 +17,7 @@ from django.forms import Textarea, ValidationError
 from django.urls import path, reverse
 from django.utils import timezone
 from django.utils.formats import date_format
-from django.utils.html import format_html
+from django.utils.html import format_html, format_html_join
 from django.utils.text import Truncator
 
 from apps.catalog.importer.urls import normalize_url
@@ -35,9 +35,11 @@ from apps.curation import views as curation_views
 from apps.curation.admin.base import (
     AutocompleteGuard,
     CatalogModelAdmin,
+    CuratedModelAdmin,
     PositionedAdminMixin,
     PositionedForm,
     PositionedInlineFormSet,
+    UnixNewlinesField,
     bulk_edit_action,
     log_change_many,
 )
@@ -61,7 +63,13 @@ LINK_CHECK_ACTION_CHECKER = {"timeout": 4, "retries": 1, "budget": 10, "max_redi
 LINK_CHECK_ACTION_WORKERS = 16
 TOPICS_SHOWN = 2
 # Notes in a row of an inline: a short box, not the change form's big one.
-COMPACT_TEXT = {models.TextField: {"widget": Textarea(attrs={"rows": 2, "cols": 40})}}
+COMPACT_TEXT = {
+    models.TextField: {
+        "form_class": UnixNewlinesField,
+        "widget": Textarea(attrs={"rows": 2, "cols": 40}),
+    }
+}
+SECTION_LABEL_PART_CHARS = 50
 
 
 def count_of(model, fk: str):
@@ -75,6 +83,31 @@ def count_of(model, fk: str):
         .values("n")
     )
     return Coalesce(Subquery(counts, output_field=IntegerField()), Value(0))
+
+
+def plural(count: int, singular: str, many: str = "") -> str:
+    """ "1 guide", "2 guides", "3 entries" (with ``many``)."""
+    return f"{count} {singular if count == 1 else many or singular + 's'}"
+
+
+def renumber_report(model_admin, request, moved: dict, item: tuple, group: str, same_order=False):
+    """Say what a renumber action did: how many ``item`` rows (singular, plural) moved in how
+    many groups, and how many groups were already numbered 1…n."""
+    changed = [count for count in moved.values() if count]
+    already = len(moved) - len(changed)
+    if not changed:
+        model_admin.message_user(
+            request,
+            f"Positions already 1…n in {plural(already, group)}: nothing to change.",
+            messages.INFO,
+        )
+        return
+    message = f"Renumbered {plural(sum(changed), *item)} in {plural(len(changed), group)}"
+    if already:
+        message += f"; positions already 1…n in {plural(already, group)}"
+    if same_order:
+        message += f" (the order of the {item[1]} is the same: only gaps closed)"
+    model_admin.message_user(request, message + ".", messages.SUCCESS)
 
 
 # --- Filters ---------------------------------------------------------------------------------
@@ -297,14 +330,20 @@ class GuideAdmin(CatalogModelAdmin):
         return super().changelist_view(request, extra_context)
 
     @admin.action(
-        description="Renumber sections 1…n in their current order", permissions=["change"]
+        description="Renumber sections 1…n in the order the guide page shows them",
+        permissions=["change"],
     )
     def renumber_sections(self, request, queryset):
-        renumbered = [guide for guide in queryset if guide_sections_renumber(guide=guide)]
-        log_change_many(request, renumbered, "Renumbered sections 1…n in their current order.")
-        self.message_user(
-            request, f"Renumbered the sections of {len(renumbered)} guides.", messages.SUCCESS
-        )
+        moved = {guide: guide_sections_renumber(guide=guide) for guide in queryset}
+        for guide, count in moved.items():
+            if count:
+                log_change_many(
+                    request,
+                    [guide],
+                    f"Renumbered {plural(count, 'section')} 1…n in the order the guide page "
+                    "shows them (each section followed by its subsections).",
+                )
+        renumber_report(self, request, moved, ("section", "sections"), "guide")
 
     @admin.action(description="Export selected guides as markdown", permissions=["view"])
     def export_markdown(self, request, queryset):
@@ -403,6 +442,19 @@ class SectionAdmin(PositionedAdminMixin, CatalogModelAdmin):
     ]
     inlines = [EntryInline]
     actions = ["publish", "unpublish", "renumber_entries"]
+    # Sections at depth 3 or less are labelled from this one query; deeper ones read the rest.
+    autocomplete_select_related = ["guide", "parent__parent__parent"]
+
+    def autocomplete_label(self, section):
+        """ "LLM Engineering › 05 Training › Tier 2": a section among many alike, in
+        autocompletes (an entry's section, a subsection's parent, a path step's section)."""
+        lineage, seen = [], set()
+        while section is not None and section.pk not in seen:
+            seen.add(section.pk)
+            lineage.append(section)
+            section = section.parent
+        parts = [lineage[0].guide.title, *(str(s) for s in reversed(lineage))]
+        return " › ".join(Truncator(part).chars(SECTION_LABEL_PART_CHARS) for part in parts)
 
     def get_queryset(self, request):
         return super().get_queryset(request).annotate(entry_count=count_of(Entry, "section"))
@@ -430,11 +482,16 @@ class SectionAdmin(PositionedAdminMixin, CatalogModelAdmin):
 
     @admin.action(description="Renumber entries 1…n in their current order", permissions=["change"])
     def renumber_entries(self, request, queryset):
-        renumbered = [section for section in queryset if section_entries_renumber(section=section)]
-        log_change_many(request, renumbered, "Renumbered entries 1…n in their current order.")
-        self.message_user(
-            request, f"Renumbered the entries of {len(renumbered)} sections.", messages.SUCCESS
-        )
+        moved = {section: section_entries_renumber(section=section) for section in queryset}
+        for section, count in moved.items():
+            if count:
+                log_change_many(
+                    request,
+                    [section],
+                    f"Renumbered {plural(count, 'entry', 'entries')} 1…n in their current order.",
+                )
+        # Entries keep their order: only gaps close, which learners never see.
+        renumber_report(self, request, moved, ("entry", "entries"), "section", same_order=True)
 
 
 # --- Entry -----------------------------------------------------------------------------------
@@ -633,6 +690,7 @@ class ResourceAdmin(CatalogModelAdmin):
         "link_error",
         "link_checked_at",
         "learner_count",
+        "alias_list",
     ]
     fieldsets = [
         (
@@ -663,7 +721,16 @@ class ResourceAdmin(CatalogModelAdmin):
         ),
         (
             "History",
-            {"fields": ["recent_changes", "learner_count", "uuid", "created_at", "updated_at"]},
+            {
+                "fields": [
+                    "recent_changes",
+                    "learner_count",
+                    "uuid",
+                    "alias_list",
+                    "created_at",
+                    "updated_at",
+                ]
+            },
         ),
     ]
     inlines = [ResourceLinkInline, ResourceEntryInline]
@@ -727,6 +794,18 @@ class ResourceAdmin(CatalogModelAdmin):
     @admin.display(description="learners with progress")
     def learner_count(self, obj):
         return obj.progress.count() if obj.pk else 0
+
+    @admin.display(description="also answers for")
+    def alias_list(self, obj):
+        """The old pages of resources merged into this one: they redirect here."""
+        uuids = sorted(obj.aliases.values_list("uuid", flat=True), key=str) if obj.pk else []
+        if not uuids:
+            return "—"
+        return format_html_join(
+            ", ",
+            '<a href="{}">{}</a>',
+            ((reverse("catalog:resource-detail", args=[value]), value) for value in uuids),
+        )
 
     # --- actions -------------------------------------------------------------------------------
     @admin.action(description="Set kind of selected resources…", permissions=["change"])
@@ -806,7 +885,7 @@ class ResourceAdmin(CatalogModelAdmin):
 
 
 @admin.register(ResourceLink)
-class ResourceLinkAdmin(AutocompleteGuard, admin.ModelAdmin):
+class ResourceLinkAdmin(CuratedModelAdmin):
     list_display = ["url", "label", "resource_title", "position"]
     list_select_related = ["resource"]
     search_fields = ["url", "label", "resource__title"]

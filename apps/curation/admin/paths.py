@@ -8,6 +8,7 @@ from django.template.defaultfilters import pluralize
 from apps.curation.admin.base import (
     AutocompleteGuard,
     CatalogModelAdmin,
+    CuratedModelAdmin,
     PositionedForm,
     PositionedInlineFormSet,
 )
@@ -83,7 +84,7 @@ class LearningPathAdmin(CatalogModelAdmin):
 
 
 @admin.register(PathStep)
-class PathStepAdmin(AutocompleteGuard, admin.ModelAdmin):
+class PathStepAdmin(CuratedModelAdmin):
     list_display = ["title", "path", "position", "phase", "effort"]
     list_filter = ["path"]
     list_select_related = ["path"]
