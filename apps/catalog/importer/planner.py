@@ -403,7 +403,8 @@ class _Planner:
             found = resource._section_topics | set(
                 topics.keyword_topics(resource.title, topics.url_words(resource.url))
             )
-            found = found or set(topics.keyword_topics(resource.description, *resource._notes))
+            if found <= topics.FORMAT_TOPICS:  # nothing yet about what it is about
+                found |= set(topics.keyword_topics(resource.description, *resource._notes))
             resource.topics = topics.order_topics(found) or [topics.FALLBACK_TOPIC]
         reading_paths = [path for guide in self.guides for path in paths.guide_paths(guide)]
         return ImportPlan(
