@@ -394,8 +394,9 @@ def test_the_sample_is_big_and_spread_over_the_five_guides():
 
 def test_at_least_95_percent_of_the_sampled_topic_assignments_are_right(fixture_objects):
     right, checked, wrong = score(fixture_objects)
-    print(f"topic spot check: {right}/{checked} = {right / checked:.1%} right; wrong: {wrong}")
-    assert right / checked >= REQUIRED, wrong
+    figure = f"topic spot check: {right}/{checked} = {right / checked:.1%} right"
+    print(figure)  # pytest -s shows it; 227/233 = 97.4% when the sample was written
+    assert right / checked >= REQUIRED, f"{figure}, below {REQUIRED:.0%}; wrong: {wrong}"
 
 
 def plan(text: str):
