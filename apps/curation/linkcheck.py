@@ -11,12 +11,21 @@ The outcome, per Resource: ``link_status`` ok / redirected / broken (the final a
 (the first redirect's code when redirected, else the final answer's), ``link_final_url``
 (where redirects led), ``link_error`` and ``link_checked_at``.
 
+Title suggestions: for a resource whose title looks poor (the importer's guess from the URL,
+"YouTube video …", a bare host or URL: ``title_looks_poor``), or for every resource with
+``titles="all"``, a page that answered 2xx is fetched once more with GET; when it is HTML,
+its first ``TITLE_BYTES`` are parsed (html.parser) for ``og:title``, else ``<title>``, and
+the tidied title (entities unescaped, whitespace collapsed, a site suffix such as
+" - YouTube" trimmed) goes to ``Resource.suggested_title`` when it differs from the title.
+A curator accepts or dismisses it in the admin; nothing renames a resource by itself.
+
 The standard library is enough (urllib with redirects switched off, a thread pool); the
 network work runs in worker threads and only the calling thread touches the database.
 """
 
 import http.client
 import ipaddress
+import re
 import socket
 import time
 import urllib.error
@@ -25,18 +34,23 @@ from collections import Counter
 from concurrent.futures import ThreadPoolExecutor, as_completed
 from dataclasses import dataclass
 from datetime import timedelta
+from html.parser import HTMLParser
 from urllib.parse import urljoin, urlsplit
 
 from django.conf import settings
 from django.db.models import Q
 from django.utils import timezone
 
+from apps.catalog.importer.urls import title_from_url
 from apps.catalog.models import LinkStatus, Resource
 
 DEFAULT_WORKERS = 8
 DEFAULT_TIMEOUT = 10.0
 DEFAULT_RETRIES = 2
 MAX_WORKERS = 32
+TITLE_BYTES = 64 * 1024  # a page's title sits in its <head>: never read more than this
+TITLES_POOR, TITLES_ALL, TITLES_NONE = "poor", "all", "none"
+HTML_TYPES = ("text/html", "application/xhtml+xml")
 
 
 @dataclass(frozen=True)
@@ -46,6 +60,7 @@ class LinkCheck:
     status_code: int | None = None
     final_url: str = ""
     error: str = ""
+    page_title: str = ""  # the page's own title when it was asked for and found
 
 
 class _NoRedirects(urllib.request.HTTPRedirectHandler):
@@ -90,7 +105,8 @@ class LinkChecker:
         self._opener = urllib.request.build_opener(_NoRedirects)
 
     # --- one URL -----------------------------------------------------------------------------
-    def check(self, url: str) -> LinkCheck:
+    def check(self, url: str, *, read_title: bool = False) -> LinkCheck:
+        """Where ``url`` leads; with ``read_title``, also the title of the page it leads to."""
         deadline = time.monotonic() + self.budget if self.budget else None
         current, seen, first_redirect = url, {url}, None
         for _hop in range(self.max_redirects + 1):
@@ -116,9 +132,12 @@ class LinkChecker:
                 current = target
                 continue
             if 200 <= code < 300:
+                title = self._read_title(current, deadline) if read_title else ""
                 if current == url:
-                    return LinkCheck(url, LinkStatus.OK, code)
-                return LinkCheck(url, LinkStatus.REDIRECTED, first_redirect, current)
+                    return LinkCheck(url, LinkStatus.OK, code, page_title=title)
+                return LinkCheck(
+                    url, LinkStatus.REDIRECTED, first_redirect, current, page_title=title
+                )
             if code >= 400:
                 return LinkCheck(url, LinkStatus.BROKEN, code, _moved(url, current), f"HTTP {code}")
             return LinkCheck(
@@ -187,6 +206,31 @@ class LinkChecker:
         except (OSError, ValueError, http.client.HTTPException) as error:
             raise _Failure(f"Connection failed: {error.__class__.__name__}: {error}") from None
 
+    def _read_title(self, url, deadline) -> str:
+        """The tidied title of the HTML page at ``url``, or "" (not HTML, no title, any failure:
+        a missing suggestion never changes the link's status)."""
+        timeout = self.timeout
+        if deadline is not None:
+            timeout = min(timeout, deadline - time.monotonic())
+            if timeout <= 0:
+                return ""
+        request = urllib.request.Request(
+            url,
+            headers={
+                "User-Agent": self.user_agent,
+                "Accept": "text/html,application/xhtml+xml;q=0.9,*/*;q=0.1",
+            },
+        )
+        try:
+            with self._opener.open(request, timeout=timeout) as response:
+                if response.headers.get_content_type() not in HTML_TYPES:
+                    return ""
+                head = response.read(TITLE_BYTES)
+                charset = response.headers.get_content_charset() or "utf-8"
+            return tidy_title(page_title(head.decode(charset, errors="replace")), url)
+        except (OSError, ValueError, LookupError, http.client.HTTPException):
+            return ""  # urllib's HTTPError and URLError are OSErrors; LookupError: unknown charset
+
     def _timed_out(self, timeout):
         if timeout < self.timeout:  # the URL's budget, not the server, ran out
             return _Failure(f"Gave up after {self.budget:g}s")
@@ -211,17 +255,21 @@ class LinkChecker:
 
     # --- many URLs ---------------------------------------------------------------------------
     def check_many(
-        self, urls, *, workers: int = DEFAULT_WORKERS, progress=None
+        self, urls, *, workers: int = DEFAULT_WORKERS, progress=None, titles_for=()
     ) -> dict[str, LinkCheck]:
         """Check each distinct URL once, ``workers`` at a time; ``progress(done, total, url, result)``
-        is called as each check finishes (the command prints it, so a long run is never silent)."""
+        is called as each check finishes (the command prints it, so a long run is never silent).
+        The URLs in ``titles_for`` also have their page's title read."""
         unique = list(dict.fromkeys(urls))
+        titles_for = set(titles_for)
         if not unique:
             return {}
         workers = max(1, min(workers, MAX_WORKERS, len(unique)))
         results: dict[str, LinkCheck] = {}
         with ThreadPoolExecutor(max_workers=workers, thread_name_prefix="linkcheck") as pool:
-            futures = {pool.submit(self.check, url): url for url in unique}
+            futures = {
+                pool.submit(self.check, url, read_title=url in titles_for): url for url in unique
+            }
             for future in as_completed(futures):
                 url = futures[future]
                 results[url] = future.result()
@@ -232,6 +280,95 @@ class LinkChecker:
 
 def _moved(url, current):
     return "" if current == url else current
+
+
+# --- Page titles -----------------------------------------------------------------------------
+class _TitleParser(HTMLParser):
+    """Collects ``<meta property="og:title">`` and the first ``<title>``'s text (entities decoded)."""
+
+    def __init__(self):
+        super().__init__(convert_charrefs=True)
+        self.og_title = ""
+        self.title: list[str] = []
+        self._in_title = False
+        self._title_done = False
+
+    def handle_starttag(self, tag, attrs):
+        attrs = dict(attrs)
+        if tag == "meta" and not self.og_title:
+            name = (attrs.get("property") or attrs.get("name") or "").lower()
+            if name == "og:title":
+                self.og_title = attrs.get("content") or ""
+        elif tag == "title" and not self._title_done:
+            self._in_title = True
+
+    def handle_endtag(self, tag):
+        if tag == "title" and self._in_title:
+            self._in_title, self._title_done = False, True
+
+    def handle_data(self, data):
+        if self._in_title:
+            self.title.append(data)
+
+
+def page_title(html: str) -> str:
+    """A page's ``og:title`` (the one meant for sharing, usually without the site's name), else
+    its ``<title>``, whitespace collapsed; "" when it has neither."""
+    parser = _TitleParser()
+    try:
+        parser.feed(html)
+        parser.close()
+    except AssertionError:  # pragma: no cover - html.parser on hopeless markup
+        pass
+    for candidate in (parser.og_title, "".join(parser.title)):
+        if text := " ".join(candidate.split()):
+            return text
+    return ""
+
+
+_TITLE_SEPARATOR = re.compile(r"(\s+[-|–—·•]\s+)")
+_SITE_NAME_WORDS = 4  # " - NVIDIA Technical Blog" is a site's name; a longer tail is content
+
+
+def _names_the_site(part: str, url: str) -> bool:
+    host = (urlsplit(url).hostname or "").lower().removeprefix("www.")
+    names = {label for label in host.split(".")[:-1] if len(label) >= 3}
+    squashed = re.sub(r"[^a-z0-9]", "", part.lower())
+    return (
+        bool(squashed)
+        and len(part.split()) <= _SITE_NAME_WORDS
+        and any(name in squashed or squashed in name for name in names)
+    )
+
+
+def tidy_title(title: str, url: str) -> str:
+    """``title`` without the site's name: a short last part naming the URL's host ("Attention
+    - YouTube", "… | NVIDIA Technical Blog"), and a code host's "GitHub - owner/repo: …" prefix."""
+    pieces = _TITLE_SEPARATOR.split(" ".join(title.split()))  # [part, separator, part, ...]
+    while len(pieces) > 1 and _names_the_site(pieces[-1], url):
+        del pieces[-2:]
+    if len(pieces) > 1 and "/" in pieces[2] and _names_the_site(pieces[0], url):
+        del pieces[:2]
+    return "".join(pieces)
+
+
+def title_looks_poor(resource) -> bool:
+    """A title that does not say what the page is: the importer's guess from the URL ("YouTube
+    video abc", "github.com/owner/repo", "Mml book"), the URL itself, or a bare host."""
+    title = resource.title.strip()
+    if not resource.url:
+        return False
+    bare = re.sub(r"^https?://(www\.)?", "", resource.url).rstrip("/")
+    return (
+        not title
+        or title == title_from_url(resource.url)
+        or title.lower() in {resource.url.lower(), bare.lower()}
+        or (" " not in title and ("." in title or "/" in title))
+    )
+
+
+def _same_title(a: str, b: str) -> bool:
+    return " ".join(a.split()).casefold() == " ".join(b.split()).casefold()
 
 
 # --- Resources -------------------------------------------------------------------------------
@@ -247,16 +384,30 @@ def stale_resources(*, days: int | None = None):
 
 
 def resources_check_links(
-    *, resources, checker: LinkChecker | None = None, workers: int = DEFAULT_WORKERS, progress=None
+    *,
+    resources,
+    checker: LinkChecker | None = None,
+    workers: int = DEFAULT_WORKERS,
+    progress=None,
+    titles: str = TITLES_POOR,
 ) -> Counter:
     """Check the URL of each resource and record the outcome. Returns a Counter of link statuses.
 
-    Resources without a URL are left alone. ``updated_at`` is not touched: a check is not an edit.
+    ``titles`` says whose page title is read for a suggestion: ``"poor"`` (titles that look
+    poor), ``"all"`` or ``"none"``. A page title that differs from the resource's title is
+    stored in ``suggested_title``; one equal to it clears the suggestion; no title found
+    leaves it as it was. Resources without a URL are left alone. ``updated_at`` is not
+    touched: a check is not an edit.
     """
     checker = checker or LinkChecker()
     rows = [resource for resource in resources if resource.url]
+    wanted = {
+        resource.url
+        for resource in rows
+        if titles == TITLES_ALL or (titles == TITLES_POOR and title_looks_poor(resource))
+    }
     results = checker.check_many(
-        [resource.url for resource in rows], workers=workers, progress=progress
+        [resource.url for resource in rows], workers=workers, progress=progress, titles_for=wanted
     )
     now = timezone.now()
     for resource in rows:
@@ -266,9 +417,19 @@ def resources_check_links(
         resource.link_final_url = result.final_url[:2000]
         resource.link_error = result.error[:300]
         resource.link_checked_at = now
+        if result.page_title and resource.url in wanted:
+            suggestion = result.page_title[: Resource._meta.get_field("suggested_title").max_length]
+            resource.suggested_title = "" if _same_title(suggestion, resource.title) else suggestion
     Resource.objects.bulk_update(
         rows,
-        ["link_status", "link_status_code", "link_final_url", "link_error", "link_checked_at"],
+        [
+            "link_status",
+            "link_status_code",
+            "link_final_url",
+            "link_error",
+            "link_checked_at",
+            "suggested_title",
+        ],
         batch_size=500,
     )
     return Counter(resource.link_status for resource in rows)

@@ -156,6 +156,28 @@ def _resources_set_topic(resources, topic, *, present):
     return changed
 
 
+def resources_accept_suggested_titles(*, resources) -> list[tuple[Resource, str]]:
+    """Give each resource that has one its suggested title (the page's own, found by the link
+    checker) and clear the suggestion, in one transaction. Returns (resource, old title) pairs."""
+    with transaction.atomic():
+        changed = list(_rows(resources).exclude(suggested_title="").select_for_update())
+        now, renamed = timezone.now(), []
+        for resource in changed:
+            renamed.append((resource, resource.title))
+            resource.title, resource.suggested_title = resource.suggested_title, ""
+            resource.updated_at = now
+        Resource.objects.bulk_update(changed, ["title", "suggested_title", "updated_at"])
+    return renamed
+
+
+def resources_dismiss_suggested_titles(*, resources) -> list[Resource]:
+    """Forget the suggested titles of ``resources``; their titles stay as they are."""
+    with transaction.atomic():
+        changed = list(_rows(resources).exclude(suggested_title=""))
+        Resource.objects.filter(pk__in=[r.pk for r in changed]).update(suggested_title="")
+    return changed
+
+
 # --- Merge -----------------------------------------------------------------------------------
 # The rules of combining two learners' rows live with every other progress write.
 STATUS_RANK, NOTE_SEPARATOR = progress_services.STATUS_RANK, progress_services.NOTE_SEPARATOR

@@ -438,8 +438,11 @@ def test_every_checklist_item_table_row_and_book_is_in_the_catalog(plan):
     ]
     chapters = [r for r in plan.resources if r.kind == Kind.CHAPTER]
     assert len(rows) == len(chapters) == 17
-    books = {r.title for r in plan.resources if r.kind == Kind.BOOK and r.url is None}
+    books = {r.title for r in plan.resources if r.kind == Kind.BOOK}
     assert set(PLAN_BOOKS) <= books
+    # the guide's bare link to the MML PDF is the book it names in full: one resource
+    mml = next(r for r in plan.resources if r.title == "Mathematics for Machine Learning")
+    assert mml.url == "https://mml-book.github.io/book/mml-book.pdf"
 
 
 # --- database: plan_import / apply_import ------------------------------------------------------

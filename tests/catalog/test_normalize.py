@@ -135,3 +135,25 @@ def test_arxiv_abstract_pdf_and_versions_are_one_paper(url):
 
 def test_a_url_urllib_cannot_take_apart_is_kept_as_written():
     assert normalize_url(" http://[a]/x ") == "http://[a]/x"
+
+
+@pytest.mark.parametrize(
+    ("alias", "canonical"),
+    [
+        ("https://youtu.be/hfb_AIhDYnA", "https://www.youtube.com/watch?v=hfb_AIhDYnA"),
+        (
+            "https://youtu.be/hfb_AIhDYnA?si=x&t=42",
+            "https://www.youtube.com/watch?v=hfb_AIhDYnA&t=42",
+        ),
+        (
+            "https://hf.co/spaces/nanotron/ultrascale-playbook",
+            "https://huggingface.co/spaces/nanotron/ultrascale-playbook",
+        ),
+        (
+            "https://hf.com/x",
+            "https://hf.com/x",
+        ),  # only the alias itself, not a host that starts like it
+    ],
+)
+def test_short_host_aliases_become_the_sites_own_url(alias, canonical):
+    assert normalize_url(alias) == canonical

@@ -154,3 +154,97 @@ def test_seed_skips_what_conflicts_with_curator_data_instead_of_failing():
     assert "skipped" in summary
     assert Resource.objects.get(url="https://hao-ai-lab.github.io/cse234-w25").title == "Hand-made"
     assert Guide.objects.count() == 5
+
+
+@pytest.mark.django_db
+def test_upgrading_an_install_seeded_from_an_older_fixture(tmp_path):
+    """An install seeded by an older release gets the new release's objects, and keeps what its
+    curators and learners did in between: edits, a deletion, progress."""
+    from apps.catalog.importer.fixtures import seed_catalog
+    from apps.progress.models import Progress, Status
+    from apps.progress.services import progress_set_status
+    from tests.factories import UserFactory
+
+    # The older release: the same catalog without its fifth guide (and what only it lists).
+    newer = json.loads(FIXTURE_PATH.read_text(encoding="utf-8"))
+    new_guide = next(
+        o["fields"]["uuid"]
+        for o in newer
+        if o["model"] == "catalog.guide" and o["fields"]["slug"] == "ai-infra-field-notes"
+    )
+    only_new = {new_guide}
+    for o in newer:  # sections (parents first), then their entries
+        parent = o["fields"].get("parent") or o["fields"].get("guide") or o["fields"].get("section")
+        if o["model"] in ("catalog.section", "catalog.entry") and parent[0] in only_new:
+            only_new.add(o["fields"]["uuid"])
+    listed_elsewhere = {
+        o["fields"]["resource"][0]
+        for o in newer
+        if o["model"] == "catalog.entry" and o["fields"]["uuid"] not in only_new
+    }
+    for o in newer:
+        fields = o["fields"]
+        if o["model"] == "catalog.resource" and fields["uuid"] not in listed_elsewhere:
+            only_new.add(fields["uuid"])
+        if o["model"] == "catalog.resourcelink" and fields["resource"][0] in only_new:
+            only_new.add(fields["uuid"])
+    older = [o for o in newer if o["fields"]["uuid"] not in only_new]
+    assert len(only_new) > 20 and {
+        o["model"] for o in newer if o["fields"]["uuid"] in only_new
+    } >= {
+        "catalog.guide",
+        "catalog.section",
+        "catalog.entry",
+        "catalog.resource",
+    }
+    old_path = tmp_path / "catalog.json"
+    old_path.write_text(json.dumps(older), encoding="utf-8")
+
+    assert str(seed_catalog(old_path)) == f"Seeded: {len(older)} created, 0 already present"
+    assert not Guide.objects.filter(slug="ai-infra-field-notes").exists()
+
+    # Between the releases: a learner ticks resources, a curator edits and deletes.
+    learner = UserFactory()
+    ticked = list(Resource.objects.order_by("uuid")[:3])
+    for resource in ticked:
+        progress_set_status(user=learner, resource=resource, status=Status.DONE)
+    progress_set_status(user=learner, resource=ticked[0], status=Status.DONE, note="my notes")
+    renamed = Resource.objects.get(url="https://hao-ai-lab.github.io/cse234-w25")
+    renamed.title = "CSE 234: ML Systems (curated)"
+    renamed.save()
+    noted = Entry.objects.exclude(resource__in=ticked).order_by("uuid").first()
+    noted.note = "Read chapters 1-3 first."
+    noted.save()
+    gone = Resource.objects.exclude(pk__in=[r.pk for r in ticked] + [renamed.pk])
+    gone = gone.exclude(entries=noted).order_by("uuid").first()
+    gone_entries = list(gone.entries.values_list("uuid", flat=True))
+    gone_links = gone.links.count()
+    gone.delete()
+    progress_before = sorted(
+        Progress.objects.filter(user=learner).values_list("resource__uuid", "status", "note")
+    )
+
+    # The newer release.
+    result = seed_catalog()
+    assert result.created == len(only_new) and result.skipped == 0
+    assert result.deleted == 1 + len(gone_entries) + gone_links
+    guide = Guide.objects.get(slug="ai-infra-field-notes")
+    assert guide.sections.count() == sum(
+        o["model"] == "catalog.section" and o["fields"]["uuid"] in only_new for o in newer
+    )
+    assert Entry.objects.filter(section__guide=guide).count() == sum(
+        o["model"] == "catalog.entry" and o["fields"]["uuid"] in only_new for o in newer
+    )
+    renamed.refresh_from_db()
+    noted.refresh_from_db()
+    assert renamed.title == "CSE 234: ML Systems (curated)"
+    assert noted.note == "Read chapters 1-3 first."
+    assert not Resource.objects.filter(uuid=gone.uuid).exists()
+    assert not Entry.objects.filter(uuid__in=gone_entries).exists()
+    assert (
+        sorted(
+            Progress.objects.filter(user=learner).values_list("resource__uuid", "status", "note")
+        )
+        == progress_before
+    )
+    assert len(progress_before) == 3 and ("my notes" in {note for *_, note in progress_before})

@@ -15,12 +15,42 @@ from django.urls import reverse
 from django.utils import timezone
 
 from apps.catalog.models import LinkStatus, Resource
-from apps.curation.linkcheck import LinkChecker, resources_check_links
+from apps.curation.linkcheck import (
+    TITLE_BYTES,
+    LinkChecker,
+    page_title,
+    resources_check_links,
+    tidy_title,
+    title_looks_poor,
+)
 from tests.curation.factories import ResourceFactory
 
 SLOW_SECONDS = 1.5
 TIMEOUT = 0.3
 PAUSE = 0.2
+
+
+HTML = "text/html; charset=utf-8"
+PAGES = {  # path → (Content-Type, body) for the title suggestions
+    "/og": (
+        HTML,
+        b'<html><head><title>Plain title</title><meta property="og:title" '
+        b'content="Shared title &amp; more"></head><body></body></html>',
+    ),
+    "/titled": (
+        HTML,
+        b"<!doctype html><html><head><title>\n  Attention &amp; Memory:\n\t KV&nbsp;cache "
+        b"&#8212; explained  </title></head></html>",
+    ),
+    "/latin1": (
+        "text/html; charset=iso-8859-1",
+        "<title>Caf\u00e9 notes</title>".encode("iso-8859-1"),
+    ),
+    "/plain": ("text/plain", b"<title>Not a web page</title>"),
+    "/untitled": (HTML, b"<html><head></head><body><h1>No title here</h1></body></html>"),
+    # the title comes after the bytes the checker reads: no suggestion, and no 2 MB read
+    "/huge": (HTML, b"<html><head>" + b" " * (2 * 1024 * 1024) + b"<title>Too late</title>"),
+}
 
 
 class Handler(BaseHTTPRequestHandler):
@@ -32,10 +62,12 @@ class Handler(BaseHTTPRequestHandler):
     def log_message(self, *args):  # keep test output clean
         pass
 
-    def _answer(self, code, location=None, body=b""):
+    def _answer(self, code, location=None, body=b"", content_type=None):
         self.send_response(code)
         if location:
             self.send_header("Location", location)
+        if content_type:
+            self.send_header("Content-Type", content_type)
         self.send_header("Content-Length", str(len(body)))
         self.end_headers()
         if self.command == "GET":
@@ -66,6 +98,9 @@ class Handler(BaseHTTPRequestHandler):
             if path == "/slow":
                 time.sleep(SLOW_SECONDS)
                 return self._answer(200)
+            if path in PAGES:
+                content_type, body = PAGES[path]
+                return self._answer(200, body=body, content_type=content_type)
             if path == "/pause":
                 with Handler.lock:
                     Handler.in_flight += 1
@@ -319,3 +354,189 @@ def test_check_link_from_the_resource_change_page(server, allow_loopback, curato
         LinkStatus.REDIRECTED,
         f"{server}/ok",
     )
+
+
+# --- Title suggestions -------------------------------------------------------------------------
+def test_a_pages_og_title_is_preferred_to_its_title(server, checker):
+    result = checker.check(f"{server}/og", read_title=True)
+    assert (result.status, result.page_title) == (LinkStatus.OK, "Shared title & more")
+    assert Handler.hits == {("HEAD", "/og"): 1, ("GET", "/og"): 1}
+
+
+def test_a_title_is_unescaped_and_its_whitespace_collapsed(server, checker):
+    assert (
+        checker.check(f"{server}/titled", read_title=True).page_title
+        == "Attention & Memory: KV cache — explained"
+    )
+    assert checker.check(f"{server}/latin1", read_title=True).page_title == "Café notes"
+
+
+def test_no_title_from_a_page_that_is_not_html_has_none_or_is_too_long(server, checker):
+    for path in ("/plain", "/untitled", "/huge"):
+        result = checker.check(f"{server}{path}", read_title=True)
+        assert (result.status, result.page_title) == (LinkStatus.OK, ""), path
+    assert len(PAGES["/huge"][1]) > 20 * TITLE_BYTES
+
+
+def test_no_page_is_fetched_for_a_title_unless_asked(server, checker):
+    assert checker.check(f"{server}/og").page_title == ""
+    assert Handler.hits == {("HEAD", "/og"): 1}
+
+
+def test_a_broken_link_has_no_title(server, checker):
+    assert checker.check(f"{server}/missing", read_title=True).page_title == ""
+
+
+@pytest.mark.parametrize(
+    ("title", "url", "tidy"),
+    [
+        ("The Rise of vLLM - YouTube", "https://www.youtube.com/watch?v=x", "The Rise of vLLM"),
+        (
+            "Mastering LLM Techniques | NVIDIA Technical Blog",
+            "https://developer.nvidia.com/blog/x",
+            "Mastering LLM Techniques",
+        ),
+        (
+            "GitHub - srush/GPU-Puzzles: Solve puzzles. Learn CUDA.",
+            "https://github.com/srush/GPU-Puzzles",
+            "srush/GPU-Puzzles: Solve puzzles. Learn CUDA.",
+        ),
+        ("vLLM - Easy, fast LLM serving", "https://vllm.ai/", "vLLM - Easy, fast LLM serving"),
+        (
+            "Prefill - Decode - Disaggregation",
+            "https://example.com/p",
+            "Prefill - Decode - Disaggregation",
+        ),
+        ("YouTube", "https://www.youtube.com/watch?v=x", "YouTube"),
+    ],
+)
+def test_a_site_name_is_trimmed_from_a_title_and_nothing_else(title, url, tidy):
+    assert tidy_title(title, url) == tidy
+
+
+def test_page_title_reads_html_with_a_parser():
+    assert page_title('<meta name="og:title" content="  A\n B ">') == "A B"
+    assert page_title("<title>One</title><title>Two</title>") == "One"
+    assert page_title("<p>&lt;title&gt;not a title&lt;/title&gt;</p>") == ""
+    assert page_title("<!-- <title>commented out</title> --><title>Real</title>") == "Real"
+
+
+@pytest.mark.django_db
+def test_which_titles_look_poor():
+    url = "https://www.youtube.com/watch?v=abc"
+    assert title_looks_poor(ResourceFactory.build(url=url, title="YouTube video abc"))
+    assert title_looks_poor(ResourceFactory.build(url="https://distill.pub/", title="distill.pub"))
+    assert title_looks_poor(ResourceFactory.build(url=url, title=url))
+    assert not title_looks_poor(ResourceFactory.build(url=url, title="The Rise of vLLM"))
+    assert not title_looks_poor(ResourceFactory.build(url=None, title="mml"))
+
+
+@pytest.mark.django_db
+def test_suggestions_are_stored_for_poor_titles_or_all(server, checker):
+    poor = ResourceFactory(url=f"{server}/og", title=f"{server}/og")
+    good = ResourceFactory(url=f"{server}/titled", title="A good title")
+    same = ResourceFactory(url=f"{server}/latin1", title="127.0.0.1")
+    kept = ResourceFactory(url=f"{server}/untitled", title="x.y", suggested_title="Earlier")
+    resources_check_links(resources=Resource.objects.all(), checker=checker)
+    poor, good, same, kept = (Resource.objects.get(pk=r.pk) for r in (poor, good, same, kept))
+    assert poor.suggested_title == "Shared title & more" and poor.title == f"{server}/og"
+    assert good.suggested_title == ""  # a good title is not second-guessed by default
+    assert ("GET", "/titled") not in Handler.hits
+    assert same.suggested_title == "Café notes"
+    assert kept.suggested_title == "Earlier"  # no title found: the earlier suggestion stays
+
+    resources_check_links(resources=Resource.objects.all(), checker=checker, titles="all")
+    good.refresh_from_db()
+    assert good.suggested_title == "Attention & Memory: KV cache — explained"
+    Resource.objects.filter(pk=good.pk).update(title="attention &  memory: kv cache — explained")
+    resources_check_links(
+        resources=Resource.objects.filter(pk=good.pk), checker=checker, titles="all"
+    )
+    good.refresh_from_db()
+    assert good.suggested_title == ""  # the page says what the title says: nothing to suggest
+
+
+@pytest.mark.django_db
+def test_command_suggests_titles_and_says_so(server, allow_loopback):
+    resource = ResourceFactory(url=f"{server}/og", title="127.0.0.1/og")
+    out = StringIO()
+    call_command("check_links", "--timeout", str(TIMEOUT), stdout=out)
+    resource.refresh_from_db()
+    assert resource.suggested_title == "Shared title & more"
+    assert "[1/1] ok" in out.getvalue() and "1 title suggestions waiting" in out.getvalue()
+    Resource.objects.filter(pk=resource.pk).update(suggested_title="")
+    call_command("check_links", "--titles", "none", stdout=StringIO())
+    resource.refresh_from_db()
+    assert resource.suggested_title == ""
+
+
+@pytest.fixture
+def suggested(db):
+    return [
+        ResourceFactory(title="YouTube video abc", suggested_title="The Rise of vLLM"),
+        ResourceFactory(title="distill.pub", suggested_title="Distill — Latest articles"),
+        ResourceFactory(title="Fine as it is"),
+    ]
+
+
+def test_the_changelist_shows_and_filters_title_suggestions(curator_client, suggested):
+    url = reverse("admin:catalog_resource_changelist")
+    page = curator_client.get(url, {"suggestion": "yes"})
+    assert {r.pk for r in page.context["cl"].result_list} == {suggested[0].pk, suggested[1].pk}
+    assert "The Rise of vLLM" in page.content.decode()
+    assert "Has one" in page.content.decode()
+    none = curator_client.get(url, {"suggestion": "no"})
+    assert [r.pk for r in none.context["cl"].result_list] == [suggested[2].pk]
+
+
+def test_accepting_suggested_titles_renames_logs_and_clears(curator_client, suggested):
+    response = curator_client.post(
+        reverse("admin:catalog_resource_changelist"),
+        {"action": "accept_suggested_titles", "_selected_action": [r.pk for r in suggested]},
+    )
+    assert response.status_code == 302
+    first, second, third = (Resource.objects.get(pk=r.pk) for r in suggested)
+    assert (first.title, first.suggested_title) == ("The Rise of vLLM", "")
+    assert (second.title, second.suggested_title) == ("Distill — Latest articles", "")
+    assert third.title == "Fine as it is"
+    assert (
+        LogEntry.objects.get(object_id=str(first.pk)).change_message
+        == "Title: “YouTube video abc” → “The Rise of vLLM” (suggested)."
+    )
+    assert not LogEntry.objects.filter(object_id=str(third.pk)).exists()
+
+
+def test_dismissing_suggested_titles_keeps_the_titles(curator_client, suggested):
+    curator_client.post(
+        reverse("admin:catalog_resource_changelist"),
+        {"action": "dismiss_suggested_titles", "_selected_action": [suggested[0].pk]},
+    )
+    first, second = (Resource.objects.get(pk=r.pk) for r in suggested[:2])
+    assert (first.title, first.suggested_title) == ("YouTube video abc", "")
+    assert second.suggested_title == "Distill — Latest articles"
+    assert LogEntry.objects.get(object_id=str(first.pk)).change_message == (
+        "Dismissed the title suggestion."
+    )
+
+
+def test_accepting_titles_is_refused_without_change_permission(client, curator, suggested):
+    from django.contrib.auth.models import Permission
+
+    curator.groups.clear()
+    curator.user_permissions.add(Permission.objects.get(codename="view_resource"))
+    client.force_login(curator)
+    url = reverse("admin:catalog_resource_changelist")
+    assert "accept_suggested_titles" not in client.get(url).content.decode()
+    client.post(url, {"action": "accept_suggested_titles", "_selected_action": [suggested[0].pk]})
+    first = Resource.objects.get(pk=suggested[0].pk)
+    assert (first.title, first.suggested_title) == ("YouTube video abc", "The Rise of vLLM")
+    assert not LogEntry.objects.exists()
+
+
+def test_accepting_titles_is_refused_to_a_learner(learner_client, suggested):
+    response = learner_client.post(
+        reverse("admin:catalog_resource_changelist"),
+        {"action": "accept_suggested_titles", "_selected_action": [suggested[0].pk]},
+    )
+    assert response.status_code == 302 and "/login/" in response["Location"]
+    assert Resource.objects.get(pk=suggested[0].pk).title == "YouTube video abc"

@@ -5,6 +5,7 @@ looks up which of its resources the catalog already holds; ``plan_catalog`` plan
 five bundled guides together, without the database, for the fixtures.
 """
 
+import re
 import uuid
 from dataclasses import dataclass, field
 from decimal import Decimal
@@ -12,10 +13,16 @@ from decimal import Decimal
 from django.utils.text import slugify
 
 from apps.catalog.importer import paths, sources, topics
-from apps.catalog.importer.books import book_key
+from apps.catalog.importer.books import book_key, resolve_book
 from apps.catalog.importer.errors import CatalogImportError
 from apps.catalog.importer.parser import ParsedGuide, ParsedItem, ParsedSection, parse_guide
-from apps.catalog.importer.urls import normalize_url, title_from_url
+from apps.catalog.importer.urls import (
+    normalize_url,
+    query_items,
+    route_fragment,
+    same_page_key,
+    title_from_url,
+)
 
 # Every uuid the importer makes is uuid5 in this namespace over a stable key, so
 # re-importing (or rebuilding the fixtures) gives the same uuids.
@@ -156,6 +163,31 @@ def _truncate(text: str, limit: int = TITLE_MAX) -> str:
     return text if len(text) <= limit else text[: limit - 1].rstrip() + "…"
 
 
+_MARKDOWN_LABEL = re.compile(r"\[([^\]]+)\]\(")
+_MIN_DESCRIPTION_WORDS = 3
+
+
+def _describes(text: str, item: ParsedItem) -> str:
+    """``text`` as the resource's description, or "" when, on a line with other links, it is only
+    what is left of the line once those links are taken out: their labels and the glue between
+    them ("paper for v2, paper for v3", "(basic introduction), , and", "Recent")."""
+    own = {item.title.lower().strip(), *(link.label.lower().strip() for link in item.links[:1])}
+    others = (
+        {
+            label.lower().strip()
+            for label in [link.label for link in item.links[1:]] + _MARKDOWN_LABEL.findall(item.raw)
+        }
+        - own
+        - {""}
+    )
+    if not text or not others:
+        return text
+    rest = text.lower()
+    for label in sorted(others, key=len, reverse=True):
+        rest = rest.replace(label, " ")
+    return text if len(re.findall(r"[^\W_]+", rest)) >= _MIN_DESCRIPTION_WORDS else ""
+
+
 class _Planner:
     def __init__(self):
         self.resources: dict[str, PlannedResource] = {}
@@ -260,7 +292,11 @@ class _Planner:
             resource.author = item.author or resource.author
             resource.description = item.description or resource.description
         resource.author = _truncate(resource.author or item.author)
-        resource.description = resource.description or item.description or item.note
+        resource.description = (
+            resource.description
+            or _describes(item.description, item)
+            or _describes(item.note, item)
+        )
         resource.url_issue = resource.url_issue or _truncate(" ".join(issues))
         resource._notes.append(item.note)
         known = {resource.url, *(link.url for link in resource.links)}
@@ -278,13 +314,97 @@ class _Planner:
                 )
         return resource
 
+    # --- one resource per document ---------------------------------------------------------------
+    def _merge_duplicates(self) -> None:
+        """Fold resources that are the same document under two URLs into one.
+
+        - A URL that only adds query parameters or an in-page anchor to another resource's URL
+          (``…/ultrascale-playbook?section=intro`` next to ``…/ultrascale-playbook``), compared
+          blind to ``www.``, case, a trailing slash and ``index.html``, is a section of that page.
+        - A bare link to a book whose title was guessed from the URL ("Mml book", from
+          ``mml-book.pdf``) is the book the guide names in full ("Mathematics for Machine
+          Learning"), matched as the guide's own book references are (``books.resolve_book``).
+
+        The survivor keeps its uuid (the resource with a URL, the shorter URL), takes the better
+        title, and lists the other URL as an extra link; entries point at it. Which survives
+        does not depend on guide order, so rebuilding never swaps uuids.
+        """
+        by_page: dict[tuple[str, str], list[PlannedResource]] = {}
+        for resource in self.resources.values():
+            if resource.url and (key := same_page_key(resource.url)):
+                by_page.setdefault(key, []).append(resource)
+        merges: dict[str, PlannedResource] = {}
+        for group in by_page.values():
+            group = sorted(group, key=lambda r: (len(query_items(r.url)), len(r.url), r.url))
+            for i, resource in enumerate(group):
+                for base in group[:i]:
+                    if _adds_a_section(resource.url, base.url):
+                        merges[resource.key] = base
+                        break
+        books = [r for r in self.resources.values() if r.url is None and r.kind == "book"]
+        for resource in self.resources.values():
+            guessed = resource.url and resource.title == title_from_url(resource.url)
+            if (
+                guessed
+                and resource.key not in merges
+                and re.search(r"\bbook$", resource.title, re.I)
+            ):
+                reference = re.sub(r"\s*book$", "", resource.title, flags=re.I)
+                found = resolve_book(reference, books) if reference else None
+                if found and len(found) == 1:
+                    merges[found[0].key] = resource
+
+        def survivor_of(resource):
+            while resource.key in merges:  # a chain: the page a section belongs to is merged too
+                resource = merges[resource.key]
+            return resource
+
+        for key in merges:
+            self._fold(self.resources[key], survivor_of(self.resources[key]))
+        for key in merges:
+            del self.resources[key]
+        for guide in self.guides:
+            for entry in guide.entries:
+                entry.resource = survivor_of(entry.resource)
+
+    def _fold(self, duplicate: PlannedResource, survivor: PlannedResource) -> None:
+        if duplicate.quality > survivor.quality:
+            survivor.title, survivor.kind, survivor.quality = (
+                duplicate.title,
+                duplicate.kind,
+                duplicate.quality,
+            )
+            survivor.author = duplicate.author or survivor.author
+            survivor.description = duplicate.description or survivor.description
+        survivor.author = survivor.author or duplicate.author
+        survivor.description = survivor.description or duplicate.description
+        survivor.url_issue = survivor.url_issue or duplicate.url_issue
+        survivor._section_topics |= duplicate._section_topics
+        survivor._notes += duplicate._notes
+        known = {survivor.url, *(link.url for link in survivor.links)}
+        extra = [(duplicate.url, duplicate.title)] if duplicate.url else []
+        extra += [(link.url, link.label) for link in duplicate.links]
+        for url, label in extra:
+            if url not in known:
+                known.add(url)
+                survivor.links.append(
+                    PlannedLink(
+                        uuid=stable_uuid("link", survivor.key, url),
+                        url=url,
+                        label=_truncate(label),
+                        position=len(survivor.links) + 1,
+                    )
+                )
+
     def finish(self) -> ImportPlan:
+        self._merge_duplicates()
         for resource in self.resources.values():
             # the title and the words of the URL's path ("…/lora-and-qlora-effective-methods…") name the subject
             found = resource._section_topics | set(
                 topics.keyword_topics(resource.title, topics.url_words(resource.url))
             )
-            found = found or set(topics.keyword_topics(resource.description, *resource._notes))
+            if found <= topics.FORMAT_TOPICS:  # nothing yet about what it is about
+                found |= set(topics.keyword_topics(resource.description, *resource._notes))
             resource.topics = topics.order_topics(found) or [topics.FALLBACK_TOPIC]
         reading_paths = [path for guide in self.guides for path in paths.guide_paths(guide)]
         return ImportPlan(
@@ -293,6 +413,11 @@ class _Planner:
             paths=reading_paths,
             warnings=self.warnings,
         )
+
+
+def _adds_a_section(url: str, base: str) -> bool:
+    """``url`` is ``base`` plus query parameters and/or an anchor (same page key assumed)."""
+    return route_fragment(url) == route_fragment(base) and query_items(base) <= query_items(url)
 
 
 def plan_catalog(guide_sources=None) -> ImportPlan:

@@ -252,7 +252,8 @@ KEYWORD_RULES: tuple[tuple[str, tuple[str, ...]], ...] = (
     ),
     (
         r"quantiz|\bint8\b|\bfp8\b|\bfp4\b|nvfp4|\bawq\b|gptq|gguf|q\w{0,2}lora|bitsandbytes|pruning|4-?bit|"
-        r"distill(ation|ed|ing)\b|1-bit|low[- ]precision",
+        r"distill(ation|ed|ing)\b|1-bit|low[- ]precision|\bw\d{1,2}a\d{1,2}\b|\bquanto\b|tinyml|"
+        r"efficient deep learning",
         ("quantization-compression",),
     ),
     (
@@ -270,8 +271,9 @@ KEYWORD_RULES: tuple[tuple[str, tuple[str, ...]], ...] = (
         ("distributed-inference",),
     ),
     (
-        r"post[- ]training|fine[- ]tun|finetun|\b\w{0,2}lora\b|rlhf|\bdpo\b|grpo|\bppo\b|alignment|\bsft\b|reasoning|"
-        r"deepseek[- ]r1",
+        r"post[- ]training(?![- ]quantiz)|fine[- ]tun|finetun|\b\w{0,2}lora\b|rlhf|\bdpo\b|grpo|\bppo\b|alignment|"
+        r"\bsft\b|reasoning|(reinforcement learning|\brl\b).{0,40}\bllms?\b|inference[- ]time scaling|"
+        r"test[- ]time (compute|scaling)",
         ("post-training-fine-tuning",),
     ),
     (
@@ -284,13 +286,17 @@ KEYWORD_RULES: tuple[tuple[str, tuple[str, ...]], ...] = (
         r"universal transformer|architecture search|jepa",
         ("model-architectures",),
     ),
-    (r"compil|\bdsl\b|mlir|tilelang|inductor|helion|tile ir|torch\.compile", ("compilers-dsls",)),
+    (
+        r"compil|\bdsl\b|mlir|tilelang|inductor|helion|tile ir|torch\.compile|triton(?!-?llm| inference server)",
+        ("compilers-dsls",),
+    ),
     (
         r"confidential|trusted execution|\btee|jailbreak|hack|exploit|bypass|prompt hacking|liberator",
         ("security-confidential-inference",),
     ),
     (
-        r"\bagents?\b|agentic|\bmcp\b|model context protocol|copilot|coding agent|harness|claude code",
+        r"agentic|agent[- ](assisted|based)|\b(ai|llm|kernel) agents?\b|\bmcp\b|model context protocol|"
+        r"copilot|coding agent|harness|claude code",
         ("agents-tooling",),
     ),
     (
@@ -316,13 +322,13 @@ KEYWORD_RULES: tuple[tuple[str, tuple[str, ...]], ...] = (
         ("reference-collections",),
     ),
     (
-        r"transformer|language model|\bgpt\b|\bbert\b|\bllama\b(?!\.cpp)|encoder|scaling laws|"
-        r"embedding|llms? from scratch|history of",
+        r"transformer|\bgpt\b|\bbert\b|scaling laws|llms? from scratch|history of|machine translation|"
+        r"seq2seq|sequence to sequence",
         ("transformers-llm-basics",),
     ),
     (
         r"\bgemm|\bgemv\b|matmul|matrix[- ]multipl|mixed[- ]precision|floating point|data ?type|"
-        r"\bbf16\b|\bfp32\b|"
+        r"\bbf16\b|\bfp(4|8|16|32)\b|nvfp4|cublas|"
         r"stochastic rounding|numerics|transpose",
         ("gemm-precision",),
     ),
@@ -339,7 +345,7 @@ KEYWORD_RULES: tuple[tuple[str, tuple[str, ...]], ...] = (
     (r"scheduling|scheduler|routing|router|disaggregat", ("scheduling-routing",)),
     (
         r"pre-?training|megatron|deepspeed|torchtitan|batch size|distributed training|large-scale training|"
-        r"training (llms|on gpu|at scale|multiple gpus)|test-time training|sharded training",
+        r"training (llms|on gpu|at scale|multiple gpus)|test-time training|sharded training|large[- ]batch",
         ("training-at-scale",),
     ),
     (
@@ -352,10 +358,12 @@ KEYWORD_RULES: tuple[tuple[str, tuple[str, ...]], ...] = (
         r"moondream|sesame",
         ("multimodal",),
     ),
-    (r"reinforcement|\brl\b|gymnasium|gaming agents", ("reinforcement-learning",)),
     (
-        r"mathemat|linear algebra|bayesian|statistic|deep learning|machine learning|\bml basics|neural network|"
-        r"immersivemath|\bmml\b|deep-ml|recommender",
+        r"reinforcement|\brl\b|gymnasium|gaming agents|grpo|\bppo\b|rlhf",
+        ("reinforcement-learning",),
+    ),
+    (
+        r"mathemat|linear algebra|bayesian|statistic|immersivemath|\bmml\b|deep-ml|recommender",
         ("ml-foundations",),
     ),
     (
@@ -364,11 +372,30 @@ KEYWORD_RULES: tuple[tuple[str, tuple[str, ...]], ...] = (
         r"computer science|what happens when|code golf|codegen|repomix|ai-sdk|sudoku|joshwcomeau|patterns\.dev",
         ("software-engineering",),
     ),
-    (r"interview", ("interview-prep",)),
+    (r"interview|leetcode|neetcode", ("interview-prep",)),
 )
+
+# Broad words that name a subject only when nothing more specific does: "RoCEv2 for Deep Learning"
+# is networking, "Prompt hacking of large language models" security, "RL training of gaming
+# agents" reinforcement learning.
+WEAK_KEYWORD_RULES: tuple[tuple[str, tuple[str, ...]], ...] = (
+    (
+        r"language model|\bllms?\b(?= (basics|explained|internals))|\bllama\b(?!\.cpp)|encoder|embedding",
+        ("transformers-llm-basics",),
+    ),
+    (
+        r"deep learning|machine learning|\bml basics|neural network",
+        ("ml-foundations",),
+    ),
+    (r"\bagents?\b", ("agents-tooling",)),
+)
+# What kind of thing a resource is, not what it is about: a resource with only these from its
+# title and sections is also matched on its description ("CS229: 20 videos on ML basics").
+FORMAT_TOPICS = frozenset({"courses-guides", "reference-collections", "tools-libraries"})
 
 _SECTION_PATTERNS = [(re.compile(p, re.IGNORECASE), slugs) for p, slugs in SECTION_RULES]
 _KEYWORD_PATTERNS = [(re.compile(p, re.IGNORECASE), slugs) for p, slugs in KEYWORD_RULES]
+_WEAK_PATTERNS = [(re.compile(p, re.IGNORECASE), slugs) for p, slugs in WEAK_KEYWORD_RULES]
 
 
 def _matches(patterns, text: str) -> list[str]:
@@ -389,16 +416,28 @@ def section_topics(titles: list[str]) -> list[str]:
 
 
 def url_words(url: str | None) -> str:
-    """The words of a URL's path (``/p/lora-and-qlora-explained`` → ``"p lora and qlora explained"``)."""
+    """The words of a URL's path (``/p/lora-and-qlora-explained`` → ``"p lora and qlora explained"``),
+    without the product a documentation path is under: ``/docs/transformers/…/torchao`` is about
+    torchao, and "transformers" there is the library's name, not the subject."""
     if not url:
         return ""
-    path = url.split("://", 1)[-1].partition("/")[2].split("?", 1)[0]
-    return re.sub(r"[-_/.+]+", " ", path)
+    path, _, fragment = url.split("://", 1)[-1].partition("/")[2].partition("#")
+    segments = [
+        *path.split("?", 1)[0].split("/"),
+        fragment,
+    ]  # an anchor names a section: #web_development
+    kept = [s for i, s in enumerate(segments) if i == 0 or segments[i - 1].lower() not in _DOCS]
+    return re.sub(r"[-_/.+]+", " ", "/".join(kept))
+
+
+_DOCS = {"docs", "doc", "documentation"}
 
 
 def keyword_topics(*texts: str) -> list[str]:
-    """Topics whose keywords appear in any of ``texts``."""
-    return _matches(_KEYWORD_PATTERNS, " \n ".join(t for t in texts if t))
+    """Topics whose keywords appear in any of ``texts``; the broad words
+    (``WEAK_KEYWORD_RULES``) count only when no other keyword matched."""
+    text = " \n ".join(t for t in texts if t)
+    return _matches(_KEYWORD_PATTERNS, text) or _matches(_WEAK_PATTERNS, text)
 
 
 def order_topics(slugs) -> list[str]:

@@ -2,8 +2,12 @@
 
 url-normalize does the RFC 3986 part (case, default ports, percent-encoding, dot
 segments); on top of it we apply the catalog's own policy: tracking and share
-parameters go, text fragments go, and non-root paths lose their trailing slash so
-``/post`` and ``/post/`` are the same resource.
+parameters go, text fragments go, short aliases become the site's own URL (``youtu.be/ID``
+→ ``youtube.com/watch?v=ID``, ``hf.co`` → ``huggingface.co``), and non-root paths lose
+their trailing slash so ``/post`` and ``/post/`` are the same resource.
+
+``same_page_key`` is the looser comparison the planner uses to find a URL that only adds
+a section (query or fragment) to another resource's URL: see ``planner._merge_duplicates``.
 """
 
 import re
@@ -93,9 +97,22 @@ _ARXIV = re.compile(
 )
 
 
+# Short hosts that are aliases of one site: youtu.be/ID is the video's watch page, hf.co is huggingface.co.
+_YOUTU_BE = re.compile(r"^https?://(?:www\.)?youtu\.be/([\w-]+)/?(?:\?([^#]*))?", re.IGNORECASE)
+_HOST_ALIASES = re.compile(r"^(https?://)(?:www\.)?hf\.co(?=[/:?#]|$)", re.IGNORECASE)
+
+
+def _unalias(url: str) -> str:
+    if match := _YOUTU_BE.match(url):
+        query = "&".join(p for p in (f"v={match.group(1)}", match.group(2)) if p)
+        return f"https://www.youtube.com/watch?{query}{url[match.end() :]}"
+    return _HOST_ALIASES.sub(r"\1huggingface.co", url, count=1)
+
+
 def _normalize(url: str) -> str:
     if match := _ARXIV.match(url):
         return f"https://arxiv.org/abs/{match.group(1)}"
+    url = _unalias(url)
     base, _, fragment = url.partition("#")
     scheme, netloc, path, query, _ = urlsplit(base)
     query = _clean_query(query, urlsplit(f"{scheme}://{netloc}").hostname or "")
@@ -180,3 +197,34 @@ def title_from_url(url: str) -> str:
     if len(segments[-1]) < _SHORT_SEGMENT and len(segments) > 1:
         title = f"{_humanize(segments[-2])} {title[:1].lower()}{title[1:]}"
     return title or host
+
+
+def _bare_path(path: str) -> str:
+    path = re.sub(r"/index\.html?$", "", unquote(path), flags=re.IGNORECASE)
+    return path.rstrip("/").lower()
+
+
+def same_page_key(url: str) -> tuple[str, str] | None:
+    """``(host, path)`` of a normalized URL, blind to ``www.``, case, a trailing slash and ``index.html``.
+
+    Two URLs with the same key show the same document when one's query only adds parameters
+    to the other's (``?section=intro``) or they differ by an in-page fragment. None for a
+    URL urllib cannot take apart.
+    """
+    try:
+        parts = urlsplit(url)
+        host = _bare_host(parts.hostname or "")
+    except ValueError:
+        return None
+    return (host, _bare_path(parts.path)) if host else None
+
+
+def query_items(url: str) -> frozenset[str]:
+    """The ``key=value`` pairs of a URL's query."""
+    return frozenset(p for p in urlsplit(url).query.split("&") if p)
+
+
+def route_fragment(url: str) -> str:
+    """A fragment that is a client-side route (``#/blog/post``, ``#!/x``) names a page; an anchor does not."""
+    fragment = urlsplit(url).fragment
+    return fragment if fragment.startswith(("/", "!")) else ""

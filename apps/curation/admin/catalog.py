@@ -10,7 +10,7 @@ from urllib.parse import urlsplit
 
 from django import forms
 from django.contrib import admin, messages
-from django.db import models
+from django.db import models, transaction
 from django.db.models import Count, IntegerField, OuterRef, Subquery, Value
 from django.db.models.functions import Coalesce
 from django.forms import Textarea, ValidationError
@@ -49,7 +49,9 @@ from apps.curation.services import (
     guide_sections_renumber,
     next_position,
     positions_renumber,
+    resources_accept_suggested_titles,
     resources_add_topic,
+    resources_dismiss_suggested_titles,
     resources_remove_topic,
     resources_set_kind,
     section_depths_refresh,
@@ -186,6 +188,21 @@ class LinkHealthFilter(admin.SimpleListFilter):
             return queryset.filter(link_status__in=[LinkStatus.BROKEN, LinkStatus.ERROR])
         if self.value() in LinkStatus.values:
             return queryset.filter(link_status=self.value())
+        return queryset
+
+
+class TitleSuggestionFilter(admin.SimpleListFilter):
+    title = "title suggestion"
+    parameter_name = "suggestion"
+
+    def lookups(self, request, model_admin):
+        return [("yes", "Has one"), ("no", "None")]
+
+    def queryset(self, request, queryset):
+        if self.value() == "yes":
+            return queryset.exclude(suggested_title="")
+        if self.value() == "no":
+            return queryset.filter(suggested_title="")
         return queryset
 
 
@@ -662,6 +679,7 @@ class ResourceAdmin(CatalogModelAdmin):
         "entry_count",
         "topic_list",
         "link_health",
+        "title_suggestion",
         "is_published",
         "updated",
     ]
@@ -676,6 +694,7 @@ class ResourceAdmin(CatalogModelAdmin):
         LinkHealthFilter,
         "is_published",
         UrlIssueFilter,
+        TitleSuggestionFilter,
     ]
     search_fields = ["title", "author", "description", "url", "links__url"]
     autocomplete_fields = ["topics"]
@@ -716,6 +735,7 @@ class ResourceAdmin(CatalogModelAdmin):
                     "link_final_url",
                     "link_error",
                     "url_issue",
+                    "suggested_title",
                 ]
             },
         ),
@@ -742,6 +762,8 @@ class ResourceAdmin(CatalogModelAdmin):
         "remove_topic",
         "merge_resources",
         "check_links",
+        "accept_suggested_titles",
+        "dismiss_suggested_titles",
     ]
 
     def get_queryset(self, request):
@@ -882,6 +904,30 @@ class ResourceAdmin(CatalogModelAdmin):
             else messages.SUCCESS
         )
         self.message_user(request, f"Checked {len(resources)} links: {summary}.", level)
+
+    @admin.display(description="title suggestion", ordering="suggested_title")
+    def title_suggestion(self, obj):
+        return Truncator(obj.suggested_title).chars(60) if obj.suggested_title else "—"
+
+    @admin.action(description="Accept suggested titles", permissions=["change"])
+    def accept_suggested_titles(self, request, queryset):
+        with transaction.atomic():
+            renamed = resources_accept_suggested_titles(resources=queryset)
+            for resource, old_title in renamed:
+                log_change_many(
+                    request, [resource], f"Title: “{old_title}” → “{resource.title}” (suggested)."
+                )
+        if not renamed:
+            self.message_user(request, "None of the selected resources has a title suggestion.")
+            return
+        self.message_user(request, f"Renamed {len(renamed)} resources.", messages.SUCCESS)
+
+    @admin.action(description="Dismiss suggested titles", permissions=["change"])
+    def dismiss_suggested_titles(self, request, queryset):
+        with transaction.atomic():
+            dismissed = resources_dismiss_suggested_titles(resources=queryset)
+            log_change_many(request, dismissed, "Dismissed the title suggestion.")
+        self.message_user(request, f"Dismissed {len(dismissed)} title suggestions.")
 
 
 @admin.register(ResourceLink)

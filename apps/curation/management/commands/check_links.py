@@ -8,6 +8,9 @@ from apps.curation.linkcheck import (
     DEFAULT_TIMEOUT,
     DEFAULT_WORKERS,
     MAX_WORKERS,
+    TITLES_ALL,
+    TITLES_NONE,
+    TITLES_POOR,
     LinkChecker,
     resources_check_links,
     stale_resources,
@@ -36,8 +39,16 @@ class Command(BaseCommand):
         parser.add_argument(
             "--retries", type=int, default=DEFAULT_RETRIES, help="Retries after a timeout or a 5xx."
         )
+        parser.add_argument(
+            "--titles",
+            choices=[TITLES_POOR, TITLES_ALL, TITLES_NONE],
+            default=TITLES_POOR,
+            help="Whose page title to read (one more GET of an HTML page's head) and suggest as "
+            "the resource's title: those whose title looks poor (a URL, a host, the importer's "
+            "guess), all, or none.",
+        )
 
-    def handle(self, *args, only_stale, workers, timeout, retries, **options):
+    def handle(self, *args, only_stale, workers, timeout, retries, titles, **options):
         if only_stale is not None and only_stale < 0:
             raise CommandError("--only-stale must be 0 or more days.")
         if not 1 <= workers <= MAX_WORKERS:
@@ -56,6 +67,7 @@ class Command(BaseCommand):
             checker=LinkChecker(timeout=timeout, retries=retries),
             workers=workers,
             progress=progress,
+            titles=titles,
         )
         for status in LinkStatus:
             if counts[status]:
@@ -63,6 +75,12 @@ class Command(BaseCommand):
         for resource in resources:
             if resource.link_status in (LinkStatus.BROKEN, LinkStatus.ERROR):
                 self.stdout.write(f"  ✗ {resource.url} — {resource.link_error}")
+        suggested = sum(bool(resource.suggested_title) for resource in resources)
+        if suggested:
+            self.stdout.write(
+                f"  {suggested} title suggestions waiting in the admin (Resources, "
+                "filter “Title suggestion”)."
+            )
         style = (
             self.style.WARNING
             if counts[LinkStatus.BROKEN] or counts[LinkStatus.ERROR]
