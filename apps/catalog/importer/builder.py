@@ -36,6 +36,21 @@ def new_guide(planned) -> Guide:
     )
 
 
+def section_raw(planned) -> str:
+    """The heading as imported, one canonical line: what a later sync compares to tell a change
+    of the source's heading (number, title, description, tier, priority, phase, effort) from a curator's edit."""
+    fields = [
+        planned.number,
+        planned.title,
+        planned.description,
+        "" if planned.tier is None else str(planned.tier),
+        planned.priority,
+        planned.phase,
+        planned.effort,
+    ]
+    return "\x1f".join(fields)
+
+
 def new_section(planned, guide: Guide, parent: Section | None) -> Section:
     return Section(
         uuid=planned.uuid,
@@ -50,6 +65,7 @@ def new_section(planned, guide: Guide, parent: Section | None) -> Section:
         priority=planned.priority,
         phase=planned.phase,
         effort=planned.effort,
+        raw=section_raw(planned),
     )
 
 
