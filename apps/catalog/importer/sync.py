@@ -174,9 +174,10 @@ def _dropped_sections(match: _Match, planned_uuids: set) -> list[Section]:
 
     A section that was already empty (a curator's fresh one) is left alone."""
     sections = match.sections
-    kept_entries = {row.section_id for _, row in match.pairs if row is not None}
-    kept_entries |= {row.section_id for row in match.curated}
+    # rows the source lists go to the source's sections; only a curator's own rows stay put
+    kept_entries = {row.section_id for row in match.curated}
     had_entries = kept_entries | {row.section_id for row in match.removed}
+    had_entries |= {row.section_id for _, row in match.pairs if row is not None}
     children: dict[int | None, list[int]] = {}
     for section in sections.values():
         children.setdefault(section.parent_id, []).append(section.pk)
