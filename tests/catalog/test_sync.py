@@ -1,6 +1,7 @@
 """A guide kept in step with its source URL, end to end (the source served by a local server)."""
 
 import threading
+from contextlib import contextmanager
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from io import StringIO
 
@@ -32,9 +33,10 @@ VERSION_2 = """# Serving
 """
 
 
-@pytest.fixture
-def source_server():
-    served = {"body": VERSION_1.encode()}
+@contextmanager
+def serving(body: bytes):
+    """A local HTTP server answering every GET with ``served["body"]`` (change it to serve a newer version)."""
+    served = {"body": body}
 
     class Handler(BaseHTTPRequestHandler):
         def do_GET(self):
@@ -49,9 +51,17 @@ def source_server():
     server = ThreadingHTTPServer(("127.0.0.1", 0), Handler)
     thread = threading.Thread(target=server.serve_forever, daemon=True)
     thread.start()
-    yield served, f"http://127.0.0.1:{server.server_address[1]}/README.md"
-    server.shutdown()
-    server.server_close()
+    try:
+        yield served, f"http://127.0.0.1:{server.server_address[1]}/README.md"
+    finally:
+        server.shutdown()
+        server.server_close()
+
+
+@pytest.fixture
+def source_server():
+    with serving(VERSION_1.encode()) as served_and_url:
+        yield served_and_url
 
 
 def sync(*args):
