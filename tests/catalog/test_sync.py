@@ -49,7 +49,7 @@ def serving(body: bytes):
             pass
 
     server = ThreadingHTTPServer(("127.0.0.1", 0), Handler)
-    thread = threading.Thread(target=server.serve_forever, daemon=True)
+    thread = threading.Thread(target=server.serve_forever, args=(0.05,), daemon=True)
     thread.start()
     try:
         yield served, f"http://127.0.0.1:{server.server_address[1]}/README.md"
