@@ -156,7 +156,7 @@ class GuideSyncForm(forms.Form):
         required=False,
         widget=AdminFileWidget,
         label="…or upload a newer file",
-        help_text="A .md or .txt file, UTF-8, at most 1 MB; it becomes the guide's source.",
+        help_text="A .md or .txt file, UTF-8, at most 1 MB. Used instead of the URL; its name becomes the guide's source.",
     )
 
     def clean(self):

@@ -314,3 +314,19 @@ def test_a_failure_while_syncing_changes_nothing(curated_guide, monkeypatch):
         == layout
     )
     assert guide.sections.count() == 3
+
+
+def test_a_resource_a_curator_merged_away_is_not_brought_back(curated_guide):
+    from apps.catalog.models import ResourceAlias
+
+    guide, _ = curated_guide
+    orca = Resource.objects.get(url=ORCA)
+    survivor = Resource.objects.create(title="Orca (OSDI '22)", url="https://example.org/orca")
+    Entry.objects.filter(resource=orca).update(resource=survivor)  # what a merge leaves behind
+    ResourceAlias.objects.create(uuid=orca.uuid, resource=survivor)
+    orca.delete()
+    plan = plan_import(BEFORE, guide_slug="serving", title="Serving")
+    assert diff_guide(guide, plan).is_empty
+    apply_sync(plan)
+    assert not Resource.objects.filter(url=ORCA).exists()
+    assert entry_of(guide, "https://example.org/orca").section.title == "Papers"

@@ -33,6 +33,7 @@ from apps.catalog.importer.builder import (
     _resources,
     _topics_by_slug,
     apply_import,
+    catalog_resources,
     new_entry,
     new_section,
     section_raw,
@@ -200,7 +201,7 @@ def _dropped_sections(match: _Match, planned_uuids: set) -> list[Section]:
 
 def diff_guide(guide: Guide, plan: ImportPlan) -> GuideDiff:
     """What ``apply_sync(plan)`` would do to ``guide`` (reads only)."""
-    resource_ids = {resource.key: resource.existing_id for resource in plan.resources}
+    resource_ids = {key: resource.pk for key, resource in catalog_resources(plan).items()}
     match = _match(guide, plan, resource_ids)
     sections = match.sections
     diff = GuideDiff()
