@@ -23,6 +23,7 @@ from django.utils.html import format_html
 from django.views.decorators.http import require_http_methods
 
 from apps.catalog.importer import CatalogImportError, apply_import, plan_import
+from apps.catalog.importer.builder import catalog_resources
 from apps.catalog.importer.reshape import merge_choices, reshape_plan, split_choices
 from apps.catalog.importer.sync import apply_sync, diff_guide, fetch_source, sync_counts
 from apps.catalog.models import Entry, Guide, Resource
@@ -40,6 +41,7 @@ from apps.curation.forms import (
 from apps.curation.services import CurationError, resource_merge
 
 MAX_MERGE = 10
+LOGGED_DIFF_LINES = 40  # a sync's history row lists at most this many of its diff's lines
 IMPORT_PERMISSIONS = [
     f"catalog.add_{name}" for name in ("guide", "section", "entry", "resource", "resourcelink")
 ]
@@ -369,6 +371,8 @@ def guide_sync(request, object_id, model_admin):
                     "title": f"Sync “{guide.title}”: what would change",
                     "diff": diff,
                     "source": source_name or source_url,
+                    "new_source": (source_name and source_name != guide.source_name)
+                    or (source_url and source_url != guide.source_url),
                     "confirm": confirm,
                 },
             )
@@ -388,14 +392,28 @@ def _sync_apply(request, guide, context):
         with transaction.atomic():
             plan = _sync_plan(guide, data["text"], data["source_name"], data["source_url"])
             diff = diff_guide(guide, plan)
+            known = catalog_resources(plan)
             result = apply_sync(plan)
-            source = data["source_name"] or data["source_url"]
+            source = data["source_name"] or data["source_url"] or "its source"
+            lines = diff.summary().splitlines()
+            if len(lines) > LOGGED_DIFF_LINES + 1:
+                lines = [
+                    *lines[: LOGGED_DIFF_LINES + 1],
+                    f"… and {len(lines) - LOGGED_DIFF_LINES - 1} more",
+                ]
             log_change_many(
                 request,
                 [result.guide],
-                f"Synced with its source {source}: {diff.summary().splitlines()[0]} "
-                f"({sync_counts(result)}).",
+                f"Synced with {source} ({sync_counts(result)}):\n" + "\n".join(lines),
                 CHANGE,
+            )
+            log_change_many(
+                request,
+                Resource.objects.filter(
+                    uuid__in=[r.uuid for r in plan.resources if r.key not in known]
+                ),
+                f"Created by syncing the guide “{result.guide.title}”.",
+                ADDITION,
             )
     except CatalogImportError as error:
         form = GuideSyncForm(initial={"source_url": guide.source_url})

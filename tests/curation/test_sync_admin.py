@@ -1,7 +1,7 @@
 """Syncing a guide with its source from the admin: URL or upload → diff → apply (progress and edits kept)."""
 
 import pytest
-from django.contrib.admin.models import CHANGE, LogEntry
+from django.contrib.admin.models import ADDITION, CHANGE, LogEntry
 from django.core.files.uploadedfile import SimpleUploadedFile
 from django.urls import reverse
 
@@ -112,6 +112,9 @@ def test_apply_syncs_in_place_keeps_progress_and_logs_the_change(
     log = LogEntry.objects.get(object_id=str(guide.pk), content_type__model="guide")
     assert log.action_flag == CHANGE and log.user == curator
     assert "1 added, 1 removed, 1 moved, 0 changed." in log.change_message
+    assert "- vLLM (from Engines; stays in the catalog" in log.change_message
+    created = LogEntry.objects.get(content_type__model="resource")
+    assert created.action_flag == ADDITION and created.object_repr == "TensorRT-LLM"
     guide.refresh_from_db()
     assert guide.is_published
 
@@ -120,6 +123,7 @@ def test_an_uploaded_newer_file_becomes_the_source(curator_client, guide, progre
     upload = SimpleUploadedFile("v2.md", NEWER.encode(), content_type="text/markdown")
     response = curator_client.post(sync_url(guide), {"source_url": "", "file": upload})
     assert response.context["diff"].added == [("TensorRT-LLM", "Engines")]
+    assert "Applying also makes v2.md the guide's remembered source" in response.content.decode()
     curator_client.post(sync_url(guide), apply_data(response))
     guide.refresh_from_db()
     assert guide.source_name == "v2.md"
