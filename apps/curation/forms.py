@@ -179,3 +179,9 @@ class SyncConfirmForm(forms.Form):
     text = forms.CharField(widget=forms.HiddenInput, strip=False, max_length=MAX_IMPORT_BYTES)
     source_name = forms.CharField(widget=forms.HiddenInput, required=False, max_length=200)
     source_url = forms.CharField(widget=forms.HiddenInput, required=False, max_length=500)
+
+    def clean_source_url(self):
+        url = self.cleaned_data["source_url"]
+        if url and not url.lower().startswith(("http://", "https://")):
+            raise forms.ValidationError("The source URL is not an http(s) URL.")
+        return url

@@ -339,7 +339,7 @@ def guide_sync(request, object_id, model_admin):
         "media": model_admin.media,
     }
     if request.method == "POST" and "apply" in request.POST:
-        return _sync_apply(request, guide, context)
+        return _sync_apply(request, guide)
     form = (
         GuideSyncForm(request.POST, request.FILES)
         if request.method == "POST"
@@ -379,7 +379,7 @@ def guide_sync(request, object_id, model_admin):
     return TemplateResponse(request, "curation/guide_sync.html", {**context, "form": form})
 
 
-def _sync_apply(request, guide, context):
+def _sync_apply(request, guide):
     confirm = SyncConfirmForm(request.POST)
     change_url = reverse("admin:catalog_guide_change", args=[guide.pk])
     if not confirm.is_valid():
@@ -416,9 +416,8 @@ def _sync_apply(request, guide, context):
                 ADDITION,
             )
     except CatalogImportError as error:
-        form = GuideSyncForm(initial={"source_url": guide.source_url})
-        form.add_error(None, f"Nothing was changed: {error}")
-        return TemplateResponse(request, "curation/guide_sync.html", {**context, "form": form})
+        messages.error(request, f"Nothing was changed: {error}")
+        return HttpResponseRedirect(reverse("admin:catalog_guide_sync", args=[guide.pk]))
     messages.success(
         request, f"Synced “{guide.title}” with {source}: {diff.summary().splitlines()[0]}"
     )

@@ -125,6 +125,12 @@ def test_sync_needs_a_source_and_refuses_what_it_cannot_read(source_server):
         sync("serving", "--url", "http://127.0.0.1:1/README.md")  # nothing listens there
     with pytest.raises(CommandError, match="No guide"):
         sync("nope", "--url", url)
+    served, _ = source_server
+    served["body"] = b"Only prose now, the list is gone.\n"
+    before = list(Entry.objects.values_list("pk", "section", "position"))
+    with pytest.raises(CommandError, match="No reading-list items"):
+        sync("serving", "--url", url, "--apply")
+    assert list(Entry.objects.values_list("pk", "section", "position")) == before
 
 
 # --- In place: what a curator and a learner made survives -----------------------------------

@@ -180,6 +180,27 @@ def test_an_incomplete_apply_changes_nothing(curator_client, guide):
     assert layout(guide) == before
 
 
+@pytest.mark.parametrize(
+    ("data", "message"),
+    [
+        ({"text": "Only prose, no list.\n", "source_url": ""}, "No reading-list items found"),
+        ({"text": "# x\n- [a](https://a.example)\n", "source_url": "file:///etc/passwd"}, None),
+    ],
+    ids=["no-list", "forged-url"],
+)
+def test_an_apply_the_sync_cannot_use_changes_nothing(curator_client, guide, data, message):
+    before = layout(guide)
+    response = curator_client.post(sync_url(guide), {**data, "apply": "Apply"}, follow=True)
+    assert response.redirect_chain[-1][0] == sync_url(guide)
+    shown = " ".join(str(m) for m in response.context["messages"])
+    assert "nothing was changed" in shown.lower()
+    if message:
+        assert message in shown
+    assert layout(guide) == before
+    guide.refresh_from_db()
+    assert guide.source_url.startswith("http://127.0.0.1")
+
+
 def test_a_learner_is_sent_to_the_admin_login(learner_client, guide):
     response = learner_client.get(sync_url(guide))
     assert response.status_code == 302 and "/admin/login/" in response["Location"]
