@@ -336,3 +336,50 @@ def test_a_resource_a_curator_merged_away_is_not_brought_back(curated_guide):
     apply_sync(plan)
     assert not Resource.objects.filter(url=ORCA).exists()
     assert entry_of(guide, "https://example.org/orca").section.title == "Papers"
+
+
+NESTED = """# Kernels
+## GPUs
+### Papers
+- [Roofline](https://example.com/roofline) - Williams.
+- [Brrr](https://horace.io/brrr_intro.html) - Horace He.
+### Tools
+- [Nsight](https://example.com/nsight) - Profiler.
+## Triton
+- [Triton tutorial](https://triton-lang.org/tutorials) - Start here.
+"""
+REORDERED = """# Kernels
+## Triton
+- [Triton tutorial](https://triton-lang.org/tutorials) - Start here.
+## GPUs
+### Tools
+- [Nsight](https://example.com/nsight) - Profiler.
+### Papers
+- [Brrr](https://horace.io/brrr_intro.html) - Horace He.
+- [Roofline](https://example.com/roofline) - Williams.
+"""
+
+
+def test_a_reordered_source_reorders_sections_and_entries_keeping_every_row(db):
+    apply_import(plan_import(NESTED, guide_slug="kernels", title="Kernels"))
+    guide = Guide.objects.get(slug="kernels")
+    sections = dict(guide.sections.values_list("title", "pk"))
+    entries = dict(Entry.objects.values_list("resource__title", "pk"))
+    plan = plan_import(REORDERED, guide_slug="kernels", title="Kernels")
+    diff = diff_guide(guide, plan)
+    assert (diff.added, diff.removed, diff.moved, diff.changed) == ([], [], [], [])
+    assert diff.reordered == ["GPUs/Papers"] and diff.sections_reordered
+    assert "= reordered: GPUs/Papers" in diff.summary()
+    apply_sync(plan)
+    assert list(guide.sections.values_list("title", "position", "depth", "parent__title")) == [
+        ("Triton", 1, 0, None),
+        ("GPUs", 2, 0, None),
+        ("Tools", 3, 1, "GPUs"),
+        ("Papers", 4, 1, "GPUs"),
+    ]
+    assert list(
+        Entry.objects.filter(section__title="Papers").values_list("resource__title", "position")
+    ) == [("Brrr", 1), ("Roofline", 2)]
+    assert dict(guide.sections.values_list("title", "pk")) == sections
+    assert dict(Entry.objects.values_list("resource__title", "pk")) == entries
+    assert diff_guide(guide, plan).is_empty

@@ -58,6 +58,8 @@ class GuideDiff:
     sections_added: list[str] = field(default_factory=list)
     sections_removed: list[str] = field(default_factory=list)
     sections_changed: list[tuple[str, str]] = field(default_factory=list)  # (now, from source)
+    reordered: list[str] = field(default_factory=list)  # sections whose kept entries change order
+    sections_reordered: bool = False  # the source puts the kept sections in another order
 
     @property
     def is_empty(self) -> bool:
@@ -69,6 +71,8 @@ class GuideDiff:
             or self.sections_added
             or self.sections_removed
             or self.sections_changed
+            or self.reordered
+            or self.sections_reordered
         )
 
     def summary(self) -> str:
@@ -85,6 +89,8 @@ class GuideDiff:
         lines += [f"+ section {title}" for title in self.sections_added]
         lines += [f"- section {title}" for title in self.sections_removed]
         lines += [f"* section {old} -> {new}" for old, new in self.sections_changed]
+        lines += [f"= reordered: {title}" for title in self.reordered]
+        lines += ["= sections reordered"] if self.sections_reordered else []
         return "\n".join(lines)
 
 
@@ -238,6 +244,20 @@ def diff_guide(guide: Guide, plan: ImportPlan) -> GuideDiff:
     diff.sections_removed = [
         _path(section, sections) for section in _dropped_sections(match, planned_uuids)
     ]
+    kept_sections = [
+        match.by_uuid[p.uuid] for p in plan.guides[0].sections if p.uuid in match.by_uuid
+    ]
+    diff.sections_reordered = kept_sections != sorted(kept_sections, key=lambda s: s.position)
+    for planned_section in plan.guides[0].sections:
+        stay = [
+            row
+            for planned, row in match.pairs
+            if row is not None
+            and planned.section is planned_section
+            and sections[row.section_id].uuid == planned_section.uuid
+        ]
+        if stay != sorted(stay, key=lambda row: row.position):
+            diff.reordered.append(_path(match.by_uuid[planned_section.uuid], sections))
     return diff
 
 
