@@ -5,6 +5,7 @@ from django.conf import settings
 from django.contrib.admin.widgets import AdminFileWidget
 from django.template.defaultfilters import filesizeformat
 
+from apps.catalog.importer.reshape import merge_choices, split_choices
 from apps.catalog.models import Kind, Topic
 
 MAX_IMPORT_BYTES = settings.IMPORT_MAX_BYTES  # see settings: it fits Django's upload limit
@@ -136,8 +137,6 @@ class ImportChoicesForm(forms.Form):
 
     def __init__(self, *args, plan, **kwargs):
         super().__init__(*args, **kwargs)
-        from apps.catalog.importer.reshape import merge_choices, split_choices
-
         self.fields["split"].choices = [(value, value) for value in split_choices(plan)]
         self.fields["merge"].choices = [(value, value) for value in merge_choices(plan)]
 
@@ -164,7 +163,7 @@ class GuideSyncForm(forms.Form):
         upload, url = cleaned.get("file"), (cleaned.get("source_url") or "").strip()
         if upload:
             cleaned["source"] = read_upload(upload)
-            cleaned["source_name"] = upload.name
+            cleaned["source_name"] = upload.name[:200]  # Guide.source_name's length
         elif not url and not self.errors:
             raise forms.ValidationError("Give the source URL or upload the file.")
         elif url and not url.lower().startswith(("http://", "https://")):
