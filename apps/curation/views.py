@@ -1,4 +1,5 @@
-"""The curators' custom admin pages: merge duplicates, import a markdown guide, export guides.
+"""The curators' custom admin pages: merge duplicates, import a markdown guide, sync a guide
+with its source, export guides.
 
 They are wired into the catalog's ModelAdmins (apps/curation/admin/catalog.py: ``GuideAdmin.get_urls``
 and the Resource merge action), wrapped by ``admin_site.admin_view``: only active staff get
@@ -10,9 +11,9 @@ import zipfile
 
 from django.contrib import messages
 from django.contrib.admin import helpers
-from django.contrib.admin.models import ADDITION, DELETION
+from django.contrib.admin.models import ADDITION, CHANGE, DELETION
 from django.contrib.admin.utils import unquote
-from django.core.exceptions import PermissionDenied
+from django.core.exceptions import PermissionDenied, ValidationError
 from django.db import transaction
 from django.db.models import Count
 from django.http import Http404, HttpResponse, HttpResponseRedirect
@@ -22,13 +23,25 @@ from django.utils.html import format_html
 from django.views.decorators.http import require_http_methods
 
 from apps.catalog.importer import CatalogImportError, apply_import, plan_import
+from apps.catalog.importer.builder import catalog_resources
+from apps.catalog.importer.reshape import merge_choices, reshape_plan, split_choices
+from apps.catalog.importer.sync import apply_sync, diff_guide, fetch_source, sync_counts
 from apps.catalog.models import Entry, Guide, Resource
 from apps.curation.admin.base import log_change_many
 from apps.curation.exports import guide_export_filename, guide_to_markdown
-from apps.curation.forms import GuideImportForm, ImportConfirmForm, MergeForm
+from apps.curation.forms import (
+    GuideImportForm,
+    GuideSyncForm,
+    ImportChoicesForm,
+    ImportConfirmForm,
+    MergeForm,
+    SyncConfirmForm,
+    source_text,
+)
 from apps.curation.services import CurationError, resource_merge
 
 MAX_MERGE = 10
+LOGGED_DIFF_LINES = 40  # a sync's history row lists at most this many of its diff's lines
 IMPORT_PERMISSIONS = [
     f"catalog.add_{name}" for name in ("guide", "section", "entry", "resource", "resourcelink")
 ]
@@ -202,6 +215,14 @@ def _import_confirm(request, model_admin, context):
     try:
         with transaction.atomic():
             plan = _plan(data["text"], data["guide_slug"], data["title"], data["source_name"])
+            choices = ImportChoicesForm(request.POST, plan=plan)
+            if not choices.is_valid():
+                raise CatalogImportError(
+                    "the merge and split choices do not match this file any more; preview it again."
+                )
+            reshape_plan(
+                plan, split=choices.cleaned_data["split"], merge=choices.cleaned_data["merge"]
+            )
             result = apply_import(plan)
             created = Resource.objects.filter(uuid__in=[r.uuid for r in plan.new_resources])
             source = f" from {data['source_name']}" if data["source_name"] else ""
@@ -248,13 +269,23 @@ def _counts(result) -> str:
 
 
 class ImportPreview:
-    """What the preview page shows of a plan: its sections with their entries, new vs matched."""
+    """What the preview page shows of a plan: its sections with their entries, new vs matched.
+
+    Each entry comes with the curator's choices it offers: ``entry.can_merge`` (into the
+    entry above) and ``entry.split_links``, its extra links as ``(link, form value)``."""
 
     def __init__(self, plan):
         self.plan = plan
         self.guide = plan.guides[0]
+        mergeable, splittable = set(merge_choices(plan)), set(split_choices(plan))
         entries = {}
         for entry in self.guide.entries:
+            entry.can_merge = str(entry.uuid) in mergeable
+            entry.split_links = [
+                (link, value)
+                for link in entry.resource.links
+                if (value := f"{entry.uuid}:{link.uuid}") in splittable
+            ]
             entries.setdefault(entry.section.uuid, []).append(entry)
         self.sections = [
             (section, entries.get(section.uuid, [])) for section in self.guide.sections
@@ -284,3 +315,129 @@ class ImportPreview:
         )
         self.warnings = plan.warnings
         self.paths = plan.paths
+
+
+# --- Sync ------------------------------------------------------------------------------------
+@require_http_methods(["GET", "POST"])
+def guide_sync(request, object_id, model_admin):
+    """A guide against a newer version of its source: URL or upload → diff (nothing written) → apply.
+
+    The diff page carries the source text in its apply form and the apply step diffs it
+    again against the guide as it is then, and applies it (``apply_sync``: one transaction).
+    """
+    guide = model_admin.get_object(request, unquote(object_id))
+    if guide is None:
+        raise Http404("No such guide.")
+    if not (can_import(request.user) and model_admin.has_change_permission(request, guide)):
+        raise PermissionDenied
+    context = {
+        **model_admin.admin_site.each_context(request),
+        "opts": model_admin.model._meta,
+        "original": guide,
+        "title": f"Sync “{guide.title}” with its source",
+        "subtitle": None,
+        "media": model_admin.media,
+    }
+    if request.method == "POST" and "apply" in request.POST:
+        return _sync_apply(request, guide)
+    form = (
+        GuideSyncForm(request.POST, request.FILES)
+        if request.method == "POST"
+        else GuideSyncForm(initial={"source_url": guide.source_url})
+    )
+    if request.method == "POST" and form.is_valid():
+        data = form.cleaned_data
+        source_name = data.get("source_name", "")
+        source_url = "" if source_name else data["source_url"]
+        try:
+            text = data.get("source") or source_text(
+                fetch_source(source_url), what=f"The source at {source_url}"
+            )
+            plan = _sync_plan(guide, text, source_name, source_url)
+        except (CatalogImportError, ValidationError) as error:
+            form.add_error(
+                None, error.messages if isinstance(error, ValidationError) else str(error)
+            )
+        else:
+            diff = diff_guide(guide, plan)
+            confirm = SyncConfirmForm(
+                initial={"text": text, "source_name": source_name, "source_url": source_url}
+            )
+            return TemplateResponse(
+                request,
+                "curation/guide_sync_preview.html",
+                {
+                    **context,
+                    "title": f"Sync “{guide.title}”: what would change",
+                    "diff": diff,
+                    "source": source_name or source_url,
+                    "new_source": (source_name and source_name != guide.source_name)
+                    or (source_url and source_url != guide.source_url),
+                    "confirm": confirm,
+                },
+            )
+    return TemplateResponse(request, "curation/guide_sync.html", {**context, "form": form})
+
+
+def _sync_apply(request, guide):
+    confirm = SyncConfirmForm(request.POST)
+    change_url = reverse("admin:catalog_guide_change", args=[guide.pk])
+    if not confirm.is_valid():
+        messages.error(
+            request, "The sync form came back incomplete; nothing was changed. Please start again."
+        )
+        return HttpResponseRedirect(reverse("admin:catalog_guide_sync", args=[guide.pk]))
+    data = confirm.cleaned_data
+    try:
+        with transaction.atomic():
+            plan = _sync_plan(guide, data["text"], data["source_name"], data["source_url"])
+            diff = diff_guide(guide, plan)
+            known = catalog_resources(plan)
+            result = apply_sync(plan)
+            source = data["source_name"] or data["source_url"] or "its source"
+            lines = diff.summary().splitlines()
+            if len(lines) > LOGGED_DIFF_LINES + 1:
+                lines = [
+                    *lines[: LOGGED_DIFF_LINES + 1],
+                    f"… and {len(lines) - LOGGED_DIFF_LINES - 1} more",
+                ]
+            log_change_many(
+                request,
+                [result.guide],
+                f"Synced with {source} ({sync_counts(result)}):\n" + "\n".join(lines),
+                CHANGE,
+            )
+            log_change_many(
+                request,
+                Resource.objects.filter(
+                    uuid__in=[r.uuid for r in plan.resources if r.key not in known]
+                ),
+                f"Created by syncing the guide “{result.guide.title}”.",
+                ADDITION,
+            )
+    except CatalogImportError as error:
+        messages.error(request, f"Nothing was changed: {error}")
+        return HttpResponseRedirect(reverse("admin:catalog_guide_sync", args=[guide.pk]))
+    messages.success(
+        request, f"Synced “{guide.title}” with {source}: {diff.summary().splitlines()[0]}"
+    )
+    return HttpResponseRedirect(change_url)
+
+
+def _sync_plan(guide, text, source_name, source_url):
+    """The plan of ``text`` for ``guide``; a new upload becomes its source, else the URL does."""
+    if "\x00" in text:
+        raise CatalogImportError("This looks like binary data, not a markdown reading list.")
+    plan = plan_import(
+        text,
+        guide_slug=guide.slug,
+        title=guide.title,
+        source_name=source_name or guide.source_name,
+        source_url=source_url or guide.source_url,
+    )
+    if not plan.entries:
+        raise CatalogImportError(
+            "Nothing in this source looks like a reading list item (no links, no checklist lines): "
+            "nothing was changed."
+        )
+    return plan

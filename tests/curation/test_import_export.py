@@ -377,3 +377,58 @@ def test_an_applied_import_is_a_draft_until_published(curator_client):
     assert curator_client.get(f"/guides/{guide.slug}/").status_code == 404
     Guide.objects.filter(pk=guide.pk).update(is_published=True)  # publishing: the separate step
     assert curator_client.get(f"/guides/{guide.slug}/").status_code == 200
+
+
+# --- Merge and split in the preview --------------------------------------------------------------
+SHAPED_LIST = """# Kernels
+## GPUs
+- [Brrr](https://horace.io/brrr_intro.html) ([Slides](https://horace.io/slides.pdf)) ([code](https://github.com/x/brrr))
+- [Triton tutorial](https://triton-lang.org/tutorials) - Read with the puzzles.
+- [Triton puzzles](https://github.com/srush/Triton-Puzzles) - Do them after the tutorial.
+"""
+
+
+def test_preview_offers_split_per_extra_link_and_merge_per_entry_with_one_above(curator_client):
+    response = preview(curator_client, text=SHAPED_LIST)
+    brrr, tutorial, puzzles = response.context["preview"].guide.entries
+    html = response.content.decode()
+    for link in brrr.resource.links:
+        assert f'name="split" value="{brrr.uuid}:{link.uuid}"' in html
+    assert f'name="merge" value="{tutorial.uuid}"' in html
+    assert f'name="merge" value="{puzzles.uuid}"' in html
+    assert f'name="merge" value="{brrr.uuid}"' not in html  # nothing above it in its section
+    assert html.count('name="split"') == 2 and html.count('name="merge"') == 2
+
+
+def test_confirm_applies_the_curators_split_and_merge(curator_client):
+    response = preview(curator_client, text=SHAPED_LIST)
+    brrr, _, puzzles = response.context["preview"].guide.entries
+    slides = next(link for link in brrr.resource.links if link.label == "Slides")
+    data = {
+        **confirm_data(response),
+        "split": [f"{brrr.uuid}:{slides.uuid}"],
+        "merge": [str(puzzles.uuid)],
+    }
+    assert curator_client.post(IMPORT_URL, data).status_code == 302
+    guide = Guide.objects.get(slug="inference")
+    entries = Entry.objects.filter(section__guide=guide).select_related("resource")
+    assert [(e.position, e.resource.title, e.resource.url) for e in entries] == [
+        (1, "Brrr", "https://horace.io/brrr_intro.html"),
+        (2, "Brrr: Slides", "https://horace.io/slides.pdf"),
+        (3, "Triton tutorial", "https://triton-lang.org/tutorials"),
+    ]
+    brrr_resource, _, tutorial_resource = (e.resource for e in entries)
+    assert list(brrr_resource.links.values_list("url", flat=True)) == ["https://github.com/x/brrr"]
+    assert list(tutorial_resource.links.values_list("url", "label")) == [
+        ("https://github.com/srush/Triton-Puzzles", "Triton puzzles")
+    ]
+    assert not Resource.objects.filter(url="https://github.com/srush/Triton-Puzzles").exists()
+
+
+def test_a_forged_merge_choice_imports_nothing(curator_client):
+    data = {**confirm_data(preview(curator_client, text=SHAPED_LIST)), "merge": ["not-an-entry"]}
+    before = counts()
+    response = curator_client.post(IMPORT_URL, data)
+    assert response.status_code == 200
+    assert "merge and split choices" in str(response.context["form"].errors)
+    assert counts() == before

@@ -11,7 +11,15 @@ from django.db import transaction
 from apps.catalog.importer import topics as taxonomy
 from apps.catalog.importer.errors import CatalogImportError
 from apps.catalog.importer.planner import ImportPlan, stable_uuid
-from apps.catalog.models import Entry, Guide, Resource, ResourceLink, Section, Topic
+from apps.catalog.models import (
+    Entry,
+    Guide,
+    Resource,
+    ResourceAlias,
+    ResourceLink,
+    Section,
+    Topic,
+)
 
 
 def new_topic(spec: taxonomy.TopicSpec, position: int) -> Topic:
@@ -36,6 +44,21 @@ def new_guide(planned) -> Guide:
     )
 
 
+def section_raw(planned) -> str:
+    """The heading as imported, one canonical line: what a later sync compares to tell a change
+    of the source's heading (number, title, description, tier, priority, phase, effort) from a curator's edit."""
+    fields = [
+        planned.number,
+        planned.title,
+        planned.description,
+        "" if planned.tier is None else str(planned.tier),
+        planned.priority,
+        planned.phase,
+        planned.effort,
+    ]
+    return "\x1f".join(fields)
+
+
 def new_section(planned, guide: Guide, parent: Section | None) -> Section:
     return Section(
         uuid=planned.uuid,
@@ -50,6 +73,7 @@ def new_section(planned, guide: Guide, parent: Section | None) -> Section:
         priority=planned.priority,
         phase=planned.phase,
         effort=planned.effort,
+        raw=section_raw(planned),
     )
 
 
@@ -118,19 +142,37 @@ def _topics_by_slug(plan: ImportPlan, result: ImportResult) -> dict[str, Topic]:
     return existing
 
 
-def _resources(
-    plan: ImportPlan, topics: dict[str, Topic], result: ImportResult
-) -> dict[str, Resource]:
-    """The catalog's Resource for every planned one: matched by URL (else uuid), or created."""
+def catalog_resources(plan: ImportPlan) -> dict[str, Resource]:
+    """{planned key: the catalog's Resource} for the planned resources the catalog already has:
+    matched by URL, else by uuid, else by a merged-away uuid (``ResourceAlias``: a curator
+    merged it into another, and a re-import or sync must not bring it back)."""
     by_url = {
         r.url: r for r in Resource.objects.filter(url__in=[p.url for p in plan.resources if p.url])
     }
-    by_uuid = {
-        r.uuid: r for r in Resource.objects.filter(uuid__in=[p.uuid for p in plan.resources])
+    uuids = [p.uuid for p in plan.resources]
+    by_uuid = {r.uuid: r for r in Resource.objects.filter(uuid__in=uuids)}
+    by_alias = {
+        alias.uuid: alias.resource
+        for alias in ResourceAlias.objects.filter(uuid__in=uuids).select_related("resource")
     }
+    found = {}
+    for planned in plan.resources:
+        resource = (
+            by_url.get(planned.url) or by_uuid.get(planned.uuid) or by_alias.get(planned.uuid)
+        )
+        if resource is not None:
+            found[planned.key] = resource
+    return found
+
+
+def _resources(
+    plan: ImportPlan, topics: dict[str, Topic], result: ImportResult
+) -> dict[str, Resource]:
+    """The catalog's Resource for every planned one: matched (``catalog_resources``), or created."""
+    known_resources = catalog_resources(plan)
     resolved = {}
     for planned in plan.resources:
-        resource = by_url.get(planned.url) or by_uuid.get(planned.uuid)
+        resource = known_resources.get(planned.key)
         if resource is not None:
             # Never overwrite a curated resource; only add the extra links it does not have yet.
             result.add("resources_matched")

@@ -1,115 +1,422 @@
 """Keeping a guide in step with its source: what a newer version adds, removes, moves or changes.
 
 ``diff_guide(guide, plan)`` compares the guide as the catalog holds it with a plan of the
-newer source (entries matched by their resource's identity: normalized URL, or kind and
-title). ``apply_sync`` applies the plan over the guide: its sections and entries are
-rebuilt from the source, while resources are never changed or deleted, so every learner's
-progress (kept per resource) and every curator edit of a resource survive; a resource
-whose entry the source removed stays in the catalog, unlisted, with its progress.
+newer source; ``apply_sync(plan)`` applies the same diff in place, in one transaction.
+Both pair rows the same way (``_match``):
+
+* sections by uuid (stable from the guide's slug and the heading's path in the source);
+* entries by the resource they list (the catalog's resource the plan resolves to, by
+  normalized URL or, for URL-less ones, the stable uuid), preferring the same section.
+
+A kept row keeps its pk and every curator edit unless the source changed that very row:
+``raw`` holds the row's source text as last imported (the item's line; for a section
+``builder.section_raw``), and only when the new source's text differs are the
+source-derived fields rewritten (and ``raw`` refreshed). A row with an empty ``raw``
+(imported before it was recorded) counts as unchanged. An entry the source no longer lists
+is deleted; its resource stays in the catalog with its progress, unlisted by this guide. An
+entry a curator added (empty ``raw``, not in the source) stays where it is. A section the
+source dropped is deleted once the sync leaves it empty. Resources are never changed or
+deleted; the guide's title, description and published flag are kept.
 
 ``fetch_source(url)`` reads a guide's source URL with a size and time limit.
 """
 
 import urllib.request
+import uuid as uuid_module
 from dataclasses import dataclass, field
 
-from apps.catalog.importer.builder import ImportResult, apply_import
+from django.db import transaction
+from django.db.models import F, Max
+
+from apps.catalog.importer.builder import (
+    ImportResult,
+    _resources,
+    _topics_by_slug,
+    apply_import,
+    catalog_resources,
+    new_entry,
+    new_section,
+    section_raw,
+)
 from apps.catalog.importer.errors import CatalogImportError
 from apps.catalog.importer.parser import MAX_SOURCE_SIZE
-from apps.catalog.importer.planner import ImportPlan, resource_key
+from apps.catalog.importer.planner import ImportPlan, PlannedEntry
 from apps.catalog.models import Entry, Guide, Section
 
 FETCH_TIMEOUT = 20  # seconds
 
+SECTION_FIELDS = ["title", "number", "description", "tier", "priority", "phase", "effort"]
+ENTRY_FIELDS = ["tier", "priority", "rating", "note", "marked_done"]
+
 
 @dataclass
 class GuideDiff:
-    added: list[str] = field(default_factory=list)  # titles
-    removed: list[str] = field(default_factory=list)
-    moved: list[tuple[str, str, str]] = field(
-        default_factory=list
-    )  # (title, from section, to section)
-    changed: list[str] = field(
-        default_factory=list
-    )  # entries whose note, tier, priority or rating changed
+    added: list[tuple[str, str]] = field(default_factory=list)  # (title, section)
+    removed: list[tuple[str, str]] = field(default_factory=list)  # (title, section)
+    moved: list[tuple[str, str, str]] = field(default_factory=list)  # (title, from, to)
+    changed: list[tuple[str, str]] = field(default_factory=list)  # the source rewrote its line
+    sections_added: list[str] = field(default_factory=list)
+    sections_removed: list[str] = field(default_factory=list)
+    sections_changed: list[tuple[str, str]] = field(default_factory=list)  # (now, from source)
+    reordered: list[str] = field(default_factory=list)  # sections whose kept entries change order
+    sections_reordered: bool = False  # the source puts the kept sections in another order
 
     @property
     def is_empty(self) -> bool:
-        return not (self.added or self.removed or self.moved or self.changed)
+        return not (
+            self.added
+            or self.removed
+            or self.moved
+            or self.changed
+            or self.sections_added
+            or self.sections_removed
+            or self.sections_changed
+            or self.reordered
+            or self.sections_reordered
+        )
 
     def summary(self) -> str:
         lines = [
             f"{len(self.added)} added, {len(self.removed)} removed, {len(self.moved)} moved, {len(self.changed)} changed."
         ]
-        lines += [f"+ {title}" for title in self.added]
+        lines += [f"+ {title} (in {section})" for title, section in self.added]
         lines += [
-            f"- {title} (stays in the catalog, unlisted, with its progress)"
-            for title in self.removed
+            f"- {title} (from {section}; stays in the catalog, unlisted, with its progress)"
+            for title, section in self.removed
         ]
         lines += [f"~ {title}: {old} -> {new}" for title, old, new in self.moved]
-        lines += [f"* {title}" for title in self.changed]
+        lines += [f"* {title} (in {section})" for title, section in self.changed]
+        lines += [f"+ section {title}" for title in self.sections_added]
+        lines += [f"- section {title}" for title in self.sections_removed]
+        lines += [f"* section {old} -> {new}" for old, new in self.sections_changed]
+        lines += [f"= reordered: {title}" for title in self.reordered]
+        lines += ["= sections reordered"] if self.sections_reordered else []
         return "\n".join(lines)
 
 
-def _section_path(section: Section, by_id: dict[int, Section]) -> str:
+def _label(section) -> str:
+    return f"{section.number} {section.title}".strip()
+
+
+def _path(section: Section, by_id: dict[int, Section]) -> str:
     labels, seen = [], set()
     while section is not None and section.pk not in seen:
         seen.add(section.pk)
-        labels.append(f"{section.number} {section.title}".strip())
+        labels.append(_label(section))
         section = by_id.get(section.parent_id)
     return "/".join(reversed(labels))
 
 
-def diff_guide(guide: Guide, plan: ImportPlan) -> GuideDiff:
+def _planned_path(planned) -> str:
+    labels = []
+    while planned is not None:
+        labels.append(_label(planned))
+        planned = planned.parent
+    return "/".join(reversed(labels))
+
+
+def _entry_values(planned: PlannedEntry) -> dict:
+    return {
+        "tier": planned.tier,
+        "priority": planned.priority or "",
+        "rating": planned.rating,
+        "note": planned.note,
+        "marked_done": planned.marked_done,
+    }
+
+
+def _section_values(planned) -> dict:
+    return {name: getattr(planned, name) for name in SECTION_FIELDS}
+
+
+def _source_changed(row, raw: str) -> bool:
+    """Did the source rewrite this row since it was imported? (an empty ``raw``: no, as far as we know)"""
+    return bool(row.raw) and row.raw != raw
+
+
+@dataclass
+class _Match:
+    sections: dict[int, Section]  # every section of the guide, by pk
+    by_uuid: dict  # section uuid -> Section
+    pairs: list[tuple[PlannedEntry, Entry | None]]  # every planned entry, with the row it keeps
+    removed: list[Entry]  # rows the source no longer lists
+    curated: list[Entry]  # rows a curator added, not in the source: they stay
+
+
+def _match(guide: Guide, plan: ImportPlan, resource_ids: dict[str, int | None]) -> _Match:
+    """Pair the plan's entries with the guide's rows (see the module's docstring)."""
     sections = {section.pk: section for section in guide.sections.all()}
-    current: dict[str, tuple[str, str, tuple]] = {}
-    for entry in (
+    by_uuid = {section.uuid: section for section in sections.values()}
+    rows = list(
         Entry.objects.filter(section__guide=guide)
         .select_related("resource")
-        .order_by("position", "pk")
-    ):
-        resource = entry.resource
-        key = resource_key(resource.url, resource.kind, resource.title)
-        current.setdefault(
-            key,
-            (
-                resource.title,
-                _section_path(sections[entry.section_id], sections),
-                (entry.note, entry.tier, entry.priority, entry.rating),
-            ),
+        .order_by("section__position", "position", "pk")
+    )
+    by_resource: dict[int, list[Entry]] = {}
+    for row in rows:
+        by_resource.setdefault(row.resource_id, []).append(row)
+    pairs = []
+    for planned in plan.guides[0].entries:
+        candidates = by_resource.get(resource_ids.get(planned.resource.key), [])
+        row = next(
+            (c for c in candidates if sections[c.section_id].uuid == planned.section.uuid),
+            candidates[0] if candidates else None,
         )
-    planned: dict[str, tuple[str, str, tuple]] = {}
-    for entry in plan.guides[0].entries:
-        planned.setdefault(
-            entry.resource.key,
-            (
-                entry.resource.title,
-                entry.section.path,
-                (entry.note, entry.tier, entry.priority or "", entry.rating),
-            ),
-        )
+        if row is not None:
+            candidates.remove(row)
+        pairs.append((planned, row))
+    left = [row for rows_left in by_resource.values() for row in rows_left]
+    left.sort(key=lambda row: (sections[row.section_id].position, row.position, row.pk))
+    return _Match(
+        sections=sections,
+        by_uuid=by_uuid,
+        pairs=pairs,
+        removed=[row for row in left if row.raw],
+        curated=[row for row in left if not row.raw],
+    )
+
+
+def _dropped_sections(match: _Match, planned_uuids: set) -> list[Section]:
+    """Sections the source dropped that the sync leaves empty (no entries, no subsections), deepest first.
+
+    A section that was already empty (a curator's fresh one) is left alone."""
+    sections = match.sections
+    # rows the source lists go to the source's sections; only a curator's own rows stay put
+    kept_entries = {row.section_id for row in match.curated}
+    had_entries = kept_entries | {row.section_id for row in match.removed}
+    had_entries |= {row.section_id for _, row in match.pairs if row is not None}
+    children: dict[int | None, list[int]] = {}
+    for section in sections.values():
+        children.setdefault(section.parent_id, []).append(section.pk)
+    dropped: list[Section] = []
+
+    def survives(pk) -> bool:
+        alive = [child for child in children.get(pk, []) if survives(child)]
+        section = sections[pk]
+        if section.uuid in planned_uuids or pk in kept_entries or alive:
+            return True
+        if pk in had_entries or children.get(pk):
+            dropped.append(section)
+            return False
+        return True  # empty before the sync: not the sync's to remove
+
+    for pk in children.get(None, []):
+        survives(pk)
+    return dropped
+
+
+def diff_guide(guide: Guide, plan: ImportPlan) -> GuideDiff:
+    """What ``apply_sync(plan)`` would do to ``guide`` (reads only)."""
+    resource_ids = {key: resource.pk for key, resource in catalog_resources(plan).items()}
+    match = _match(guide, plan, resource_ids)
+    sections = match.sections
     diff = GuideDiff()
-    for key, (title, path, details) in planned.items():
-        if key not in current:
-            diff.added.append(title)
+    for planned, row in match.pairs:
+        if row is None:
+            diff.added.append((planned.resource.title, _planned_path(planned.section)))
             continue
-        old_title, old_path, old_details = current[key]
-        if old_path != path:
-            diff.moved.append((old_title, old_path, path))
-        elif old_details != details:
-            diff.changed.append(old_title)
-    diff.removed = [title for key, (title, _, _) in current.items() if key not in planned]
+        current = sections[row.section_id]
+        if current.uuid != planned.section.uuid:
+            target = match.by_uuid.get(planned.section.uuid)
+            diff.moved.append(
+                (
+                    row.resource.title,
+                    _path(current, sections),
+                    _path(target, sections) if target else _planned_path(planned.section),
+                )
+            )
+        elif _source_changed(row, planned.raw) and any(
+            getattr(row, name) != value for name, value in _entry_values(planned).items()
+        ):
+            diff.changed.append((row.resource.title, _path(current, sections)))
+    diff.removed = [
+        (row.resource.title, _path(sections[row.section_id], sections)) for row in match.removed
+    ]
+    planned_uuids = {planned.uuid for planned in plan.guides[0].sections}
+    for planned in plan.guides[0].sections:
+        section = match.by_uuid.get(planned.uuid)
+        if section is None:
+            diff.sections_added.append(_planned_path(planned))
+        elif _source_changed(section, section_raw(planned)) and any(
+            getattr(section, name) != value for name, value in _section_values(planned).items()
+        ):
+            diff.sections_changed.append((_path(section, sections), _label(planned)))
+    diff.sections_removed = [
+        _path(section, sections) for section in _dropped_sections(match, planned_uuids)
+    ]
+    kept_sections = [
+        match.by_uuid[p.uuid] for p in plan.guides[0].sections if p.uuid in match.by_uuid
+    ]
+    diff.sections_reordered = kept_sections != sorted(kept_sections, key=lambda s: s.position)
+    for planned_section in plan.guides[0].sections:
+        stay = [
+            row
+            for planned, row in match.pairs
+            if row is not None
+            and planned.section is planned_section
+            and sections[row.section_id].uuid == planned_section.uuid
+        ]
+        if stay != sorted(stay, key=lambda row: row.position):
+            diff.reordered.append(_path(match.by_uuid[planned_section.uuid], sections))
     return diff
 
 
+def _park(queryset, count: int) -> None:
+    """Move every row of ``queryset`` above positions 1..count (and above where they are), so the
+    final numbering can be written row by row without meeting a unique (parent, position) pair."""
+    highest = queryset.aggregate(highest=Max("position"))["highest"] or 0
+    queryset.update(position=F("position") + max(highest, count) + 1)
+
+
 def apply_sync(plan: ImportPlan) -> ImportResult:
-    """Rebuild the guide's sections and entries from ``plan`` (resources are only ever added)."""
-    guide = Guide.objects.filter(slug=plan.guides[0].slug).first()
-    published = guide.is_published if guide else False
-    result = apply_import(plan, replace=True)
-    if guide is not None:
-        Guide.objects.filter(pk=guide.pk).update(is_published=published)
+    """Apply ``plan`` over the guide with its slug, in place and in one transaction (see the module).
+
+    A guide the catalog does not have yet is simply imported. ``result.counts`` says how
+    many entries were added, kept, updated, moved and removed.
+    """
+    planned_guide = plan.guides[0]
+    guide = Guide.objects.filter(slug=planned_guide.slug).first()
+    if guide is None:
+        return apply_import(plan)
+    result = ImportResult(guide=guide)
+    with transaction.atomic():
+        guide = Guide.objects.select_for_update().get(pk=guide.pk)
+        result.guide = guide
+        resources = _resources(plan, _topics_by_slug(plan, result), result)
+        match = _match(guide, plan, {key: r.pk for key, r in resources.items()})
+        planned_uuids = {planned.uuid for planned in planned_guide.sections}
+        dropped = _dropped_sections(match, planned_uuids)
+        moved = sum(
+            1
+            for planned, row in match.pairs
+            if row is not None and match.sections[row.section_id].uuid != planned.section.uuid
+        )
+
+        # Entries the source removed go first (their resources and progress stay).
+        Entry.objects.filter(pk__in=[row.pk for row in match.removed]).delete()
+        result.add("removed", len(match.removed))
+
+        # Sections: park every position, then write the source's order, kept ones in place.
+        final_sections = _section_order(guide, planned_guide, match, dropped)
+        _park(guide.sections.all(), len(final_sections))
+        section_by_uuid = {}
+        for position, (planned, section) in enumerate(final_sections, start=1):
+            if planned is None:  # a curator's section, or one the source dropped that is not empty
+                old_parent = match.sections.get(section.parent_id)
+                parent = section_by_uuid[old_parent.uuid] if old_parent else None
+                section.parent, section.position = parent, position
+                section.depth = parent.depth + 1 if parent else 0
+                section.save(update_fields=["position", "depth", "parent", "updated_at"])
+                section_by_uuid[section.uuid] = section
+                continue
+            parent = section_by_uuid[planned.parent.uuid] if planned.parent else None
+            if section is None:
+                section = new_section(planned, guide, parent)
+                section.position = position
+                section.save()
+                result.add("sections")
+            else:
+                section.parent, section.position, section.depth = parent, position, planned.depth
+                raw = section_raw(planned)
+                if _source_changed(section, raw):
+                    for name, value in _section_values(planned).items():
+                        setattr(section, name, value)
+                    result.add("sections_updated")
+                section.raw = raw
+                section.save()
+            section_by_uuid[planned.uuid] = section
+        section_by_pk = {section.pk: section for section in section_by_uuid.values()}
+
+        # Entries: park every kept row, then number each section's entries 1..n, source order first.
+        kept = [row for _, row in match.pairs if row is not None] + match.curated
+        ordered: dict[int, list] = {}
+        for planned, row in match.pairs:
+            section = section_by_uuid[planned.section.uuid]
+            ordered.setdefault(section.pk, []).append((planned, row))
+        for row in match.curated:
+            ordered.setdefault(row.section_id, []).append((None, row))
+        longest = max((len(rows) for rows in ordered.values()), default=0)
+        _park(Entry.objects.filter(pk__in=[row.pk for row in kept]), longest)
+        taken = set(
+            Entry.objects.filter(
+                uuid__in=[planned.uuid for planned, row in match.pairs if row is None]
+            ).values_list("uuid", flat=True)
+        )
+        for section_pk, rows in ordered.items():
+            section = section_by_pk[section_pk]
+            for position, (planned, row) in enumerate(rows, start=1):
+                if row is None:
+                    row = new_entry(planned, section, resources[planned.resource.key])
+                    if row.uuid in taken:  # a row kept elsewhere holds the position-based uuid
+                        row.uuid = uuid_module.uuid4()
+                    row.position = position
+                    row.save()
+                    result.add("entries")
+                    continue
+                row.section, row.position = section, position
+                if planned is not None:
+                    if _source_changed(row, planned.raw):
+                        for name, value in _entry_values(planned).items():
+                            setattr(row, name, value)
+                        result.add("updated")
+                    row.raw = planned.raw
+                row.save()
+                result.add("kept")
+        result.add("moved", moved)
+
+        for section in dropped:  # deepest first: a parent is empty once its children are gone
+            section.delete()
+        result.add("sections_removed", len(dropped))
+        if planned_guide.source_url and guide.source_url != planned_guide.source_url:
+            guide.source_url = planned_guide.source_url
+        if planned_guide.source_name and guide.source_name != planned_guide.source_name:
+            guide.source_name = planned_guide.source_name
+        guide.save(update_fields=["source_url", "source_name", "updated_at"])
     return result
+
+
+def _section_order(guide, planned_guide, match: _Match, dropped: list[Section]):
+    """The guide's sections after the sync, in document order: ``(planned or None, row or None)``.
+
+    The source's sections come in its order; a section outside the source that stays (a
+    curator's, or a dropped one still holding a curator's entry) follows its planned
+    siblings under the same parent."""
+    dropped_pks = {section.pk for section in dropped}
+    planned_uuids = {planned.uuid for planned in planned_guide.sections}
+    extra_children: dict = {}
+    for section in sorted(match.sections.values(), key=lambda s: s.position):
+        if section.uuid in planned_uuids or section.pk in dropped_pks:
+            continue
+        parent = match.sections.get(section.parent_id)
+        extra_children.setdefault(parent.uuid if parent else None, []).append(section)
+    planned_children: dict = {}
+    for planned in planned_guide.sections:
+        planned_children.setdefault(planned.parent.uuid if planned.parent else None, []).append(
+            planned
+        )
+    order = []
+
+    def visit(parent_uuid):
+        for planned in planned_children.get(parent_uuid, []):
+            order.append((planned, match.by_uuid.get(planned.uuid)))
+            visit(planned.uuid)
+        for section in extra_children.get(parent_uuid, []):
+            order.append((None, section))
+            visit(section.uuid)
+
+    visit(None)
+    return order
+
+
+def sync_counts(result: ImportResult) -> str:
+    """``apply_sync``'s counts in words, for the command's output and the admin history."""
+    c = result.counts
+    return (
+        f"{c.get('entries', 0)} entries added, {c.get('removed', 0)} removed, {c.get('moved', 0)} moved, "
+        f"{c.get('updated', 0)} updated from the source, {c.get('kept', 0)} kept; "
+        f"{c.get('sections', 0)} sections added, {c.get('sections_updated', 0)} updated, "
+        f"{c.get('sections_removed', 0)} removed; {c.get('resources', 0)} new resources"
+    )
 
 
 def fetch_source(url: str) -> bytes:

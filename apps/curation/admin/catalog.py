@@ -333,6 +333,12 @@ class GuideAdmin(CatalogModelAdmin):
                 {"model_admin": self},
                 name=f"{opts.app_label}_{opts.model_name}_export",
             ),
+            path(
+                "<path:object_id>/sync/",
+                self.admin_site.admin_view(curation_views.guide_sync, cacheable=False),
+                {"model_admin": self},
+                name=f"{opts.app_label}_{opts.model_name}_sync",
+            ),
             *super().get_urls(),
         ]
 
@@ -345,6 +351,15 @@ class GuideAdmin(CatalogModelAdmin):
             **(extra_context or {}),
         }
         return super().changelist_view(request, extra_context)
+
+    def change_view(self, request, object_id, form_url="", extra_context=None):
+        extra_context = {
+            # "Sync with source…": the import's permissions plus changing this guide
+            "has_sync_permission": self.has_import_permission(request)
+            and self.has_change_permission(request),
+            **(extra_context or {}),
+        }
+        return super().change_view(request, object_id, form_url, extra_context)
 
     @admin.action(
         description="Renumber sections 1…n in the order the guide page shows them",

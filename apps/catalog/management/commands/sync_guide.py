@@ -1,14 +1,15 @@
 """``manage.py sync_guide SLUG [--url URL] [--apply]``: bring a guide in step with its source URL (for cron).
 
-Without ``--apply`` it only prints the diff (added, removed, moved, changed entries).
-With it, the guide's sections and entries are rebuilt from the source; resources, learners'
-progress and curators' edits of resources are kept, removed entries' resources stay unlisted.
+Without ``--apply`` it only prints the diff (added, removed, moved, changed entries, and
+sections). With it, the same code as the admin's "Sync with source" page applies it in
+place (``apps.catalog.importer.sync``): learners' progress and the curators' edits the
+source did not change are kept; removed entries' resources stay in the catalog, unlisted.
 """
 
 from django.core.management.base import BaseCommand, CommandError
 
 from apps.catalog.importer import CatalogImportError, plan_import
-from apps.catalog.importer.sync import apply_sync, diff_guide, fetch_source
+from apps.catalog.importer.sync import apply_sync, diff_guide, fetch_source, sync_counts
 from apps.catalog.models import Guide
 
 
@@ -41,14 +42,14 @@ class Command(BaseCommand):
             )
         except CatalogImportError as error:
             raise CommandError(str(error)) from None
+        if not plan.entries:
+            raise CommandError(
+                "Nothing in the source looks like a reading list item: nothing was changed."
+            )
         diff = diff_guide(guide, plan)
         self.stdout.write(diff.summary())
         if apply and not diff.is_empty:
             result = apply_sync(plan)
-            if guide.source_url != url:
-                Guide.objects.filter(pk=guide.pk).update(source_url=url)
-            self.stdout.write(
-                f"Applied: {result.summary()}" if hasattr(result, "summary") else "Applied."
-            )
+            self.stdout.write(f"Applied: {sync_counts(result)}.")
         elif apply:
             self.stdout.write("Nothing to apply.")
