@@ -41,7 +41,7 @@ from django.conf import settings
 from django.db.models import Q
 from django.utils import timezone
 
-from apps.catalog.importer.urls import title_from_url
+from apps.catalog.importer.urls import title_looks_poor
 from apps.catalog.models import LinkStatus, Resource
 
 DEFAULT_WORKERS = 8
@@ -352,21 +352,6 @@ def tidy_title(title: str, url: str) -> str:
     return "".join(pieces)
 
 
-def title_looks_poor(resource) -> bool:
-    """A title that does not say what the page is: the importer's guess from the URL ("YouTube
-    video abc", "github.com/owner/repo", "Mml book"), the URL itself, or a bare host."""
-    title = resource.title.strip()
-    if not resource.url:
-        return False
-    bare = re.sub(r"^https?://(www\.)?", "", resource.url).rstrip("/")
-    return (
-        not title
-        or title == title_from_url(resource.url)
-        or title.lower() in {resource.url.lower(), bare.lower()}
-        or (" " not in title and ("." in title or "/" in title))
-    )
-
-
 def _same_title(a: str, b: str) -> bool:
     return " ".join(a.split()).casefold() == " ".join(b.split()).casefold()
 
@@ -404,7 +389,8 @@ def resources_check_links(
     wanted = {
         resource.url
         for resource in rows
-        if titles == TITLES_ALL or (titles == TITLES_POOR and title_looks_poor(resource))
+        if titles == TITLES_ALL
+        or (titles == TITLES_POOR and title_looks_poor(resource.title, resource.url))
     }
     results = checker.check_many(
         [resource.url for resource in rows], workers=workers, progress=progress, titles_for=wanted

@@ -23,7 +23,7 @@ from django.utils.html import format_html
 from django.views.decorators.http import require_http_methods
 
 from apps.catalog.importer import CatalogImportError, apply_import, plan_import
-from apps.catalog.importer.builder import catalog_resources
+from apps.catalog.importer.builder import catalog_resources, offers_better_title
 from apps.catalog.importer.reshape import merge_choices, reshape_plan, split_choices
 from apps.catalog.importer.sync import apply_sync, diff_guide, fetch_source, sync_counts
 from apps.catalog.models import Entry, Guide, Resource
@@ -227,7 +227,10 @@ def _import_confirm(request, model_admin, context):
             created = Resource.objects.filter(uuid__in=[r.uuid for r in plan.new_resources])
             source = f" from {data['source_name']}" if data["source_name"] else ""
             log_change_many(
-                request, [result.guide], f"Imported markdown{source}: {_counts(result)}.", ADDITION
+                request,
+                [result.guide],
+                f"Imported markdown{source}: {result.counts_text()}.",
+                ADDITION,
             )
             log_change_many(
                 request,
@@ -242,7 +245,7 @@ def _import_confirm(request, model_admin, context):
         form.is_valid()
         form.add_error(None, f"Nothing was imported: {error}")
         return TemplateResponse(request, "curation/guide_import.html", {**context, "form": form})
-    messages.success(request, f"Imported “{result.guide.title}”: {_counts(result)}.")
+    messages.success(request, f"Imported “{result.guide.title}”: {result.counts_text()}.")
     return HttpResponseRedirect(reverse("admin:catalog_guide_change", args=[result.guide.pk]))
 
 
@@ -257,15 +260,6 @@ def _plan(source, slug, title, source_name):
             "Nothing in this file looks like a reading list item (no links, no checklist lines)."
         )
     return plan
-
-
-def _counts(result) -> str:
-    c = result.counts
-    return (
-        f"{c.get('sections', 0)} sections, {c.get('entries', 0)} entries, {c.get('resources', 0)} new resources, "
-        f"{c.get('resources_matched', 0)} already in the catalog, {c.get('links', 0)} extra links, "
-        f"{c.get('topics', 0)} new topics"
-    )
 
 
 class ImportPreview:
@@ -291,22 +285,21 @@ class ImportPreview:
             (section, entries.get(section.uuid, [])) for section in self.guide.sections
         ]
         self.new_resources = plan.new_resources
-        titles = dict(
-            Resource.objects.filter(
-                pk__in=[r.existing_id for r in plan.matched_resources]
-            ).values_list("pk", "title")
-        )
-        # (planned resource, its admin URL, the catalog's title when the file names it differently)
-        self.matched = [
-            (
-                resource,
-                reverse("admin:catalog_resource_change", args=[resource.existing_id]),
-                titles.get(resource.existing_id)
-                if titles.get(resource.existing_id) != resource.title
-                else "",
+        known = Resource.objects.in_bulk([r.existing_id for r in plan.matched_resources])
+        # (planned resource, its admin URL, the catalog's title when the file names it
+        # differently, whether importing offers the file's title as a suggestion)
+        self.matched = []
+        for resource in plan.matched_resources:
+            current = known.get(resource.existing_id)
+            title = current.title if current else resource.title
+            self.matched.append(
+                (
+                    resource,
+                    reverse("admin:catalog_resource_change", args=[resource.existing_id]),
+                    title if title != resource.title else "",
+                    bool(current) and offers_better_title(current, resource.title),
+                )
             )
-            for resource in plan.matched_resources
-        ]
         self.skipped = plan.skipped_lines()
         self.matched_ids = {resource.key for resource in plan.matched_resources}
         self.link_count = sum(len(resource.links) for resource in plan.new_resources)

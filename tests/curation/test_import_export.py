@@ -77,7 +77,7 @@ def test_preview_shows_what_would_be_created_and_writes_nothing(curator_client, 
         "The Illustrated Transformer",
         "Making Deep Learning Go Brrrr",
     ]
-    assert [r.url for r, _, _ in shown.matched] == [known_resource.url]
+    assert [r.url for r, *_ in shown.matched] == [known_resource.url]
     html = response.content.decode()
     assert "2</strong> sections" in html and "3</strong> entries" in html
     assert reverse("admin:catalog_resource_change", args=[known_resource.pk]) in html
@@ -99,6 +99,7 @@ def test_confirm_applies_the_import_reusing_known_resources_and_logs_it(
     assert Resource.objects.count() == 3
     known_resource.refresh_from_db()
     assert known_resource.title == "Attention (curated title)"  # matched, not overwritten
+    assert known_resource.suggested_title == ""  # a curated title is not second-guessed
     assert known_resource.entries.get().section.guide == guide
     guide_log = LogEntry.objects.get(object_id=str(guide.pk), content_type__model="guide")
     assert guide_log.action_flag == ADDITION and guide_log.user == curator
@@ -332,6 +333,22 @@ def test_export_of_a_missing_guide_is_404(curator_client):
     )
 
 
+def test_a_better_title_in_the_file_is_offered_as_the_matched_resources_suggestion(
+    curator_client,
+):
+    poor = ResourceFactory(title="arXiv 1706.03762", url="https://arxiv.org/abs/1706.03762")
+    response = preview(curator_client, text=READING_LIST)
+    html = response.content.decode()
+    assert "importing offers that as its title suggestion" in html
+    assert Resource.objects.get(pk=poor.pk).suggested_title == ""  # a preview writes nothing
+    response = curator_client.post(IMPORT_URL, confirm_data(response))
+    assert response.status_code == 302
+    poor.refresh_from_db()
+    assert (poor.title, poor.suggested_title) == ("arXiv 1706.03762", "Attention Is All You Need")
+    log = LogEntry.objects.get(content_type__model="guide", action_flag=ADDITION)
+    assert "1 better titles offered as suggestions" in log.change_message
+
+
 HOSTILE_SHAPES = """# Agents
 [![Stars](https://img.shields.io/github/stars/x/y)](https://github.com/x/y)
 
@@ -361,7 +378,7 @@ def test_preview_lists_what_it_skipped_each_entry_links_and_a_better_title_from_
     assert "Skipped, and why" in html and "1 badges" in html
     assert "draft" in html
     # the table row became a paper with its institute; the file's title is offered for the matched resource
-    assert "The file calls it “Attention Is All You Need”" in html
+    assert "The file calls it “Attention Is All You Need”: importing offers" in html
     # one link, one resource: Axolotl is its own entry, not a further link of TRL
     titles = [entry.resource.title for entry in shown.guide.entries]
     assert titles == ["Attention Is All You Need", "TRL", "Axolotl"]

@@ -14,6 +14,7 @@ from django.core.management import call_command
 from django.urls import reverse
 from django.utils import timezone
 
+from apps.catalog.importer.urls import title_looks_poor
 from apps.catalog.models import LinkStatus, Resource
 from apps.curation.linkcheck import (
     TITLE_BYTES,
@@ -21,7 +22,6 @@ from apps.curation.linkcheck import (
     page_title,
     resources_check_links,
     tidy_title,
-    title_looks_poor,
 )
 from tests.curation.factories import ResourceFactory
 
@@ -421,14 +421,13 @@ def test_page_title_reads_html_with_a_parser():
     assert page_title("<!-- <title>commented out</title> --><title>Real</title>") == "Real"
 
 
-@pytest.mark.django_db
 def test_which_titles_look_poor():
     url = "https://www.youtube.com/watch?v=abc"
-    assert title_looks_poor(ResourceFactory.build(url=url, title="YouTube video abc"))
-    assert title_looks_poor(ResourceFactory.build(url="https://distill.pub/", title="distill.pub"))
-    assert title_looks_poor(ResourceFactory.build(url=url, title=url))
-    assert not title_looks_poor(ResourceFactory.build(url=url, title="The Rise of vLLM"))
-    assert not title_looks_poor(ResourceFactory.build(url=None, title="mml"))
+    assert title_looks_poor("YouTube video abc", url)
+    assert title_looks_poor("distill.pub", "https://distill.pub/")
+    assert title_looks_poor(url, url)
+    assert not title_looks_poor("The Rise of vLLM", url)
+    assert not title_looks_poor("mml", None)
 
 
 @pytest.mark.django_db

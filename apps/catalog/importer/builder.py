@@ -11,6 +11,7 @@ from django.db import transaction
 from apps.catalog.importer import topics as taxonomy
 from apps.catalog.importer.errors import CatalogImportError
 from apps.catalog.importer.planner import ImportPlan, stable_uuid
+from apps.catalog.importer.urls import title_looks_poor
 from apps.catalog.models import (
     Entry,
     Guide,
@@ -122,13 +123,20 @@ class ImportResult:
     def add(self, name: str, number: int = 1) -> None:
         self.counts[name] = self.counts.get(name, 0) + number
 
-    def __str__(self) -> str:
+    def counts_text(self) -> str:
+        """What was written, in words (admin messages and history, command output)."""
         c = self.counts
-        return (
-            f"Imported '{self.guide}': {c.get('sections', 0)} sections, {c.get('entries', 0)} entries, "
-            f"{c.get('resources', 0)} new resources ({c.get('resources_matched', 0)} already in the catalog), "
-            f"{c.get('links', 0)} extra links, {c.get('topics', 0)} new topics."
+        text = (
+            f"{c.get('sections', 0)} sections, {c.get('entries', 0)} entries, "
+            f"{c.get('resources', 0)} new resources, {c.get('resources_matched', 0)} already in "
+            f"the catalog, {c.get('links', 0)} extra links, {c.get('topics', 0)} new topics"
         )
+        if c.get("titles_suggested"):
+            text += f", {c['titles_suggested']} better titles offered as suggestions"
+        return text
+
+    def __str__(self) -> str:
+        return f"Imported '{self.guide}': {self.counts_text()}."
 
 
 def _topics_by_slug(plan: ImportPlan, result: ImportResult) -> dict[str, Topic]:
@@ -165,6 +173,17 @@ def catalog_resources(plan: ImportPlan) -> dict[str, Resource]:
     return found
 
 
+def offers_better_title(resource: Resource, title: str) -> bool:
+    """Does a list's ``title`` for the catalog's ``resource`` name it better? Only when the
+    catalog's title looks poor (a guess from the URL) and the list's does not."""
+    return (
+        title != resource.title
+        and title != resource.suggested_title
+        and title_looks_poor(resource.title, resource.url)
+        and not title_looks_poor(title, resource.url)
+    )
+
+
 def _resources(
     plan: ImportPlan, topics: dict[str, Topic], result: ImportResult
 ) -> dict[str, Resource]:
@@ -174,8 +193,13 @@ def _resources(
     for planned in plan.resources:
         resource = known_resources.get(planned.key)
         if resource is not None:
-            # Never overwrite a curated resource; only add the extra links it does not have yet.
+            # Never overwrite a curated resource; only add the extra links it does not have yet,
+            # and offer the file's title when it names a poorly titled resource better.
             result.add("resources_matched")
+            if offers_better_title(resource, planned.title):
+                resource.suggested_title = planned.title
+                resource.save(update_fields=["suggested_title", "updated_at"])
+                result.add("titles_suggested")
             known = set(resource.links.values_list("url", flat=True))
             links = [link for link in planned.links if link.url not in known]
         else:

@@ -416,6 +416,10 @@ def sync_counts(result: ImportResult) -> str:
         f"{c.get('updated', 0)} updated from the source, {c.get('kept', 0)} kept; "
         f"{c.get('sections', 0)} sections added, {c.get('sections_updated', 0)} updated, "
         f"{c.get('sections_removed', 0)} removed; {c.get('resources', 0)} new resources"
+    ) + (
+        f"; {c['titles_suggested']} better titles offered as suggestions"
+        if c.get("titles_suggested")
+        else ""
     )
 
 

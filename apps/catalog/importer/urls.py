@@ -228,3 +228,19 @@ def route_fragment(url: str) -> str:
     """A fragment that is a client-side route (``#/blog/post``, ``#!/x``) names a page; an anchor does not."""
     fragment = urlsplit(url).fragment
     return fragment if fragment.startswith(("/", "!")) else ""
+
+
+def title_looks_poor(title: str, url: str | None) -> bool:
+    """A title that does not say what the page at ``url`` is: the importer's guess from the URL
+    ("YouTube video abc", "github.com/owner/repo", "Mml book"), the URL itself, or a bare host.
+    Such a title is worth replacing by the page's own or by a list's better one."""
+    title = title.strip()
+    if not url:
+        return False
+    bare = re.sub(r"^https?://(www\.)?", "", url).rstrip("/")
+    return (
+        not title
+        or title == title_from_url(url)
+        or title.lower() in {url.lower(), bare.lower()}
+        or (" " not in title and ("." in title or "/" in title))
+    )
