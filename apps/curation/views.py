@@ -23,7 +23,8 @@ from django.utils.html import format_html
 from django.views.decorators.http import require_http_methods
 
 from apps.catalog.importer import CatalogImportError, apply_import, plan_import
-from apps.catalog.importer.builder import catalog_resources, offers_better_title
+from apps.catalog.importer.builder import offers_better_title
+from apps.catalog.importer.planner import catalog_resources
 from apps.catalog.importer.reshape import merge_choices, reshape_plan, split_choices
 from apps.catalog.importer.sync import apply_sync, diff_guide, fetch_source, sync_counts
 from apps.catalog.models import Entry, Guide, Resource

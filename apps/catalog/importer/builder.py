@@ -10,13 +10,12 @@ from django.db import transaction
 
 from apps.catalog.importer import topics as taxonomy
 from apps.catalog.importer.errors import CatalogImportError
-from apps.catalog.importer.planner import ImportPlan, stable_uuid
+from apps.catalog.importer.planner import ImportPlan, catalog_resources, stable_uuid
 from apps.catalog.importer.urls import title_looks_poor
 from apps.catalog.models import (
     Entry,
     Guide,
     Resource,
-    ResourceAlias,
     ResourceLink,
     Section,
     Topic,
@@ -148,29 +147,6 @@ def _topics_by_slug(plan: ImportPlan, result: ImportResult) -> dict[str, Topic]:
             existing[spec.slug].save()
             result.add("topics")
     return existing
-
-
-def catalog_resources(plan: ImportPlan) -> dict[str, Resource]:
-    """{planned key: the catalog's Resource} for the planned resources the catalog already has:
-    matched by URL, else by uuid, else by a merged-away uuid (``ResourceAlias``: a curator
-    merged it into another, and a re-import or sync must not bring it back)."""
-    by_url = {
-        r.url: r for r in Resource.objects.filter(url__in=[p.url for p in plan.resources if p.url])
-    }
-    uuids = [p.uuid for p in plan.resources]
-    by_uuid = {r.uuid: r for r in Resource.objects.filter(uuid__in=uuids)}
-    by_alias = {
-        alias.uuid: alias.resource
-        for alias in ResourceAlias.objects.filter(uuid__in=uuids).select_related("resource")
-    }
-    found = {}
-    for planned in plan.resources:
-        resource = (
-            by_url.get(planned.url) or by_uuid.get(planned.uuid) or by_alias.get(planned.uuid)
-        )
-        if resource is not None:
-            found[planned.key] = resource
-    return found
 
 
 def offers_better_title(resource: Resource, title: str) -> bool:

@@ -42,6 +42,7 @@ FIELDS = {
         "priority",
         "phase",
         "effort",
+        "raw",
     ],
     "resource": ["uuid", "url", "url_issue", "title", "kind", "author", "description"],
     "resourcelink": ["uuid", "resource", "url", "label", "position"],

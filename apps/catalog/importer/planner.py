@@ -449,7 +449,7 @@ def plan_import(
     The plan says which resources are new and which the catalog already has
     (``existing_id``), and whether the guide itself exists (``guides[0].existing_id``).
     """
-    from apps.catalog.models import Guide, Resource
+    from apps.catalog.models import Guide
 
     if not guide_slug or slugify(guide_slug) != guide_slug:
         raise CatalogImportError(
@@ -478,14 +478,40 @@ def plan_import(
     )
     plan = planner.finish()
     plan.guides[0].existing_id = existing.pk if existing else None
-    by_url = dict(
-        Resource.objects.filter(url__in=[r.url for r in plan.resources if r.url]).values_list(
-            "url", "pk"
-        )
-    )
-    by_uuid = dict(
-        Resource.objects.filter(uuid__in=[r.uuid for r in plan.resources]).values_list("uuid", "pk")
-    )
+    known = catalog_resources(plan)
     for resource in plan.resources:
-        resource.existing_id = by_url.get(resource.url) or by_uuid.get(resource.uuid)
+        resource.existing_id = known[resource.key].pk if resource.key in known else None
     return plan
+
+
+def catalog_resources(plan: ImportPlan) -> dict:
+    """{planned key: the catalog's Resource} for the planned resources the catalog already has:
+    matched by URL, else by uuid, else by a merged-away uuid (``ResourceAlias``: a curator
+    merged it into another, and a re-import or sync must not bring it back), else by a URL the
+    catalog holds as a resource's extra link (a variant folded into that resource).
+    Reads only."""
+    from apps.catalog.models import Resource, ResourceAlias, ResourceLink
+
+    urls = [p.url for p in plan.resources if p.url]
+    by_url = {r.url: r for r in Resource.objects.filter(url__in=urls)}
+    by_link = {
+        link.url: link.resource
+        for link in ResourceLink.objects.filter(url__in=urls).select_related("resource")
+    }
+    uuids = [p.uuid for p in plan.resources]
+    by_uuid = {r.uuid: r for r in Resource.objects.filter(uuid__in=uuids)}
+    by_alias = {
+        alias.uuid: alias.resource
+        for alias in ResourceAlias.objects.filter(uuid__in=uuids).select_related("resource")
+    }
+    found = {}
+    for planned in plan.resources:
+        resource = (
+            by_url.get(planned.url)
+            or by_uuid.get(planned.uuid)
+            or by_alias.get(planned.uuid)
+            or by_link.get(planned.url)
+        )
+        if resource is not None:
+            found[planned.key] = resource
+    return found

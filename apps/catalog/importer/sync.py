@@ -33,14 +33,13 @@ from apps.catalog.importer.builder import (
     _resources,
     _topics_by_slug,
     apply_import,
-    catalog_resources,
     new_entry,
     new_section,
     section_raw,
 )
 from apps.catalog.importer.errors import CatalogImportError
 from apps.catalog.importer.parser import MAX_SOURCE_SIZE
-from apps.catalog.importer.planner import ImportPlan, PlannedEntry
+from apps.catalog.importer.planner import ImportPlan, PlannedEntry, catalog_resources
 from apps.catalog.models import Entry, Guide, Section
 
 FETCH_TIMEOUT = 20  # seconds
