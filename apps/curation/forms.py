@@ -57,7 +57,12 @@ class GuideImportForm(forms.Form):
     guide_slug = forms.SlugField(
         max_length=80, label="Guide slug", help_text="Its address: /guides/<slug>/."
     )
-    title = forms.CharField(max_length=200, label="Guide title")
+    title = forms.CharField(
+        max_length=200,
+        required=False,
+        label="Guide title",
+        help_text="Leave it empty to use the list's own title (its first heading).",
+    )
 
     def clean(self):
         cleaned = super().clean()
@@ -120,7 +125,7 @@ class ImportConfirmForm(forms.Form):
     text = forms.CharField(widget=forms.HiddenInput, strip=False, max_length=MAX_IMPORT_BYTES)
     source_name = forms.CharField(widget=forms.HiddenInput, required=False, max_length=200)
     guide_slug = forms.SlugField(widget=forms.HiddenInput, max_length=80)
-    title = forms.CharField(widget=forms.HiddenInput, max_length=200)
+    title = forms.CharField(widget=forms.HiddenInput, max_length=200, required=False)
 
 
 class ImportChoicesForm(forms.Form):

@@ -333,6 +333,19 @@ def test_export_of_a_missing_guide_is_404(curator_client):
     )
 
 
+def test_an_empty_title_takes_the_lists_own_heading(curator_client):
+    response = preview(curator_client, text=READING_LIST, title="")
+    assert response.status_code == 200 and response.context["preview"].guide.title == (
+        "Inference reading list"
+    )
+    assert curator_client.post(IMPORT_URL, confirm_data(response)).status_code == 302
+    assert Guide.objects.get(slug="inference").title == "Inference reading list"
+    untitled = preview(
+        curator_client, text="- [vLLM](https://github.com/vllm-project/vllm)", title=""
+    )
+    assert "The guide has no title" in untitled.content.decode()
+
+
 def test_a_better_title_in_the_file_is_offered_as_the_matched_resources_suggestion(
     curator_client,
 ):
