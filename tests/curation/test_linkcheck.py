@@ -484,6 +484,8 @@ def test_the_changelist_shows_and_filters_title_suggestions(curator_client, sugg
     assert {r.pk for r in page.context["cl"].result_list} == {suggested[0].pk, suggested[1].pk}
     assert "The Rise of vLLM" in page.content.decode()
     assert "Has one" in page.content.decode()
+    assert page.context["cl"].list_display[1:3] == ["title", "title_suggestion"]
+    assert "title_suggestion" not in curator_client.get(url).context["cl"].list_display
     none = curator_client.get(url, {"suggestion": "no"})
     assert [r.pk for r in none.context["cl"].result_list] == [suggested[2].pk]
 

@@ -694,7 +694,6 @@ class ResourceAdmin(CatalogModelAdmin):
         "entry_count",
         "topic_list",
         "link_health",
-        "title_suggestion",
         "is_published",
         "updated",
     ]
@@ -919,6 +918,13 @@ class ResourceAdmin(CatalogModelAdmin):
             else messages.SUCCESS
         )
         self.message_user(request, f"Checked {len(resources)} links: {summary}.", level)
+
+    def get_list_display(self, request):
+        """Filtered to resources with a title suggestion, each shows it beside its title."""
+        columns = super().get_list_display(request)
+        if request.GET.get(TitleSuggestionFilter.parameter_name) == "yes":
+            return [columns[0], "title_suggestion", *columns[1:]]
+        return columns
 
     @admin.display(description="title suggestion", ordering="suggested_title")
     def title_suggestion(self, obj):
