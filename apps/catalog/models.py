@@ -210,7 +210,7 @@ class Resource(CatalogModel):
     suggested_title = models.CharField(
         max_length=300,
         blank=True,
-        help_text="The linked page's own title (its <title> or og:title), read by the link checker.",
+        help_text="The linked page's own title (its HTML title or og:title), read by the link checker.",
     )
 
     class Meta:

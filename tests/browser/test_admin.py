@@ -43,7 +43,7 @@ def test_curator_renames_a_resource_and_learners_see_the_new_title(page, live_se
     expect(page.locator("#content-main")).to_contain_text(
         "Recent changes"
     )  # waits for the page, as a person does
-    page.get_by_label("Title").fill("Attention Is All You Need")
+    page.get_by_role("textbox", name="Title:", exact=True).fill("Attention Is All You Need")
     page.get_by_role("button", name="Save", exact=True).first.click()
     page.wait_for_url(f"{live_server.url}/admin/catalog/resource/")
     assert "was changed successfully" in page.locator(".messagelist").inner_text()

@@ -847,3 +847,13 @@ def test_the_resource_page_lists_the_uuids_it_also_answers_for(curator_client):
     assert "Also answers for" in html
     old_page = reverse("catalog:resource-detail", args=[merged_uuid])
     assert f'<a href="{old_page}">{merged_uuid}</a>' in html
+
+
+def test_no_help_text_carries_markup_the_admin_would_render():
+    """The admin renders help texts as HTML: a "<title>" in one once swallowed the rest of the
+    resource form (its inlines' hidden fields with it), so no save went through."""
+    from django.apps import apps as django_apps
+
+    for model in django_apps.get_models():
+        for field in model._meta.get_fields():
+            assert "<" not in str(getattr(field, "help_text", "")), (model, field.name)

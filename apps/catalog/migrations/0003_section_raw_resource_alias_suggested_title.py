@@ -15,7 +15,7 @@ class Migration(migrations.Migration):
             name="suggested_title",
             field=models.CharField(
                 blank=True,
-                help_text="The linked page's own title (its <title> or og:title), read by the link checker.",
+                help_text="The linked page's own title (its HTML title or og:title), read by the link checker.",
                 max_length=300,
             ),
         ),
