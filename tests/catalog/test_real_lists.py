@@ -2,10 +2,11 @@
 
 The links a reader sees are counted independently of the importer: the list is rendered to
 HTML by markdown-it and every ``<a href>`` (not wrapping only an image: badges, buttons)
-and every bare ``http(s)://`` address in the text is a link. A link became a correct
-resource when an imported item has it as its address under a clean title, or keeps it as
-a companion link ("pdf", "code", "Article", "Notebook"). Images and badges are not
-resources; the parse reports them as skipped.
+and every bare ``http(s)://`` address in the text (not in code, which GitHub does not
+link) is a link. A link became a correct resource when an imported item has it as its
+address under a clean, non-generic title, or keeps it as a companion link ("pdf", "code",
+"Source code", "Notebook") or as its author's page ("…, by [@jordn](…)"). Images and badges
+are not resources; the parse reports them as skipped.
 """
 
 import re
@@ -16,7 +17,7 @@ import pytest
 from markdown_it import MarkdownIt
 
 from apps.catalog.importer import normalize_url, parse_guide, plan_import
-from apps.catalog.importer.parser import _COMPANION_LABEL
+from apps.catalog.importer.parser import is_companion_label
 
 LISTS = Path(__file__).parent / "reallists"
 _BARE = re.compile(r"https?://[^\s<>\"'`\]\[]+")
@@ -28,10 +29,21 @@ _GENERIC_TITLES = {
     "paper",
     "article",
     "code",
+    "source code",
     "link",
     "here",
+    "this",
+    "click here",
     "notebook",
     "[pdf]",
+    "blog",
+    "video",
+    "slides",
+    "tweet",
+    "announcement",
+    "readme",
+    "docs",
+    "demo",
 }
 
 
@@ -49,16 +61,21 @@ class _Links(HTMLParser):
         self.links: set[str] = set()
         self.images: set[str] = set()
         self._anchor: list | None = None
+        self._code = 0  # inside <code> or <pre>: text, not links
 
     def handle_starttag(self, tag, attrs):
         attrs = dict(attrs)
-        if tag == "a" and attrs.get("href", "").startswith(("http://", "https://")):
+        if tag in ("code", "pre"):
+            self._code += 1
+        elif tag == "a" and attrs.get("href", "").startswith(("http://", "https://")):
             self._anchor = [attrs["href"], "", False]
         elif tag == "img" and self._anchor is not None:
             self._anchor[2] = True
 
     def handle_endtag(self, tag):
-        if tag == "a" and self._anchor is not None:
+        if tag in ("code", "pre"):
+            self._code = max(0, self._code - 1)
+        elif tag == "a" and self._anchor is not None:
             href, text, has_image = self._anchor
             (self.images if has_image and not text.strip() else self.links).add(href)
             self._anchor = None
@@ -66,7 +83,7 @@ class _Links(HTMLParser):
     def handle_data(self, data):
         if self._anchor is not None:
             self._anchor[1] += data
-        else:
+        elif not self._code:
             for url in _BARE.findall(data):
                 if url := _trim(url):
                     self.links.add(url)
@@ -106,8 +123,8 @@ def fidelity(name: str):
             url = normalize_url(link.url)
             if (
                 position == 0
-                or _COMPANION_LABEL.match(link.label.strip())
-                or link.label in ("Notebook",)
+                or is_companion_label(link.label)
+                or (item.author and link.label.strip() == item.author)
             ):
                 correct.add(url)
     return seen, correct & seen, guide

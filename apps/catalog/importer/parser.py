@@ -212,6 +212,19 @@ _NAME_WORD = re.compile(
 )
 
 
+# Title-cased words that describe a thing ("AI Voice Generator", "A Better ChatGPT Experience"),
+# never a person's or an organization's name.
+_NOT_NAME_WORDS = {
+    "a", "an", "the", "this", "that", "our", "your", "my", "its", "all", "new", "best", "free",
+    "for", "with", "to", "from", "into", "generator", "tool", "tools", "platform", "framework",
+    "library", "assistant", "model", "models", "development", "software", "experience", "engine",
+    "app", "apps", "application", "applications", "api", "service", "services", "search", "chat",
+    "voice", "guide", "course", "tutorial", "tutorials", "introduction", "overview", "list",
+    "collection", "awesome", "system", "systems", "language", "powered", "based", "using",
+    "extension", "plugin", "generation", "builder", "editor", "bot", "chatbot", "agent", "agents",
+}  # fmt: skip
+
+
 def _looks_like_name(text: str) -> bool:
     """ "Simon Boehm", "NVIDIA", "Jax (Google)", "G. Hinton et al": a name, not a sentence."""
     words = text.replace(",", " ").split()
@@ -219,6 +232,7 @@ def _looks_like_name(text: str) -> bool:
         0 < len(words) <= _MAX_AUTHOR_WORDS
         and all(_NAME_WORD.match(w) for w in words)
         and words[0][:1].isupper()
+        and not any(w.lower().strip("().") in _NOT_NAME_WORDS for w in words)
     )
 
 
@@ -240,7 +254,7 @@ def _split_author(text: str) -> tuple[str, str]:
     if (
         not sep
         and text.endswith(".")
-        and len(text.split()) <= 4
+        and len(text.split()) <= 3
         and _looks_like_name(text.rstrip("."))
     ):
         return text.rstrip("."), ""
@@ -257,22 +271,31 @@ _COMPANION_LABEL = re.compile(
     r"^(?:\[?(?:paper|pdf|code|github|git|repo|repository|website|site|homepage|home|project(?: page)?|docs?|"
     r"documentation|demo|slides?|video|talk|poster|blog|post|article|notebook|colab|open in colab|tweet|thread|"
     r"arxiv|html|abs|official|implementation|source|link|dataset|data|model|weights|leaderboard|book|"
+    r"announcement|source code|tweet|"
     r"v\d+(?:\.\d+)?|paper\s*\d+)\]?)$",
     re.IGNORECASE,
 )
 
 
+def is_companion_label(label: str) -> bool:
+    """Does ``label`` say what an extra link is ("pdf", "Source code", "RoPE paper", "GPT-3 Blog post")
+    rather than name a resource of its own?"""
+    label = label.strip()
+    if not label:
+        return False
+    if _COMPANION_LABEL.match(label) or _GENERIC_LABEL.match(label):
+        return True
+    words = label.split()
+    return len(words) > 1 and (
+        bool(_COMPANION_LABEL.match(words[-1])) or words[-1].lower() in ("recipe", "version")
+    )
+
+
 def _is_named(segment: markdown.Segment) -> bool:
     """An extra link that names a resource of its own (split off), not a companion (kept as an extra link)."""
     label = segment.text.strip()
-    if segment.bare or not label or _COMPANION_LABEL.match(label) or _GENERIC_LABEL.match(label):
-        return False
-    # "vLLM recipe", "RoPE paper": what the first link's companion is, not a resource of its own
-    if (
-        len(label.split()) > 1
-        and _COMPANION_LABEL.match(label.split()[-1])
-        or label.lower().endswith(" recipe")
-    ):
+    # "pdf", "vLLM recipe", "RoPE paper": what the first link's companion is, not a resource of its own
+    if segment.bare or not label or is_companion_label(label):
         return False
     # A name ("Unsloth", "Parallelism in PyTorch", "vLLM"), not words of a sentence ("analyze each tensor").
     return any(ch.isupper() for ch in label)
@@ -329,6 +352,13 @@ def parse_items(
     split = [i for i in link_indexes[1:] if _is_named(parts[i]) and not (prefix and i == first)]
     if prefix and _COMPANION_LABEL.match(main.text.strip()) and not main.bare:
         split = [i for i in split if i > first]
+    # "…, by [@jordn](…)": the author's page, kept with the item, not a resource of its own
+    by_links = [
+        i
+        for i in link_indexes[1:]
+        if not parts[i].bare and _BY_BEFORE.search(parts[i - 1].text if i else "")
+    ]
+    split = [i for i in split if i not in by_links]
     extras = [i for i in link_indexes[1:] if i not in split]
     kept = [p for i, p in enumerate(parts) if i not in split]
     first = kept.index(main)
@@ -382,6 +412,8 @@ def parse_items(
             raw_rest = text[text.find(main.text) + len(main.text) :] if main.text else ""
             if wrapped:
                 item.title = f"{item.title} ({wrapped.group(1)})"
+            elif code_authors := _code_span_authors(text, main):
+                item.author, item.note = code_authors, ""
             elif (italic := _ITALIC_AUTHORS.search(raw_rest.split(")", 1)[-1].strip())) and len(
                 item.links
             ) == 1:
@@ -393,6 +425,11 @@ def parse_items(
                 item.note = rest.lstrip(_TRIM_NOTE).strip()
         if len(item.links) == 1 and (by := _BY_AUTHOR.match(item.note)):
             item.author, item.note = by.group(1), ""
+    if by_links and not item.author:
+        item.author = parts[by_links[0]].text.strip()
+        tail = re.compile(rf",?\s*\bby\s+{re.escape(item.author)}\s*\.?\s*$", re.IGNORECASE)
+        item.note = tail.sub("", item.note)
+        item.description = tail.sub("", item.description)
     item.title = item.title.strip() or title_from_url(url)
     item.kind = explicit_kind or guess_kind(url, item.title, context=context)
     items = [item]
@@ -410,6 +447,22 @@ def parse_items(
             )
         )
     return items
+
+
+_BY_BEFORE = re.compile(r"\bby\s*$", re.IGNORECASE)
+_LINK_MARKUP = re.compile(r"\(?!?\[[^\[\]\n]*\]\([^()\s]*\)\)?")
+_CODE_SPANS = re.compile(r"^(?:[\s,]*`([^`\n]{1,60})`)+[\s,.]*$")
+
+
+def _code_span_authors(text: str, main: markdown.Segment) -> str:
+    """``[Title](url) `Uber` `` or ``… ([Paper](…)) `DianPing`, `eBay` ``: the organizations behind it."""
+    start = text.find(main.url)
+    if start < 0:
+        return ""
+    after = _LINK_MARKUP.sub(" ", text[start + len(main.url) :].lstrip(")>"))
+    if not _CODE_SPANS.match(after):
+        return ""
+    return ", ".join(markdown.squash(name) for name in re.findall(r"`([^`\n]{1,60})`", after))
 
 
 _BOLD_START = re.compile(r"\s*(?:\*\*|__)([^*_\n]{1,500})(?:\*\*|__)")
