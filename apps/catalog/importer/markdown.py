@@ -105,6 +105,42 @@ def defuse(text: str) -> tuple[str, int]:
     return "\n".join(kept), dropped
 
 
+_REFERENCE_DEFINITION = re.compile(
+    r"^ {0,3}\[([^\[\]\n]{1,200})\]:[ \t]*<?([^\s<>]+)>?"
+    r"(?:[ \t]+(?:\"[^\"\n]*\"|'[^'\n]*'|\([^()\n]*\)))?[ \t]*$",
+    re.MULTILINE,
+)
+_REFERENCE_USE = re.compile(
+    r"\[([^\[\]\n]{1,300})\]\[([^\[\]\n]{0,200})\]|(?<![\]\\])\[([^\[\]\n]{1,200})\](?![\[(:])"
+)
+
+
+def _reference_key(label: str) -> str:
+    return squash(label).casefold()
+
+
+def inline_references(text: str) -> str:
+    """``[Title][ref]``, ``[ref][]`` and ``[ref]`` written as ``[Title](url)`` where the document
+    defines ``[ref]: url``: items are read line by line, away from the definitions (linear: two passes)."""
+    if "]:" not in text:
+        return text
+    defined: dict[str, str] = {}
+    for match in _REFERENCE_DEFINITION.finditer(text):
+        defined.setdefault(_reference_key(match.group(1)), match.group(2))
+    if not defined:
+        return text
+
+    def resolve(match: re.Match) -> str:
+        if match.group(3) is not None:  # shortcut: "[ref]"
+            label, key = match.group(3), match.group(3)
+        else:
+            label, key = match.group(1), match.group(2) or match.group(1)
+        url = defined.get(_reference_key(key))
+        return f"[{label}]({url})" if url else match.group(0)
+
+    return _REFERENCE_USE.sub(resolve, text)
+
+
 def blocks(text: str, *, html: bool = True):
     return _block_parser(html).parse(text)
 
@@ -154,8 +190,14 @@ def _bare_segments(text: str) -> list[Segment]:
     return segments
 
 
+_BROKEN_IMAGE = re.compile(
+    r"!\[[^\[\]\n]{0,300}\]"
+)  # "![Github Repo stars]" with no address: not text
+
+
 def _text_segments(text: str) -> list[Segment]:
     """Plain text that may still hold loose links and bare URLs."""
+    text = _BROKEN_IMAGE.sub("", text)
     out, position = [], 0
     for match in _LOOSE_LINK.finditer(text):
         out.extend(_bare_segments(text[position : match.start()]))

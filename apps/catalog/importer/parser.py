@@ -163,12 +163,15 @@ _PLACEHOLDER_LABEL = re.compile(
     r"^(stuff|idk|another (one|blog)|some ?blog|link|here|this|that)$", re.IGNORECASE
 )
 _TRIM_NOTE = " ,:;.-–—>/|•·"
+_LEADING_SYMBOLS = re.compile(r"^[^\w\s(\[\"'“‘<@#$.]+\s+(?=\w)")
 _MAX_HEADING = 80
 _MAX_AUTHOR_WORDS = 6
 
 
 def _clean_heading(text: str) -> str:
-    return markdown.squash(markdown.strip_emphasis(text)).rstrip(":").strip()
+    """A heading as a reader names it: no markup, no decorative leading emoji ("🚀 Advanced AI Agents")."""
+    heading = markdown.squash(markdown.strip_emphasis(text)).rstrip(":").strip()
+    return _LEADING_SYMBOLS.sub("", heading) or heading
 
 
 def _is_abbreviation_list(label: str) -> bool:
@@ -214,8 +217,22 @@ _NAME_WORD = re.compile(
 
 # Title-cased words that describe a thing ("AI Voice Generator", "A Better ChatGPT Experience"),
 # never a person's or an organization's name.
+_DETERMINERS = {
+    "a",
+    "an",
+    "the",
+    "this",
+    "that",
+    "our",
+    "your",
+    "my",
+    "its",
+    "all",
+    "new",
+    "best",
+    "free",
+}
 _NOT_NAME_WORDS = {
-    "a", "an", "the", "this", "that", "our", "your", "my", "its", "all", "new", "best", "free",
     "for", "with", "to", "from", "into", "generator", "tool", "tools", "platform", "framework",
     "library", "assistant", "model", "models", "development", "software", "experience", "engine",
     "app", "apps", "application", "applications", "api", "service", "services", "search", "chat",
@@ -232,6 +249,7 @@ def _looks_like_name(text: str) -> bool:
         0 < len(words) <= _MAX_AUTHOR_WORDS
         and all(_NAME_WORD.match(w) for w in words)
         and words[0][:1].isupper()
+        and words[0].lower() not in _DETERMINERS
         and not any(w.lower().strip("().") in _NOT_NAME_WORDS for w in words)
     )
 
@@ -436,9 +454,13 @@ def parse_items(
     for index in split:
         link_url, link_issue = repair_url(parts[index].url)
         label = parts[index].text.strip()
+        title = label
+        if _PART_LABEL.match(label):
+            # "[Matchmaking in Lyft Line (Part 1)](…) [(Part 2)](…)": the same title, another part
+            title = f"{_PART_TAIL.sub('', item.title).strip()} ({label.strip('()')})"
         items.append(
             ParsedItem(
-                title=label,
+                title=title,
                 kind=guess_kind(link_url, label, context=context),
                 links=[ParsedLink(url=link_url, label=label, issue=link_issue)],
                 tier=tier,
@@ -449,6 +471,8 @@ def parse_items(
     return items
 
 
+_PART_LABEL = re.compile(r"^\(?(?:part|vol\.?|volume|chapter|episode|ep\.?)\s*\d+\)?$", re.I)
+_PART_TAIL = re.compile(r"\s*\(?(?:part|vol\.?|volume|chapter|episode|ep\.?)\s*\d+\)?\s*$", re.I)
 _BY_BEFORE = re.compile(r"\bby\s*$", re.IGNORECASE)
 _LINK_MARKUP = re.compile(r"\(?!?\[[^\[\]\n]*\]\([^()\s]*\)\)?")
 _CODE_SPANS = re.compile(r"^(?:[\s,]*`([^`\n]{1,60})`)+[\s,.]*$")
@@ -522,6 +546,20 @@ def _unwrap(text: str) -> tuple[str, dict[str, str]]:
                 lines = lines[end + 1 :]
                 break
     return "\n".join(lines), front_matter
+
+
+# A list line that is only an address, perhaps after a label: "https://…", "Paper: https://…".
+_LONE_URL = re.compile(r"^(?:[\w ]{1,20}:\s*)?<?https?://\S+>?$")
+
+
+def _caption_title(caption: str) -> str:
+    """A title from the prose describing a link: its first sentence, when it is short enough."""
+    first = re.split(r"(?<=[^A-Z.][.!?])\s|;\s|:\s", caption, maxsplit=1)[0].rstrip(".!?;: ")
+    return first if len(first.split()) >= 2 and len(first) <= _MAX_HEADING else ""
+
+
+def _has_button(text: str) -> bool:
+    return any(p.image and _is_button(p) for p in markdown.segments(text))
 
 
 def _has_link(text: str) -> bool:
@@ -678,6 +716,7 @@ class _Parser:
         self.preamble: list[str] = []
         self.orphan: ParsedSection | None = None
         self.last_item_level: int | None = None  # list depth of the last linked bullet
+        self.caption: tuple[int, str] | None = None  # (event index, prose) describing that bullet
 
     # where things go
 
@@ -692,6 +731,11 @@ class _Parser:
     @property
     def in_preamble(self) -> bool:
         return not self.guide.sections
+
+    @property
+    def in_header(self) -> bool:
+        """Before the first heading, where only a page header's links may have been read."""
+        return not self.headings and all(s is self.orphan for s in self.guide.sections)
 
     def _attach(self, section: ParsedSection, parent: ParsedSection | None) -> ParsedSection:
         section.parent = parent
@@ -740,7 +784,9 @@ class _Parser:
             return self.orphan
         return self.container
 
-    def _add_item(self, body: str, raw: str) -> None:
+    def _add_item(self, body: str, raw: str, caption: str = "", standalone: bool = False) -> None:
+        """Add the items ``body`` names; ``standalone``: a link from a sentence or a page header,
+        never the companion of the item before it ("💻 <a>Blog</a>" in a row of the author's pages)."""
         items = parse_items(
             body,
             context=self._context(),
@@ -750,6 +796,12 @@ class _Parser:
         )
         if not items:
             return
+        if caption and len(items) == 1 and items[0].url:
+            # a lone address under the prose that describes it
+            item = items[0]
+            item.title = _caption_title(caption) or title_from_url(item.url)
+            item.note = item.description = caption
+            item.kind = guess_kind(item.url, item.title, context=self._context())
         target = self._target()
         known = self.section_urls.setdefault(id(target), set())
         for item in items:
@@ -759,11 +811,13 @@ class _Parser:
                 if item.url in self.guide_urls:
                     continue  # "[GitHub](…)" repeating a link the list already gave
                 # "[Website](…)" / "[GitHub](…)": the companion of the item before it, or named by its section
-                if target.items and target.items[-1].url:
+                if standalone:
+                    item.title = title_from_url(item.url)
+                elif target.items and target.items[-1].url:
                     target.items[-1].links.append(item.links[0])
                     self._remember(item, known)
                     continue
-                if target.title and len(target.title) <= _MAX_HEADING:
+                elif target.title and len(target.title) <= _MAX_HEADING:
                     item.title = target.title
             item.title = _clean_title(item.title) or (title_from_url(item.url) if item.url else "")
             if not item.title:
@@ -840,7 +894,8 @@ class _Parser:
     def _heading_line(self, level: int, title: str) -> None:
         parts = markdown.segments(title)
         links = [p for p in parts if markdown.is_web_link(p)]
-        if level == 1 and not self.guide.title and self.in_preamble:
+        if level == 1 and not self.guide.title and self.in_header:
+            # the list's name, even under a header of links (language switchers, sponsors)
             self.guide.title = _clean_heading(title)
             return
         while self.headings and self.headings[-1][0] >= level:
@@ -849,12 +904,17 @@ class _Parser:
         self.headings.append((level, section))
         self.pseudo = None
         self.group_priority = ""
-        if len(links) == 1 and markdown.plain(parts) == links[0].text:
+        if len(links) == 1 and re.sub(r"^[^\w(\[]+", "", markdown.plain(parts)) == links[0].text:
             # "## [AI Legion](https://…)": the heading names a resource
             self._add_item(title, title)
 
     def _bullet_line(self, index: int, level: int, marker: str, body: str, raw: str) -> None:
         body = body.strip()
+        caption, self.caption = self.caption, None
+        if caption and caption[0] == index and _LONE_URL.match(body):
+            self._add_item(body, raw, caption=caption[1])
+            self.last_item_level = level
+            return
         checklist = bool(_CHECKBOX.match(body))
         body = _CHECKBOX.sub("", body).strip()
         if not body:
@@ -895,14 +955,16 @@ class _Parser:
             return
         if _has_link(text):
             self._count_skipped_links(text)
-            if self._is_prose(text) or from_html and self.in_preamble:
+            if self._is_prose(text) or from_html and self.in_header:
                 # links mentioned in a sentence (or a page header): one resource each, named by its label
                 if self.in_preamble:
                     self._add_prose(text)
                 for part in markdown.segments(text):
                     if markdown.is_web_link(part):
                         self._add_item(
-                            f"[{part.text}]({part.url})" if part.text else part.url, line
+                            f"[{part.text}]({part.url})" if part.text else part.url,
+                            line,
+                            standalone=True,
                         )
                 return
             self._add_item(text, line)
@@ -933,7 +995,7 @@ class _Parser:
             self._pseudo_heading(text)
         elif self.in_preamble and _LANGUAGE_TOGGLE.match(readable):
             return
-        else:
+        elif not self._captions_next(index, text):
             self._add_prose(text)
 
     def _describes_last_item(self, level: int, text: str) -> bool:
@@ -950,8 +1012,29 @@ class _Parser:
 
     @staticmethod
     def _is_prose(text: str) -> bool:
-        """A sentence that mentions links in passing, not a line naming a resource."""
-        return len(markdown.plain(markdown.segments(text)).split()) > 12
+        """A sentence that mentions links in passing, not a line naming a resource.
+
+        A line that opens with its link ("🚀 **[Name](…)** - a long description") names it.
+        """
+        parts = markdown.segments(text)
+        if len(markdown.plain(parts).split()) <= 12:
+            return False
+        first = next((i for i, part in enumerate(parts) if markdown.is_web_link(part)), 0)
+        return bool(re.search(r"\w", markdown.plain(parts[:first])))
+
+    def _captions_next(self, index: int, text: str) -> bool:
+        """Is ``text`` (prose at event ``index``) the description of a lone address listed right
+        under it ("1. GoogleAI introduces Muse, …" / "  - Paper: https://…")? Then it waits for it."""
+        following = self._next_event(index)
+        if following is None or following.kind != "bullet":
+            return False
+        if not _LONE_URL.match(following.text.strip()):
+            return False
+        self.caption = (
+            self.events.index(following, index),
+            markdown.squash(markdown.strip_emphasis(text)),
+        )
+        return True
 
     def _path_line(self, body: str) -> bool:
         title, sep, route = body.partition(":")
@@ -985,6 +1068,13 @@ class _Parser:
         "repository",
         "library",
         "link",
+        "technique",
+        "method",
+        "topic",
+        "lecture",
+        "lesson",
+        "tutorial",
+        "dataset",
     )
     _TEXT_HEADERS = (
         "highlights",
@@ -1029,10 +1119,10 @@ class _Parser:
         text_col = column(self._TEXT_HEADERS)
         author_col = column(self._AUTHOR_HEADERS)
         number_col = column(("#", "no", "no.", "number"))
-        if any(_has_link(cell) for row in body for cell in row):
+        if any(_has_link(cell) or _has_button(cell) for row in body for cell in row):
             target = self._target()
             for raw, row in zip(raws, body, strict=True):
-                item = self._table_row_item(row, raw, title_col, text_col, author_col)
+                item = self._table_row_item(row, raw, title_col, text_col, author_col, number_col)
                 if item:
                     target.items.append(item)
             self.pseudo = None
@@ -1054,7 +1144,9 @@ class _Parser:
             )
         self.pseudo = None
 
-    def _table_row_item(self, row, raw, title_col, text_col, author_col) -> ParsedItem | None:
+    def _table_row_item(
+        self, row, raw, title_col, text_col, author_col, number_col=None
+    ) -> ParsedItem | None:
         cells = [markdown.segments(cell) for cell in row]
         links = [
             (i, p)
@@ -1063,8 +1155,11 @@ class _Parser:
             if markdown.is_web_link(p) or (p.image and p.url.startswith("http") and p.src != p.url)
         ]
         web = [(i, p) for i, p in links if not p.image or not _is_badge(p)]
+        if not web:
+            # a row whose only links are buttons ("View on GitHub", "Open in Colab") to its content
+            web = [(i, p) for i, p in links if p.image and _is_button(p)]
         for _, p in links:
-            if p.image and _is_badge(p):
+            if p.image and _is_badge(p) and (_, p) not in web:
                 self._skip(_image_reason(p))
         if not web:
             return None
@@ -1083,16 +1178,22 @@ class _Parser:
         if not title or (col == title_col and main.text and not _COMPANION_LABEL.match(main.text)):
             title = main.text if main.text and not _COMPANION_LABEL.match(main.text) else title
         if not title:
-            title = next(
-                (
-                    markdown.plain(c)
-                    for k, c in enumerate(cells)
-                    if k not in (text_col, author_col)
-                    and markdown.plain(c)
-                    and not re.fullmatch(r"[\d\s./:-]+", markdown.plain(c))
-                ),
-                "",
-            )
+            # no title column: the words nearest the link, on its left ("| 1 | Foundational | Basic RAG | [button] |")
+            named = [
+                markdown.plain(c)
+                for k, c in enumerate(cells)
+                if k not in (text_col, author_col)
+                and markdown.plain(c)
+                and not re.fullmatch(r"[\d\s./:-]+", markdown.plain(c))
+            ]
+            left = [
+                markdown.plain(c)
+                for k, c in enumerate(cells[:col])
+                if k not in (text_col, author_col, number_col)
+                and markdown.plain(c)
+                and not re.fullmatch(r"[\d\s./:-]+", markdown.plain(c))
+            ]
+            title = left[-1] if left and main.image else (named[0] if named else "")
         title = _clean_title(title) or title_from_url(main.url)
         item = ParsedItem(title=title, kind="", raw=raw)
         url, issue = repair_url(main.url)
@@ -1102,6 +1203,8 @@ class _Parser:
                 continue
             extra_url, extra_issue = repair_url(p.url)
             label = p.text or ("Notebook" if "colab" in p.url else "")
+            if p.image and not label:
+                label = _button_label(p)
             item.links.append(
                 ParsedLink(url=extra_url, label=label or title_from_url(p.url), issue=extra_issue)
             )
@@ -1172,7 +1275,7 @@ class _Parser:
                 if item.kind == Kind.BOOK:
                     self.books.append(item)
 
-    def _ordered_list(self, events: list[_Event]) -> None:
+    def _ordered_list(self, events: list[_Event], start: int = 0) -> None:
         """Numbered items: items when they link or name known books, else prose (e.g. "How to read")."""
         bodies = [event.text.strip() for event in events]
         if any(_has_link(body) for body in bodies):
@@ -1184,8 +1287,10 @@ class _Parser:
         if books and all(resolved):
             self._reading_order(events, bodies, resolved)
             return
-        for event in events:
-            self._add_prose(event.raw or event.text)
+        for offset, event in enumerate(events):
+            last = offset == len(events) - 1
+            if not (last and self._captions_next(start + offset, event.text)):
+                self._add_prose(event.raw or event.text)
 
     def _reading_order(self, events, bodies, resolved) -> None:
         section = self._attach(ParsedSection(title="Reading order"), self._target())
@@ -1210,7 +1315,7 @@ class _Parser:
                 end = index
                 while end < len(events) and events[end].kind == "ordered":
                     end += 1
-                self._ordered_list(events[index:end])
+                self._ordered_list(events[index:end], index)
                 index = end
                 continue
             if event.kind == "heading":
@@ -1265,6 +1370,36 @@ def _is_badge(segment: markdown.Segment) -> bool:
     return any(host in src for host in _BADGE_HOSTS) or "badge" in segment.text.lower()
 
 
+_IMAGE_FILE = re.compile(r"\.(?:png|jpe?g|gif|svg|webp)(?:[?#].*)?$", re.IGNORECASE)
+
+
+def _is_button(segment: markdown.Segment) -> bool:
+    """An image link that leads to content (a notebook, a repository, a video), not to the badge
+    service, the image itself or a profile of the author."""
+    url = segment.url.lower()
+    return (
+        url.startswith(("http://", "https://"))
+        and markdown.valid_url(segment.url)
+        and segment.url != segment.src
+        and not _IMAGE_FILE.search(url)
+        and not any(host in url for host in _BADGE_HOSTS)
+    )
+
+
+def _button_label(segment: markdown.Segment) -> str:
+    """ "GitHub", "Notebook", "Video": what a button's badge says it opens."""
+    source = f"{segment.text} {segment.src}".lower()
+    for word, label in (
+        ("colab", "Notebook"),
+        ("youtube", "Video"),
+        ("video", "Video"),
+        ("github", "GitHub"),
+    ):
+        if word in source:
+            return label
+    return title_from_url(segment.url)
+
+
 def _image_reason(segment: markdown.Segment) -> str:
     return "badges" if _is_badge(segment) else "images and image links"
 
@@ -1294,7 +1429,7 @@ def parse_guide(source: bytes | str) -> ParsedGuide:
         )
     text, front_matter = _unwrap(decode_source(source))
     text, dropped = markdown.defuse(text)
-    guide = _Parser(text).parse()
+    guide = _Parser(markdown.inline_references(text)).parse()
     if dropped:
         guide.skipped["lines too long or too full of marks to be list lines"] = dropped
     guide.front_matter = front_matter
