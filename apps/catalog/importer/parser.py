@@ -1031,7 +1031,7 @@ class _Parser:
         if not _LONE_URL.match(following.text.strip()):
             return False
         self.caption = (
-            self.events.index(following, index),
+            self.next_meaningful[index],
             markdown.squash(markdown.strip_emphasis(text)),
         )
         return True
