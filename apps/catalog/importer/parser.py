@@ -558,6 +558,21 @@ def _caption_title(caption: str) -> str:
     return first if len(first.split()) >= 2 and len(first) <= _MAX_HEADING else ""
 
 
+_TITLE_CELL = re.compile(
+    r"^\s*(?:\d{1,4}[.)]\s*)?(?:\*\*|__)([^*_\n]{1,300})(?:\*\*|__)\s*(?:[-–—:]\s*)?(.*)$"
+)
+
+
+def _split_title_cell(source: str, readable: str) -> tuple[str, str]:
+    """A title cell as (title, description): ``1) **Muse** - GoogleAI introduces …`` → ("Muse", "GoogleAI …")."""
+    if match := _TITLE_CELL.match(source):
+        title = markdown.strip_emphasis(match.group(1)).strip(" :")
+        rest = markdown.squash(markdown.strip_emphasis(match.group(2)))
+        if title and rest:
+            return title, rest
+    return readable, ""
+
+
 def _has_button(text: str) -> bool:
     return any(p.image and _is_button(p) for p in markdown.segments(text))
 
@@ -1172,9 +1187,12 @@ class _Parser:
                 (k for k, (i, p) in enumerate(web) if not p.image and _is_named(p)), 0
             )
         col, main = web[main_index]
-        title = ""
+        title, cell_description = "", ""
         if title_col is not None and title_col < len(cells):
             title = markdown.plain(cells[title_col])
+            if col != title_col:
+                # "1) **Muse** - GoogleAI introduces Muse, …": the bold name, then what it is
+                title, cell_description = _split_title_cell(row[title_col], title)
         if not title or (col == title_col and main.text and not _COMPANION_LABEL.match(main.text)):
             title = main.text if main.text and not _COMPANION_LABEL.match(main.text) else title
         if not title:
@@ -1211,6 +1229,8 @@ class _Parser:
         if text_col is not None and text_col < len(cells):
             item.description = markdown.plain(cells[text_col])
             item.note = item.description
+        elif cell_description:
+            item.description = item.note = cell_description
         if author_col is not None and author_col < len(cells):
             item.author = markdown.plain(cells[author_col])
         item.kind = guess_kind(url, item.title, context=self._context())

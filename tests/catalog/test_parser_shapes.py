@@ -1,0 +1,177 @@
+"""Shapes of real reading lists the parser reads as a reader does (each seen in a list under
+tests/catalog/reallists), one small document per shape."""
+
+from apps.catalog.importer import parse_guide
+
+
+def items(text):
+    return list(parse_guide(text).items())
+
+
+def only(text):
+    (item,) = items(text)
+    return item
+
+
+def test_a_title_cased_description_is_not_an_author():
+    forefront = only(
+        "## Chat\n- [Forefront](https://forefront.ai/) - A Better ChatGPT Experience.\n"
+    )
+    assert (forefront.author, forefront.description) == ("", "A Better ChatGPT Experience.")
+    play = only("## Speech\n- [Play.ht](https://play.ht/) - AI Voice Generator. Convert text.\n")
+    assert play.author == "" and play.description.startswith("AI Voice Generator.")
+
+
+def test_a_name_before_the_description_is_still_the_author():
+    item = only("## Kernels\n- [GEMM](https://x.io/g) - Simon Boehm. Iterative optimization.\n")
+    assert (item.author, item.description) == ("Simon Boehm", "Iterative optimization.")
+    paper = only(
+        "## P\n- [Post-training](https://x.io/p) - Han Fang, Karthik A Sankararaman. A guide.\n"
+    )
+    assert paper.author == "Han Fang, Karthik A Sankararaman"
+
+
+def test_an_authors_page_after_by_is_the_author_kept_as_a_link():
+    item = only(
+        "## Lists\n- [Awesome ChatGPT](https://github.com/humanloop/awesome-chatgpt) - A curated "
+        "list of tools, by [@jordn](https://github.com/jordn).\n"
+    )
+    assert item.author == "@jordn"
+    assert item.description == "A curated list of tools"
+    assert [(link.url, link.label) for link in item.links[1:]] == [
+        ("https://github.com/jordn", "@jordn")
+    ]
+
+
+def test_organizations_in_code_spans_after_the_link_are_the_author():
+    first, second = items(
+        "## Classification\n"
+        "1. [Categorizing Products](https://x.io/c) `DianPing`, `eBay`\n"
+        "2. [Subtyping patients](https://x.io/s) ([Paper](https://x.io/paper)) `Microsoft`\n"
+    )
+    assert (first.author, first.note) == ("DianPing, eBay", "")
+    assert (second.author, second.note) == ("Microsoft", "")
+    assert [link.label for link in second.links[1:]] == ["Paper"]
+
+
+def test_further_parts_take_the_title_of_the_first():
+    titles = [
+        item.title
+        for item in items(
+            "## Optimization\n1. [Matchmaking in Lyft Line (Part 1)](https://x.io/1) "
+            "[(Part 2)](https://x.io/2) [(Part 3)](https://x.io/3) `Lyft`\n"
+        )
+    ]
+    assert titles == [
+        "Matchmaking in Lyft Line (Part 1)",
+        "Matchmaking in Lyft Line (Part 2)",
+        "Matchmaking in Lyft Line (Part 3)",
+    ]
+
+
+def test_a_companion_named_by_its_last_word_stays_with_the_item():
+    item = only(
+        "## UI\n- [Chatbot UI](https://www.chatbotui.com/) - An open source ChatGPT UI. "
+        "[Source code](https://github.com/mckaywrigley/chatbot-ui).\n"
+    )
+    assert [link.label for link in item.links[1:]] == ["Source code"]
+
+
+def test_numbered_prose_describes_the_lone_address_under_it():
+    first, second = items(
+        "# Papers of the week\n**Top ML Papers of the Week (Jan 1-8):**\n"
+        "1. GoogleAI introduces Muse, a text-to-image model; more efficient than diffusion.\n"
+        "  - Paper: https://arxiv.org/abs/2301.00704\n"
+        "2. A Succinct Summary of Reinforcement Learning. A nice overview.\n"
+        "  - https://arxiv.org/abs/2301.01379\n"
+    )
+    assert first.url == "https://arxiv.org/abs/2301.00704"
+    assert first.note.startswith("GoogleAI introduces Muse")
+    assert first.title == "GoogleAI introduces Muse, a text-to-image model"  # its first clause
+    assert (second.title, second.url) == (
+        "A Succinct Summary of Reinforcement Learning",
+        "https://arxiv.org/abs/2301.01379",
+    )
+
+
+def test_a_table_row_whose_only_links_are_buttons_is_an_item():
+    item = only(
+        "## Techniques\n| # | Category | Technique | View |\n|---|---|---|---|\n"
+        '| 1 | Foundational | Basic RAG | [<img src="https://img.shields.io/badge/GitHub-View-blue">]'
+        "(https://github.com/x/rag/blob/main/simple_rag.ipynb) "
+        '[<img src="https://colab.research.google.com/assets/colab-badge.svg">]'
+        "(https://colab.research.google.com/github/x/rag/blob/main/simple_rag.ipynb) |\n"
+    )
+    assert (item.title, item.url) == (
+        "Basic RAG",
+        "https://github.com/x/rag/blob/main/simple_rag.ipynb",
+    )
+    assert [link.label for link in item.links[1:]] == ["Notebook"]
+
+
+def test_a_status_badge_is_still_not_an_item():
+    guide = parse_guide(
+        "# List\n[![Awesome](https://awesome.re/badge.svg)](https://awesome.re)\n\n"
+        "## Tools\n- [Flowise](https://github.com/FlowiseAI/Flowise) - Drag and drop.\n"
+    )
+    assert [item.title for item in guide.items()] == ["Flowise"]
+    assert guide.skipped.get("badges") == 1
+
+
+def test_a_papers_table_splits_the_bold_name_from_its_description():
+    item = only(
+        "## Week 1\n| **Paper** | **Links** |\n| --- | --- |\n"
+        "| 1) **Muse** - GoogleAI introduces Muse, a text-to-image model. | "
+        "[Paper](https://arxiv.org/abs/2301.00704), [Tweet](https://twitter.com/dair_ai/status/1) |\n"
+    )
+    assert (item.title, item.url) == ("Muse", "https://arxiv.org/abs/2301.00704")
+    assert item.description == "GoogleAI introduces Muse, a text-to-image model."
+    assert [link.label for link in item.links[1:]] == ["Tweet"]
+
+
+def test_reference_style_links_are_links():
+    attention, adam = items(
+        "# List\n## Papers\n- [Attention][attn] - Transformers.\n- [Adam][] - An optimizer.\n\n"
+        '[attn]: https://arxiv.org/abs/1706.03762 "Attention"\n[adam]: <https://arxiv.org/abs/1412.6980>\n'
+    )
+    assert (attention.title, attention.url) == ("Attention", "https://arxiv.org/abs/1706.03762")
+    assert (adam.title, adam.url) == ("Adam", "https://arxiv.org/abs/1412.6980")
+
+
+def test_a_heading_that_is_a_link_after_an_emoji_names_a_resource():
+    item = only("# List\n### 👉 [**Get the full course**](https://example.com/course)\n")
+    assert (item.title, item.url) == ("Get the full course", "https://example.com/course")
+
+
+def test_the_first_h1_names_the_list_even_under_a_header_of_links():
+    guide = parse_guide(
+        '<p align="center">\n  <a href="https://x.io/?lang=de">Deutsch</a> |\n'
+        '  <a href="https://x.io/?lang=fr">français</a>\n</p>\n\n'
+        "# 🌟 Awesome LLM Apps\n\n## 🚀 Advanced AI Agents\n- [Openwork](https://github.com/a/openwork)\n"
+    )
+    assert guide.title == "Awesome LLM Apps"
+    assert [section.title for section in guide.walk()] == ["Reading list", "Advanced AI Agents"]
+
+
+def test_a_paragraph_that_opens_with_its_link_is_an_item_with_its_description():
+    item = only(
+        "# List\n## Related\n🚀 **[Agents Towards Production](https://github.com/x/agents)** - "
+        "code-first tutorials for shipping production-grade GenAI agents, prototype to scale.\n"
+    )
+    assert item.title == "Agents Towards Production"
+    assert item.description.startswith("code-first tutorials")
+
+
+def test_an_image_without_an_address_leaves_no_markup():
+    item = only(
+        "## Frameworks\n- [Flappy](https://github.com/pleisto/flappy): Agent SDK "
+        "![Github Repo stars]![](https://img.shields.io/github/stars/pleisto/flappy.svg)\n"
+    )
+    assert item.note == "Agent SDK"
+
+
+def test_urls_in_code_are_not_items():
+    guide = parse_guide(
+        "# List\n## Apps\n- [App](https://github.com/a/app)\n\n```bash\ngit clone https://github.com/a/b.git\n```\n"
+    )
+    assert [item.url for item in guide.items()] == ["https://github.com/a/app"]
