@@ -175,3 +175,26 @@ def test_urls_in_code_are_not_items():
         "# List\n## Apps\n- [App](https://github.com/a/app)\n\n```bash\ngit clone https://github.com/a/b.git\n```\n"
     )
     assert [item.url for item in guide.items()] == ["https://github.com/a/app"]
+
+
+def test_a_description_after_a_stars_badge_is_the_description():
+    item = only(
+        "## AutoML\n* [AutoGluon](https://github.com/autogluon/autogluon) "
+        "![](https://img.shields.io/github/stars/autogluon/autogluon.svg) - Automated feature selection.\n"
+    )
+    assert item.description == "Automated feature selection."
+
+
+def test_a_link_inside_a_sentence_is_split_off_but_its_words_stay():
+    autokeras, paper = items(
+        "## AutoML\n* [Autokeras](https://github.com/keras-team/autokeras) - AutoML library for Keras "
+        'based on ["Auto-Keras: Efficient Neural Architecture Search"](https://arxiv.org/abs/1806.10282).\n'
+    )
+    assert (
+        autokeras.description
+        == 'AutoML library for Keras based on "Auto-Keras: Efficient Neural Architecture Search".'
+    )
+    assert (paper.title, paper.url) == (
+        "Auto-Keras: Efficient Neural Architecture Search",
+        "https://arxiv.org/abs/1806.10282",
+    )

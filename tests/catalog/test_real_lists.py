@@ -146,6 +146,7 @@ EXPECTED = [
     ("shubhamsaboo-awesome-llm-apps.md", 10, 10),
     ("dair-ai-ml-papers-of-the-week.md", 10, 10),
     ("nirdiamant-rag-techniques.md", 15, 15),
+    ("ethicalml-awesome-production-machine-learning.md", 46, 46),
 ]
 
 

@@ -381,7 +381,30 @@ def parse_items(
     kept = [p for i, p in enumerate(parts) if i not in split]
     first = kept.index(main)
     rest_parts = kept[first + 1 :]
-    rest = markdown.plain(rest_parts)
+    # the words after the link; a split-off link inside a sentence is read by its label
+    # ("AutoML library for Keras based on "Auto-Keras: …"."), one in a list of links is not
+    rest = markdown.plain(
+        [
+            part
+            for index, part in enumerate(parts)
+            if index > parts.index(main)
+            and (
+                index not in split
+                or (
+                    index
+                    and not parts[index - 1].url
+                    and re.search(r"\w\s*$", parts[index - 1].text)
+                )
+            )
+        ]
+    )
+    # what follows the link once badges and images are set aside ("[AIDE](…) ![](stars) - …")
+    words_after = []
+    for part in rest_parts:
+        if part.url and not part.image:
+            break
+        words_after.append(part.text if not part.image else "")
+    lead = "".join(words_after)
     url, issue = repair_url(main.url)
     item.links.append(ParsedLink(url=url, label=main.text, issue=issue))
     for index in extras:
@@ -413,9 +436,7 @@ def parse_items(
             item.title = label or title_from_url(url)
         if prefix and (_GENERIC_LABEL.match(label) or _COMPANION_LABEL.match(label)):
             pass  # titled by its own words before the link, note already read
-        elif re.match(
-            r"^\s+[-–—:]\s", "".join(p.text for p in rest_parts[:1]) if rest_parts else ""
-        ):
+        elif re.match(r"^\s*(?:\s[-–—]|:)\s", lead):
             # 002's "[Title](url) - Author. Description." (an author only when it is a name)
             item.author, item.description = _split_author(rest.lstrip(_TRIM_NOTE))
             item.note = item.description
@@ -1432,6 +1453,8 @@ def _clean_title(title: str) -> str:
     title = re.sub(
         r"^[^\w\s(\[\"'“‘<@#$.]+\s+(?=\w)", "", title
     )  # a leading emoji: "🥱 LazyMergekit"
+    if len(title) > 2 and title[0] + title[-1] in ('""', "“”", "''"):
+        title = title[1:-1].strip()  # '"Auto-Keras: Efficient Neural Architecture Search"'
     # "Efficient Transformers: A Survey." — a paper title's closing full stop is not part of it
     if title.endswith(".") and not title.endswith("..") and len(title.split()) > 3:
         title = title[:-1]
