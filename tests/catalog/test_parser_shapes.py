@@ -198,3 +198,44 @@ def test_a_link_inside_a_sentence_is_split_off_but_its_words_stay():
         "Auto-Keras: Efficient Neural Architecture Search",
         "https://arxiv.org/abs/1806.10282",
     )
+
+
+def test_a_click_here_link_is_named_by_the_words_before_it():
+    item = only(
+        "## Announcements\n- ICLR 2024 paper summaries ([Click Here](https://areganti.notion.site/x))\n"
+    )
+    assert (item.title, item.note) == ("ICLR 2024 paper summaries", "")
+
+
+def test_links_in_a_heading_are_items_named_by_their_words_or_the_heading():
+    guide = parse_guide(
+        "# Guide\n## Courses\n#### [Link](https://areganti.notion.site/course) to the course website\n"
+        "- [Week 1](https://x.io/week1)\n"
+    )
+    assert [(item.title, item.url) for item in guide.items()] == [
+        ("Link to the course website", "https://areganti.notion.site/course"),
+        ("Week 1", "https://x.io/week1"),
+    ]
+
+
+def test_a_link_whose_text_runs_over_two_lines_is_one_link():
+    item = only(
+        "# Guide\n## Weeks\nWeek 2: [Prompting and Prompt\nEngineering](https://x.io/week2)\n"
+    )
+    assert (item.title, item.url) == ("Prompting and Prompt Engineering", "https://x.io/week2")
+
+
+def test_emoji_shortcodes_are_not_part_of_a_heading():
+    guide = parse_guide(
+        "# :star: :bookmark: awesome-guide\n## :mortar_board: Courses\n- [A](https://x.io/a)\n"
+    )
+    assert (guide.title, guide.sections[0].title) == ("awesome-guide", "Courses")
+
+
+def test_plain_bullets_under_a_linked_paragraph_say_what_it_covers():
+    (item,) = items(
+        "# Guide\n## Weeks\nWeek 1: [Practical Introduction to LLMs](https://x.io/week1)\n\n"
+        "- Applied LLM Foundations\n- Real World LLM Use Cases\n"
+    )
+    assert item.title == "Practical Introduction to LLMs"
+    assert item.note.endswith("Applied LLM Foundations\nReal World LLM Use Cases")

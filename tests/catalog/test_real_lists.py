@@ -147,6 +147,7 @@ EXPECTED = [
     ("dair-ai-ml-papers-of-the-week.md", 10, 10),
     ("nirdiamant-rag-techniques.md", 15, 15),
     ("ethicalml-awesome-production-machine-learning.md", 46, 46),
+    ("aishwaryanr-awesome-generative-ai-guide.md", 131, 131),
 ]
 
 

@@ -155,14 +155,17 @@ _WEEKS_PREFIX = re.compile(
 )
 _QUOTED = re.compile(r"[\"“]([^\"”]+)[\"”]")
 _GENERIC_LABEL = re.compile(
-    r"^(paper\s*\d*|v\d+(\.\d+)?|link|here|this|code|implementation|pdf|slides?|video|blog|post|article|source)$",
+    r"^(paper\s*\d*|v\d+(\.\d+)?|link|here|this|code|implementation|pdf|slides?|video|blog|post|article|source|"
+    r"click here|click|read more|more|see here|learn more)$",
     re.IGNORECASE,
 )
 # Link texts that name nothing: the item's own words, or the URL, make a better title.
 _PLACEHOLDER_LABEL = re.compile(
-    r"^(stuff|idk|another (one|blog)|some ?blog|link|here|this|that)$", re.IGNORECASE
+    r"^(stuff|idk|another (one|blog)|some ?blog|link|here|this|that|click here|click|read more|learn more)$",
+    re.IGNORECASE,
 )
 _TRIM_NOTE = " ,:;.-–—>/|•·"
+_SHORTCODE = re.compile(r"(?<!\S):[a-z][a-z0-9_+-]{0,40}:(?!\S)")  # GitHub's emoji, ":star:"
 _LEADING_SYMBOLS = re.compile(r"^[^\w\s(\[\"'“‘<@#$.]+\s+(?=\w)")
 _MAX_HEADING = 80
 _MAX_AUTHOR_WORDS = 6
@@ -171,6 +174,7 @@ _MAX_AUTHOR_WORDS = 6
 def _clean_heading(text: str) -> str:
     """A heading as a reader names it: no markup, no decorative leading emoji ("🚀 Advanced AI Agents")."""
     heading = markdown.squash(markdown.strip_emphasis(text)).rstrip(":").strip()
+    heading = markdown.squash(_SHORTCODE.sub("", heading)) or heading  # ":star: Courses"
     return _LEADING_SYMBOLS.sub("", heading) or heading
 
 
@@ -364,7 +368,7 @@ def parse_items(
     first = link_indexes[0]
     main = parts[first]
     # A link whose label is only a companion word ("[pdf]") after a bold title: the title names it.
-    prefix = markdown.plain(parts[:first]).strip(" :")
+    prefix = markdown.plain(parts[:first]).strip(" :([")
     if not re.search(r"\w", prefix):
         prefix = ""  # "💻 [Blog](…)": a symbol is not the item's name
     split = [i for i in link_indexes[1:] if _is_named(parts[i]) and not (prefix and i == first)]
@@ -470,6 +474,10 @@ def parse_items(
         item.note = tail.sub("", item.note)
         item.description = tail.sub("", item.description)
     item.title = item.title.strip() or title_from_url(url)
+    if not re.search(r"\w", item.note):
+        item.note = ""  # ")" left after "([Click Here](…))"
+    if not re.search(r"\w", item.description):
+        item.description = ""
     item.kind = explicit_kind or guess_kind(url, item.title, context=context)
     items = [item]
     for index in split:
@@ -624,6 +632,21 @@ _SUMMARY_NOISE = re.compile(
 )
 
 
+def _join_open_links(lines: list[str]) -> list[str]:
+    """A paragraph's lines, a line whose link text runs on ("[Prompting and Prompt" /
+    "Engineering](…)") joined to the next (at most three lines: one pass)."""
+    out: list[str] = []
+    carried = 0
+    for line in lines:
+        if out and carried and out[-1].count("[") > out[-1].count("]"):
+            out[-1] = f"{out[-1]} {line}"
+            carried -= 1
+        else:
+            out.append(line)
+            carried = 2
+    return out
+
+
 def _is_delimiter_row(line: str) -> bool:
     stripped = line.strip()
     return "-" in stripped and "|" in stripped and set(stripped) <= set("|:- \t")
@@ -707,7 +730,7 @@ def _events(text: str, *, html: bool = True) -> list[_Event]:
                 )
                 events.extend(_Event("plain", line, raw=line) for line in lazy)
             else:
-                events.extend(_Event("plain", line, raw=line) for line in para)
+                events.extend(_Event("plain", line, raw=line) for line in _join_open_links(para))
             index += 3
             continue
         elif kind == "fence":
@@ -753,6 +776,8 @@ class _Parser:
         self.orphan: ParsedSection | None = None
         self.last_item_level: int | None = None  # list depth of the last linked bullet
         self.caption: tuple[int, str] | None = None  # (event index, prose) describing that bullet
+        # (event index, item): a linked paragraph whose plain bullets, from that event on, describe it
+        self.described: tuple[int | None, ParsedItem] | None = None
 
     # where things go
 
@@ -943,6 +968,13 @@ class _Parser:
         if len(links) == 1 and re.sub(r"^[^\w(\[]+", "", markdown.plain(parts)) == links[0].text:
             # "## [AI Legion](https://…)": the heading names a resource
             self._add_item(title, title)
+        elif links:
+            # "#### [Link](…) to the course website": each link, named by its words or the heading's
+            for link in links:
+                label = link.text
+                if not label or _GENERIC_LABEL.match(label) or _PLACEHOLDER_LABEL.match(label):
+                    label = section.title
+                self._add_item(f"[{label}]({link.url})", title, standalone=True)
 
     def _bullet_line(self, index: int, level: int, marker: str, body: str, raw: str) -> None:
         body = body.strip()
@@ -963,9 +995,19 @@ class _Parser:
             return
         text = markdown.plain(parts)
         whole_bold = re.fullmatch(r"(?:\*\*|__)[^*_]+(?:\*\*|__)\s*:?", body)
+        described, self.described = self.described, None
         if checklist or _has_link(body):
             self._add_item(body, raw)
             self.last_item_level = level
+        elif (
+            described
+            and described[0] == index
+            and not whole_bold
+            and not self._heads_a_list(index, level)
+        ):
+            item = described[1]
+            item.note = "\n".join(filter(None, [item.note, text]))
+            self.described = (self.next_meaningful[index], item)
         elif self._describes_last_item(level, text):
             item = self.container.items[-1]
             item.note = "\n".join(filter(None, [item.note, text]))
@@ -1003,7 +1045,11 @@ class _Parser:
                             standalone=True,
                         )
                 return
+            count = len(self._target().items)
             self._add_item(text, line)
+            if len(self._target().items) == count + 1 and self._target().items[-1].url:
+                # "🗓️ Week 1: [Practical Introduction to LLMs](…)" over plain bullets of what it covers
+                self.described = (self.next_meaningful[index], self._target().items[-1])
             return
         self._count_skipped_links(text)
         bold = re.fullmatch(r"(?:\*\*|__)([^*_]+)(?:\*\*|__)\s*:?", text)
