@@ -135,7 +135,7 @@ def fidelity(name: str):
 # (fixture, distinct links a reader sees, links that became correct resources)
 EXPECTED = [
     ("e2b-awesome-ai-agents.md", 36, 36),
-    ("terryum-awesome-deep-learning-papers.md", 51, 51),
+    ("terryum-awesome-deep-learning-papers.md", 239, 239),
     ("hannibal046-awesome-llm.md", 58, 58),
     ("mlabonne-llm-course.md", 37, 37),
     ("josephmisiti-awesome-machine-learning.md", 49, 49),

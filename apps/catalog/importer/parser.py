@@ -175,6 +175,8 @@ def _clean_heading(text: str) -> str:
     """A heading as a reader names it: no markup, no decorative leading emoji ("🚀 Advanced AI Agents")."""
     heading = markdown.squash(markdown.strip_emphasis(text)).rstrip(":").strip()
     heading = markdown.squash(_SHORTCODE.sub("", heading)) or heading  # ":star: Courses"
+    if re.fullmatch(r"\([^()]+\)", heading):
+        heading = heading[1:-1].strip()  # "*(Lectures)*"
     return _LEADING_SYMBOLS.sub("", heading) or heading
 
 
@@ -293,7 +295,7 @@ _COMPANION_LABEL = re.compile(
     r"^(?:\[?(?:paper|pdf|code|github|git|repo|repository|website|site|homepage|home|project(?: page)?|docs?|"
     r"documentation|demo|slides?|video|talk|poster|blog|post|article|notebook|colab|open in colab|tweet|thread|"
     r"arxiv|html|abs|official|implementation|source|link|dataset|data|model|weights|leaderboard|book|"
-    r"announcement|source code|tweet|"
+    r"announcement|source code|tweet|web|webpage|web page|"
     r"v\d+(?:\.\d+)?|paper\s*\d+)\]?)$",
     re.IGNORECASE,
 )
