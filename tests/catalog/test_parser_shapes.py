@@ -239,3 +239,22 @@ def test_plain_bullets_under_a_linked_paragraph_say_what_it_covers():
     )
     assert item.title == "Practical Introduction to LLMs"
     assert item.note.endswith("Applied LLM Foundations\nReal World LLM Use Cases")
+
+
+def test_lowercase_tool_names_in_a_sentence_are_resources_of_their_own():
+    bullet, *tools = items(
+        "## Frameworks\n* **Agent frameworks**: use [LangGraph](https://www.langchain.com/langgraph) "
+        "(workflows), or [smolagents](https://github.com/huggingface/smolagents) (lightweight).\n"
+    )
+    assert [(item.title, item.url) for item in tools] == [
+        ("smolagents", "https://github.com/huggingface/smolagents")
+    ]
+    assert bullet.url == "https://www.langchain.com/langgraph"
+
+
+def test_a_lowercase_word_of_the_items_own_title_stays_its_companion():
+    item = only(
+        "## Scaling\n- [ ] 5D parallelism [PP, SP, DP](https://docs.nvidia.com/p), "
+        "[parallelism](https://themlsurgeon.substack.com/p/dp) concept for LLM scaling.\n"
+    )
+    assert [link.label for link in item.links[1:]] == ["parallelism"]

@@ -137,7 +137,7 @@ EXPECTED = [
     ("e2b-awesome-ai-agents.md", 36, 36),
     ("terryum-awesome-deep-learning-papers.md", 239, 239),
     ("hannibal046-awesome-llm.md", 58, 58),
-    ("mlabonne-llm-course.md", 37, 37),
+    ("mlabonne-llm-course.md", 188, 188),
     ("josephmisiti-awesome-machine-learning.md", 49, 49),
     ("xnhyacinth-long-context-modeling.md", 30, 30),
     ("steven2358-awesome-generative-ai.md", 193, 193),

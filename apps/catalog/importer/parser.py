@@ -315,14 +315,25 @@ def is_companion_label(label: str) -> bool:
     )
 
 
-def _is_named(segment: markdown.Segment) -> bool:
-    """An extra link that names a resource of its own (split off), not a companion (kept as an extra link)."""
+def _is_named(segment: markdown.Segment, about: str = "") -> bool:
+    """An extra link that names a resource of its own (split off), not a companion (kept as an extra link).
+
+    ``about``: the item's own words; a lowercase word of them ("5D parallelism [PP, …](…),
+    [parallelism](…) concept") explains the item rather than naming something else.
+    """
     label = segment.text.strip()
     # "pdf", "vLLM recipe", "RoPE paper": what the first link's companion is, not a resource of its own
     if segment.bare or not label or is_companion_label(label):
         return False
-    # A name ("Unsloth", "Parallelism in PyTorch", "vLLM"), not words of a sentence ("analyze each tensor").
-    return any(ch.isupper() for ch in label)
+    # A name ("Unsloth", "Parallelism in PyTorch", "vLLM", "smolagents", "kobold.cpp"), not words of
+    # a sentence ("analyze each tensor").
+    if any(ch.isupper() for ch in label):
+        return True
+    return (
+        len(label) > 1
+        and not re.search(r"\s", label)
+        and label.casefold() not in re.findall(r"[\w.+-]+", about.casefold())
+    )
 
 
 def parse_item(
@@ -373,7 +384,10 @@ def parse_items(
     prefix = markdown.plain(parts[:first]).strip(" :([")
     if not re.search(r"\w", prefix):
         prefix = ""  # "💻 [Blog](…)": a symbol is not the item's name
-    split = [i for i in link_indexes[1:] if _is_named(parts[i]) and not (prefix and i == first)]
+    about = f"{prefix} {main.text}"
+    split = [
+        i for i in link_indexes[1:] if _is_named(parts[i], about) and not (prefix and i == first)
+    ]
     if prefix and _COMPANION_LABEL.match(main.text.strip()) and not main.bare:
         split = [i for i in split if i > first]
     # "…, by [@jordn](…)": the author's page, kept with the item, not a resource of its own
