@@ -182,3 +182,9 @@ def test_real_lists_plan_without_markup(name):
         assert clean(resource.title) and clean(resource.description) and clean(resource.author), (
             resource.title
         )
+        assert resource.title.strip().lower() not in _GENERIC_TITLES, resource.url
+        assert all(clean(link.label) for link in resource.links), resource.title
+    for section in plan.sections:
+        # headings read as headings: no markup, no paragraph taken for one
+        assert clean(section.title) and len(section.title) <= 100, section.title
+        assert not section.title.endswith("."), section.title

@@ -12,6 +12,15 @@ It knows the shapes the community guides actually use:
 * items: ``- [ ]`` checklists, bullets, plain lines holding a URL; links written as
   ``[t](url)`` (parentheses inside URLs kept), bare URLs, several links per item;
   ``[DONE]``, ``(rating 8.5/10)``, ``(blog)``; ``[Title](url) - Author. Description.``
+* the awesome-list shapes (``tests/catalog/reallists``): ``[Title](url): description`` after
+  badges, ``by [@author](…)`` and ``[Title](url) `Org` `` as authors, companions named by
+  their last word (``[Source code](…)``, ``[GPT-3 Blog post](…)``), ``[(Part 2)](…)``,
+  ``([Click Here](…))`` named by the sentence before it, links inside headings and
+  reference-style links (``[Title][ref]``), numbered prose describing the lone address
+  listed under it, plain bullets under a linked paragraph as its note, ``:shortcode:`` and
+  decorative emoji off headings, a page header of links before the list's ``# Name``;
+* tables: a row holding links is an item (the main link in the title column, else a named
+  link, else the row's buttons ``[<img …>](notebook)``; ``1) **Name** - what it is`` split);
 * a section table (``| # | Section | Highlights |``): a section per row holding one chapter;
 * reading paths written as ``- Name: 01 → 03 → 04``;
 * a fenced phased plan (``Phase 1: … (8-10 weeks)`` with numbered books and their
