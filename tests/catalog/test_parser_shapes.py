@@ -258,3 +258,48 @@ def test_a_lowercase_word_of_the_items_own_title_stays_its_companion():
         "[parallelism](https://themlsurgeon.substack.com/p/dp) concept for LLM scaling.\n"
     )
     assert [link.label for link in item.links[1:]] == ["parallelism"]
+
+
+def test_emoji_shortcodes_are_not_part_of_an_items_title():
+    item = only(
+        "# MLOps Core\n1. [:rocket: Putting ML in Production](https://madewithml.com/courses/x/)\n"
+    )
+    assert item.title == "Putting ML in Production"
+
+
+def test_an_html_data_table_keeps_its_columns():
+    attention, bert = items(
+        "# List\n## Papers\n<table>\n<tr><th>Paper</th><th>Notes</th></tr>\n"
+        '<tr><td><a href="https://arxiv.org/abs/1">Attention Is All You Need</a></td>'
+        "<td>The transformer.</td></tr>\n"
+        '<tr><td><a href="https://arxiv.org/abs/2">BERT</a> <a href="https://github.com/g/bert">code</a>'
+        "</td><td>Pretraining.</td></tr>\n</table>\n"
+    )
+    assert (attention.title, attention.description) == (
+        "Attention Is All You Need",
+        "The transformer.",
+    )
+    assert (bert.title, bert.description, [link.label for link in bert.links[1:]]) == (
+        "BERT",
+        "Pretraining.",
+        ["code"],
+    )
+
+
+def test_an_html_layout_table_still_gives_one_item_per_link():
+    titles = [
+        item.title
+        for item in items(
+            '# List\n## Sponsors\n<table><tr><td><a href="https://a.io">Alpha</a></td>'
+            '<td><a href="https://b.io">Beta</a></td></tr></table>\n'
+        )
+    ]
+    assert titles == ["Alpha", "Beta"]
+
+
+def test_a_summary_that_names_its_papers_is_a_heading():
+    guide = parse_guide(
+        "# List\n## Papers\n<details>\n<summary><b>More papers</b></summary>\n\n"
+        "- [GPT-2](https://x.io/gpt2)\n\n</details>\n"
+    )
+    assert [section.title for section in guide.walk()] == ["Papers", "More papers"]

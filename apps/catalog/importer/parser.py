@@ -652,8 +652,10 @@ class _Event:
 
 
 _ITEM_START = re.compile(r"^(\s*(?:[-*+]|\d{1,9}[.)])\s+)")
+# "<summary>Click to expand</summary>", "Show more", "Details": no heading ("More papers" is one)
 _SUMMARY_NOISE = re.compile(
-    r"^(toggle|click|show|expand|hide|details|more|see|open)\b", re.IGNORECASE
+    r"^(?:(?:toggle|click|show|expand|hide|see|open)\b|(?:more|details|more details)\W*$)",
+    re.IGNORECASE,
 )
 
 
@@ -1520,7 +1522,8 @@ _TAG_LIKE = re.compile(r"</?[a-zA-Z][a-zA-Z0-9-]*(?:\s[^<>]*)?/?>")
 
 
 def _clean_title(title: str) -> str:
-    title = markdown.squash(_TAG_LIKE.sub(" ", title)).strip(" -–—:|•·")
+    title = markdown.squash(_SHORTCODE.sub(" ", _TAG_LIKE.sub(" ", title))) or title
+    title = title.strip(" -–—:|•·")
     title = re.sub(
         r"^[^\w\s(\[\"'“‘<@#$.]+\s+(?=\w)", "", title
     )  # a leading emoji: "🥱 LazyMergekit"
