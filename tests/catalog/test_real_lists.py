@@ -138,7 +138,7 @@ EXPECTED = [
     ("terryum-awesome-deep-learning-papers.md", 239, 239),
     ("hannibal046-awesome-llm.md", 58, 58),
     ("mlabonne-llm-course.md", 188, 188),
-    ("josephmisiti-awesome-machine-learning.md", 49, 49),
+    ("josephmisiti-awesome-machine-learning.md", 455, 455),
     ("xnhyacinth-long-context-modeling.md", 30, 30),
     ("steven2358-awesome-generative-ai.md", 193, 193),
     ("kyrolabs-awesome-langchain.md", 221, 221),
