@@ -303,3 +303,40 @@ def test_a_summary_that_names_its_papers_is_a_heading():
         "- [GPT-2](https://x.io/gpt2)\n\n</details>\n"
     )
     assert [section.title for section in guide.walk()] == ["Papers", "More papers"]
+
+
+def test_companion_links_in_brackets_or_after_pipes_leave_no_marks_in_the_note():
+    bracketed = only(
+        "## P\n- **Attention Is All You Need** [[paper](https://arxiv.org/abs/1706.03762)] "
+        "[[code](https://github.com/t/t)]\n"
+    )
+    assert (bracketed.title, bracketed.note) == ("Attention Is All You Need", "")
+    piped = only(
+        "## P\n- Attention Is All You Need: [Paper](https://arxiv.org/abs/1706.03762) | "
+        "[Code](https://github.com/t/t) | [Blog](https://blog.x/t)\n"
+    )
+    assert (piped.note, [link.label for link in piped.links[1:]]) == ("", ["Code", "Blog"])
+
+
+def test_a_link_labelled_by_a_symbol_is_labelled_by_its_address():
+    item = only(
+        "## P\n| Title | Paper | Code |\n|---|---|---|\n"
+        "| Attention | [📄](https://arxiv.org/abs/1706.03762) | [💻](https://github.com/t/t) |\n"
+    )
+    assert (item.title, [link.label for link in item.links[1:]]) == ("Attention", ["GitHub"])
+
+
+def test_a_companion_labelled_link_is_named_by_the_words_after_it():
+    item = only(
+        "## P\n- [📄 Paper](https://arxiv.org/abs/1706.03762) Attention Is All You Need, Vaswani et al.\n"
+    )
+    assert (item.title, item.note) == ("Attention Is All You Need", "Vaswani et al.")
+
+
+def test_italic_authors_after_a_bold_link_with_a_code_link():
+    item = only(
+        "## P\n1. **[Attention Is All You Need](https://arxiv.org/abs/1706.03762)** *Ashish Vaswani, "
+        "Noam Shazeer.* NeurIPS 2017. [[code](https://github.com/t/t)]\n"
+    )
+    assert (item.author, item.note) == ("Ashish Vaswani, Noam Shazeer", "NeurIPS 2017.")
+    assert [link.label for link in item.links[1:]] == ["code"]

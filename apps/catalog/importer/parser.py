@@ -214,6 +214,8 @@ def _link_label(parts: list[markdown.Segment], index: int) -> str:
     """An extra link's label; a generic one ("v2", "paper") borrows the words before it ("paper for v2")."""
     link = parts[index]
     label = link.text if not link.bare else title_from_url(link.url)
+    if not re.search(r"\w", label):
+        return _symbol_label(link.url)  # "[💻](github…)"
     if not _GENERIC_LABEL.match(label):
         return label
     before = []
@@ -221,8 +223,28 @@ def _link_label(parts: list[markdown.Segment], index: int) -> str:
         if part.is_link:
             break
         before.insert(0, part)
-    context = re.split(r"[,;:]", markdown.plain(before))[-1].strip(" ()[]")
-    return f"{context} {label}" if context else label
+    context = re.split(r"[,;:|]", markdown.plain(before))[-1].strip(" ()[]|/•·-–—")
+    # "RoPE [paper](…)", "paper for [v2](…)"; not a sentence or a venue ("Shazeer. NeurIPS 2017")
+    if context and len(context.split()) <= 3 and not re.search(r"\.\s|\b(?:19|20)\d\d\b", context):
+        return f"{context} {label}"
+    return label
+
+
+def _symbol_label(url: str) -> str:
+    """A label for a link whose text is only a symbol ("📄", "💻", "🤗"): what its address is."""
+    host = url.lower()
+    for word, label in (
+        ("github.com", "GitHub"),
+        ("arxiv.org", "Paper"),
+        (".pdf", "Paper"),
+        ("youtube.com", "Video"),
+        ("youtu.be", "Video"),
+        ("colab.research.google.com", "Notebook"),
+        ("huggingface.co", "Hugging Face"),
+    ):
+        if word in host:
+            return label
+    return title_from_url(url)
 
 
 _NAME_WORD = re.compile(
@@ -454,6 +476,8 @@ def parse_items(
             item.title, item.note = title_from_url(url), paren.group(1) if paren else ""
     else:
         label = main.text
+        word_label = _LEADING_SYMBOLS.sub("", label)  # "📄 Paper" is a "Paper" link
+        rest_title = re.split(r",\s|\s[-–—]\s|\.\s|;\s", rest.lstrip(_TRIM_NOTE), maxsplit=1)
         if (_GENERIC_LABEL.match(label) or _COMPANION_LABEL.match(label)) and prefix:
             item.title, item.author = _titled_prefix(text, prefix)
             item.note = rest.lstrip(_TRIM_NOTE).strip()
@@ -461,6 +485,15 @@ def parse_items(
             item.title = f"{prefix} ({label})"
         elif _PLACEHOLDER_LABEL.match(label) and not _weak_url_title(url):
             item.title = title_from_url(url)
+        elif (
+            not prefix
+            and (_GENERIC_LABEL.match(word_label) or _COMPANION_LABEL.match(word_label))
+            and re.search(r"[A-Za-z]{3}", rest_title[0])
+            and len(rest_title[0]) <= _MAX_HEADING
+        ):
+            # "[📄 Paper](…) Attention Is All You Need, Vaswani et al.": the words after name it
+            item.title, rest = rest_title[0].strip(), (rest_title[1] if len(rest_title) > 1 else "")
+            rest_parts, lead = [markdown.Segment(rest)] if rest else [], ""
         else:
             item.title = label or title_from_url(url)
         if prefix and (_GENERIC_LABEL.match(label) or _COMPANION_LABEL.match(label)):
@@ -482,9 +515,11 @@ def parse_items(
                 item.title = f"{item.title} ({wrapped.group(1)})"
             elif code_authors := _code_span_authors(text, main):
                 item.author, item.note = code_authors, ""
-            elif (italic := _ITALIC_AUTHORS.search(raw_rest.split(")", 1)[-1].strip())) and len(
-                item.links
-            ) == 1:
+            elif (
+                italic := _ITALIC_AUTHORS.search(
+                    re.sub(r"^(?:\*\*|__)\s*", "", raw_rest.split(")", 1)[-1].strip())
+                )
+            ) and all(is_companion_label(link.label) for link in item.links[1:]):
                 item.author = _short_authors(markdown.squash(italic.group(1)).rstrip("."))
                 item.note = markdown.squash(
                     rest.replace(markdown.squash(italic.group(1)), "", 1)
@@ -499,6 +534,9 @@ def parse_items(
         item.note = tail.sub("", item.note)
         item.description = tail.sub("", item.description)
     item.title = item.title.strip() or title_from_url(url)
+    companions = [parts[i].text.strip() for i in extras if parts[i].text.strip()]
+    item.note = _without_trailing_labels(item.note, companions)
+    item.description = _without_trailing_labels(item.description, companions)
     if not re.search(r"\w", item.note):
         item.note = ""  # ")" left after "([Click Here](…))"
     if not re.search(r"\w", item.description):
@@ -523,6 +561,29 @@ def parse_items(
             )
         )
     return items
+
+
+def _without_trailing_labels(text: str, labels: list[str]) -> str:
+    """``"Fast inference. Docs"`` → ``"Fast inference."``: the labels of the item's own companion
+    links ("[[code](…)]", "| [Blog](…)") are links, kept as such, not words of its note."""
+    if not text or not labels:
+        return text
+    lowered = {
+        label.casefold()
+        for label in labels
+        if _COMPANION_LABEL.match(label) or _GENERIC_LABEL.match(label)
+    }
+    words = text.rstrip(" )]|,;:/•·-–—")
+    changed = True
+    while changed and words:
+        changed = False
+        for label in lowered:
+            before = words[: -len(label)].rstrip()
+            if words.casefold().endswith(label) and (not before or before[-1] in "[|.,;:"):
+                words = words[: -len(label)].rstrip(" ([|,;:/•·-–—")
+                changed = True
+                break
+    return words if words != text.rstrip(" )]|,;:/•·-–—") else text
 
 
 _PART_LABEL = re.compile(r"^\(?(?:part|vol\.?|volume|chapter|episode|ep\.?)\s*\d+\)?$", re.I)
@@ -1314,7 +1375,10 @@ class _Parser:
             if k == main_index:
                 continue
             extra_url, extra_issue = repair_url(p.url)
-            label = p.text or ("Notebook" if "colab" in p.url else "")
+            label = p.text if re.search(r"\w", p.text) else ""
+            label = label or ("Notebook" if "colab" in p.url else "")
+            if not label and not p.image:
+                label = _symbol_label(p.url)  # "[💻](github…)"
             if p.image and not label:
                 label = _button_label(p)
             item.links.append(
