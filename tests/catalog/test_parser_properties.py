@@ -101,6 +101,11 @@ ADVERSARIAL = {
     "bracket lines": ("[" * 399 + "\n") * 2500,
     "sparse brackets": ("[aaaaaaaa" * 44 + "\n") * 2500,
     "emphasis lines": ("*_" * 199 + "\n") * 2500,
+    "reference links": "".join(f"[r{i}]: http://x.io/{i}\n" for i in range(10_000))
+    + "- [t][r1] [r2] [u][] x\n" * 25_000,
+    "numbered captions": "1. A paper about things; more words here.\n  - https://x.io/a\n" * 15_000,
+    "button tables": "| # | Technique | View |\n|---|---|---|\n"
+    + '| 1 | RAG | [<img src="https://img.shields.io/badge/a">](https://x.io/n) |\n' * 10_000,
 }
 
 

@@ -2,10 +2,11 @@
 
 The links a reader sees are counted independently of the importer: the list is rendered to
 HTML by markdown-it and every ``<a href>`` (not wrapping only an image: badges, buttons)
-and every bare ``http(s)://`` address in the text is a link. A link became a correct
-resource when an imported item has it as its address under a clean title, or keeps it as
-a companion link ("pdf", "code", "Article", "Notebook"). Images and badges are not
-resources; the parse reports them as skipped.
+and every bare ``http(s)://`` address in the text (not in code, which GitHub does not
+link) is a link. A link became a correct resource when an imported item has it as its
+address under a clean, non-generic title, or keeps it as a companion link ("pdf", "code",
+"Source code", "Notebook") or as its author's page ("…, by [@jordn](…)"). Images and badges
+are not resources; the parse reports them as skipped.
 """
 
 import re
@@ -16,11 +17,13 @@ import pytest
 from markdown_it import MarkdownIt
 
 from apps.catalog.importer import normalize_url, parse_guide, plan_import
-from apps.catalog.importer.parser import _COMPANION_LABEL
+from apps.catalog.importer.parser import is_companion_label
 
 LISTS = Path(__file__).parent / "reallists"
 _BARE = re.compile(r"https?://[^\s<>\"'`\]\[]+")
-_MARKUP = re.compile(r"<[a-zA-Z/!]|\]\(|!\[|\*\*|__|^#|`|\|")
+# markup that leaked: tags, links, images, emphasis, a heading's #, code, a table row's pipes
+# (a pipe between words is the author's own separator: "using LangChain | OpenAI | Streamlit")
+_MARKUP = re.compile(r"<[a-zA-Z/!]|\]\(|!\[|\*\*|__|^#|`|^\s*\||\|\s*$|\|\s*:?-{3}")
 _GENERIC_TITLES = {
     "github",
     "website",
@@ -28,10 +31,21 @@ _GENERIC_TITLES = {
     "paper",
     "article",
     "code",
+    "source code",
     "link",
     "here",
+    "this",
+    "click here",
     "notebook",
     "[pdf]",
+    "blog",
+    "video",
+    "slides",
+    "tweet",
+    "announcement",
+    "readme",
+    "docs",
+    "demo",
 }
 
 
@@ -49,16 +63,21 @@ class _Links(HTMLParser):
         self.links: set[str] = set()
         self.images: set[str] = set()
         self._anchor: list | None = None
+        self._code = 0  # inside <code> or <pre>: text, not links
 
     def handle_starttag(self, tag, attrs):
         attrs = dict(attrs)
-        if tag == "a" and attrs.get("href", "").startswith(("http://", "https://")):
+        if tag in ("code", "pre"):
+            self._code += 1
+        elif tag == "a" and attrs.get("href", "").startswith(("http://", "https://")):
             self._anchor = [attrs["href"], "", False]
         elif tag == "img" and self._anchor is not None:
             self._anchor[2] = True
 
     def handle_endtag(self, tag):
-        if tag == "a" and self._anchor is not None:
+        if tag in ("code", "pre"):
+            self._code = max(0, self._code - 1)
+        elif tag == "a" and self._anchor is not None:
             href, text, has_image = self._anchor
             (self.images if has_image and not text.strip() else self.links).add(href)
             self._anchor = None
@@ -66,7 +85,7 @@ class _Links(HTMLParser):
     def handle_data(self, data):
         if self._anchor is not None:
             self._anchor[1] += data
-        else:
+        elif not self._code:
             for url in _BARE.findall(data):
                 if url := _trim(url):
                     self.links.add(url)
@@ -106,8 +125,8 @@ def fidelity(name: str):
             url = normalize_url(link.url)
             if (
                 position == 0
-                or _COMPANION_LABEL.match(link.label.strip())
-                or link.label in ("Notebook",)
+                or is_companion_label(link.label)
+                or (item.author and link.label.strip() == item.author)
             ):
                 correct.add(url)
     return seen, correct & seen, guide
@@ -116,11 +135,19 @@ def fidelity(name: str):
 # (fixture, distinct links a reader sees, links that became correct resources)
 EXPECTED = [
     ("e2b-awesome-ai-agents.md", 36, 36),
-    ("terryum-awesome-deep-learning-papers.md", 51, 51),
+    ("terryum-awesome-deep-learning-papers.md", 239, 239),
     ("hannibal046-awesome-llm.md", 58, 58),
-    ("mlabonne-llm-course.md", 37, 37),
-    ("josephmisiti-awesome-machine-learning.md", 49, 49),
+    ("mlabonne-llm-course.md", 188, 188),
+    ("josephmisiti-awesome-machine-learning.md", 455, 455),
     ("xnhyacinth-long-context-modeling.md", 30, 30),
+    ("steven2358-awesome-generative-ai.md", 193, 193),
+    ("kyrolabs-awesome-langchain.md", 221, 221),
+    ("eugeneyan-applied-ml.md", 161, 161),
+    ("shubhamsaboo-awesome-llm-apps.md", 10, 10),
+    ("dair-ai-ml-papers-of-the-week.md", 10, 10),
+    ("nirdiamant-rag-techniques.md", 15, 15),
+    ("ethicalml-awesome-production-machine-learning.md", 46, 46),
+    ("aishwaryanr-awesome-generative-ai-guide.md", 131, 131),
 ]
 
 
@@ -135,7 +162,9 @@ def test_real_list_links_become_correct_resources(name, links, correct):
 def test_real_lists_carry_no_markup_in_titles_or_descriptions(name):
     _, _, guide = fidelity(name)
     for section in guide.walk():
+        # a heading as a reader names it, not a paragraph read as one
         assert clean(section.title) and section.title, section.title
+        assert len(section.title) <= 100 and not section.title.endswith("."), section.title
     for item in guide.items():
         assert clean(item.title), item.title
         assert clean(item.description) and clean(item.note), item.raw
@@ -153,3 +182,9 @@ def test_real_lists_plan_without_markup(name):
         assert clean(resource.title) and clean(resource.description) and clean(resource.author), (
             resource.title
         )
+        assert resource.title.strip().lower() not in _GENERIC_TITLES, resource.url
+        assert all(clean(link.label) for link in resource.links), resource.title
+    for section in plan.sections:
+        # headings read as headings: no markup, no paragraph taken for one
+        assert clean(section.title) and len(section.title) <= 100, section.title
+        assert not section.title.endswith("."), section.title

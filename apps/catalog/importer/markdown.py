@@ -105,6 +105,42 @@ def defuse(text: str) -> tuple[str, int]:
     return "\n".join(kept), dropped
 
 
+_REFERENCE_DEFINITION = re.compile(
+    r"^ {0,3}\[([^\[\]\n]{1,200})\]:[ \t]*<?([^\s<>]+)>?"
+    r"(?:[ \t]+(?:\"[^\"\n]*\"|'[^'\n]*'|\([^()\n]*\)))?[ \t]*$",
+    re.MULTILINE,
+)
+_REFERENCE_USE = re.compile(
+    r"\[([^\[\]\n]{1,300})\]\[([^\[\]\n]{0,200})\]|(?<![\]\\])\[([^\[\]\n]{1,200})\](?![\[(:])"
+)
+
+
+def _reference_key(label: str) -> str:
+    return squash(label).casefold()
+
+
+def inline_references(text: str) -> str:
+    """``[Title][ref]``, ``[ref][]`` and ``[ref]`` written as ``[Title](url)`` where the document
+    defines ``[ref]: url``: items are read line by line, away from the definitions (linear: two passes)."""
+    if "]:" not in text:
+        return text
+    defined: dict[str, str] = {}
+    for match in _REFERENCE_DEFINITION.finditer(text):
+        defined.setdefault(_reference_key(match.group(1)), match.group(2))
+    if not defined:
+        return text
+
+    def resolve(match: re.Match) -> str:
+        if match.group(3) is not None:  # shortcut: "[ref]"
+            label, key = match.group(3), match.group(3)
+        else:
+            label, key = match.group(1), match.group(2) or match.group(1)
+        url = defined.get(_reference_key(key))
+        return f"[{label}]({url})" if url else match.group(0)
+
+    return _REFERENCE_USE.sub(resolve, text)
+
+
 def blocks(text: str, *, html: bool = True):
     return _block_parser(html).parse(text)
 
@@ -154,8 +190,14 @@ def _bare_segments(text: str) -> list[Segment]:
     return segments
 
 
+_BROKEN_IMAGE = re.compile(
+    r"!\[[^\[\]\n]{0,300}\]"
+)  # "![Github Repo stars]" with no address: not text
+
+
 def _text_segments(text: str) -> list[Segment]:
     """Plain text that may still hold loose links and bare URLs."""
+    text = _BROKEN_IMAGE.sub("", text)
     out, position = [], 0
     for match in _LOOSE_LINK.finditer(text):
         out.extend(_bare_segments(text[position : match.start()]))
@@ -331,7 +373,9 @@ def html_to_markdown(html: str) -> tuple[str, list[str]]:
     Links become ``[text](href)`` (a link around an image: ``[![alt](src)](href)``), images
     ``![alt](src)``, headings ``#`` lines, block tags line breaks, ``<summary>x</summary>``
     a bold line of its own; every other tag goes. Text between tags is kept as written, so
-    markdown inside a ``<details>`` still reads as markdown.
+    markdown inside a ``<details>`` still reads as markdown. A data table (its first row
+    of ``<th>``) becomes a markdown table, so its columns keep their meaning; a layout
+    table's cells become lines of their own.
     """
     out: list[str] = []
     summaries: list[str] = []
@@ -339,10 +383,17 @@ def html_to_markdown(html: str) -> tuple[str, list[str]]:
     anchor: list[str] | None = None  # text inside an open <a href>
     href = ""
     summary: list[str] | None = None
+    table: _HtmlTable | None = None  # the outermost open <table>
 
     def emit(value: str):
-        target = anchor if anchor is not None else summary if summary is not None else out
-        target.append(value)
+        if anchor is not None:
+            anchor.append(value)
+        elif summary is not None:
+            summary.append(value)
+        elif table is not None:
+            table.add(value)
+        else:
+            out.append(value)
 
     for match in _TAG.finditer(html):
         emit(html[position : match.start()])
@@ -367,14 +418,85 @@ def html_to_markdown(html: str) -> tuple[str, list[str]]:
                 summary = None
                 if text:
                     summaries.append(text)
-                    out.append(f"\n\n**{text}**\n\n")
+                    (table.plain if table is not None else out).append(f"\n\n**{text}**\n\n")
+        elif name == "table" and table is None and not closing:
+            table = _HtmlTable()
+        elif name == "table" and table is not None and not table.depth and closing:
+            out.append(table.markdown())
+            table = None
+        elif name in ("table", "tr", "td", "th") and table is not None:
+            table.tag(name, closing)
         elif heading := _HEADING_TAG.match(name):
             emit("\n\n" if closing else "\n\n" + "#" * int(heading.group(1)) + " ")
         elif name in _BLOCK_TAGS:
             emit("\n\n" if name in ("details", "p", "div", "table", "center") else "\n")
     emit(html[position:])
+    if table is not None:
+        out.append(table.markdown())
     if anchor is not None:
         out.append("".join(anchor))
     if summary is not None:
         out.append("".join(summary))
     return "".join(out), summaries
+
+
+class _HtmlTable:
+    """An HTML table read twice in one pass: as the lines of its cells (``plain``, for a layout
+    table) and as rows of cells (for a data table, whose first row is ``<th>``)."""
+
+    def __init__(self):
+        self.plain: list[str] = ["\n\n"]
+        self.rows: list[tuple[bool, list[str]]] = []  # (a header row?, cells)
+        self.row: list[str] | None = None
+        self.row_header = False
+        self.cell: list[str] | None = None
+        self.depth = 0  # tables nested inside this one
+
+    def add(self, value: str) -> None:
+        self.plain.append(value)
+        if self.cell is not None:
+            self.cell.append(value)
+
+    def tag(self, name: str, closing: str) -> None:
+        if name == "table":
+            self.depth += -1 if closing else 1
+            self.add("\n\n")
+            return
+        self.add("\n")
+        if self.depth:
+            return
+        if name == "tr":
+            self._close_cell()
+            if closing and self.row is not None:
+                self.rows.append((self.row_header, self.row))
+                self.row = None
+            elif not closing:
+                self.row, self.row_header = [], False
+        elif not closing:
+            self._close_cell()
+            if self.row is None:
+                self.row, self.row_header = [], False
+            self.row_header = self.row_header or name == "th"
+            self.cell = []
+        else:
+            self._close_cell()
+
+    def _close_cell(self) -> None:
+        if self.cell is not None and self.row is not None:
+            self.row.append(squash("".join(self.cell)).replace("|", "\\|"))
+        self.cell = None
+
+    def markdown(self) -> str:
+        self._close_cell()
+        if self.row is not None:
+            self.rows.append((self.row_header, self.row))
+            self.row = None
+        if len(self.rows) < 2 or not self.rows[0][0]:
+            return "".join(self.plain) + "\n\n"
+        width = max(len(cells) for _, cells in self.rows)
+        lines = []
+        for index, (_, cells) in enumerate(self.rows):
+            lines.append("| " + " | ".join(cells + [""] * (width - len(cells))) + " |")
+            if index == 0:
+                lines.append("|" + " --- |" * width)
+        return "\n\n" + "\n".join(lines) + "\n\n"

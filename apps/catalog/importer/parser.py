@@ -12,6 +12,15 @@ It knows the shapes the community guides actually use:
 * items: ``- [ ]`` checklists, bullets, plain lines holding a URL; links written as
   ``[t](url)`` (parentheses inside URLs kept), bare URLs, several links per item;
   ``[DONE]``, ``(rating 8.5/10)``, ``(blog)``; ``[Title](url) - Author. Description.``
+* the awesome-list shapes (``tests/catalog/reallists``): ``[Title](url): description`` after
+  badges, ``by [@author](…)`` and ``[Title](url) `Org` `` as authors, companions named by
+  their last word (``[Source code](…)``, ``[GPT-3 Blog post](…)``), ``[(Part 2)](…)``,
+  ``([Click Here](…))`` named by the sentence before it, links inside headings and
+  reference-style links (``[Title][ref]``), numbered prose describing the lone address
+  listed under it, plain bullets under a linked paragraph as its note, ``:shortcode:`` and
+  decorative emoji off headings, a page header of links before the list's ``# Name``;
+* tables: a row holding links is an item (the main link in the title column, else a named
+  link, else the row's buttons ``[<img …>](notebook)``; ``1) **Name** - what it is`` split);
 * a section table (``| # | Section | Highlights |``): a section per row holding one chapter;
 * reading paths written as ``- Name: 01 → 03 → 04``;
 * a fenced phased plan (``Phase 1: … (8-10 weeks)`` with numbered books and their
@@ -155,20 +164,29 @@ _WEEKS_PREFIX = re.compile(
 )
 _QUOTED = re.compile(r"[\"“]([^\"”]+)[\"”]")
 _GENERIC_LABEL = re.compile(
-    r"^(paper\s*\d*|v\d+(\.\d+)?|link|here|this|code|implementation|pdf|slides?|video|blog|post|article|source)$",
+    r"^(paper\s*\d*|v\d+(\.\d+)?|link|here|this|code|implementation|pdf|slides?|video|blog|post|article|source|"
+    r"click here|click|read more|more|see here|learn more)$",
     re.IGNORECASE,
 )
 # Link texts that name nothing: the item's own words, or the URL, make a better title.
 _PLACEHOLDER_LABEL = re.compile(
-    r"^(stuff|idk|another (one|blog)|some ?blog|link|here|this|that)$", re.IGNORECASE
+    r"^(stuff|idk|another (one|blog)|some ?blog|link|here|this|that|click here|click|read more|learn more)$",
+    re.IGNORECASE,
 )
 _TRIM_NOTE = " ,:;.-–—>/|•·"
+_SHORTCODE = re.compile(r"(?<!\S):[a-z][a-z0-9_+-]{0,40}:(?!\S)")  # GitHub's emoji, ":star:"
+_LEADING_SYMBOLS = re.compile(r"^[^\w\s(\[\"'“‘<@#$.]+\s+(?=\w)")
 _MAX_HEADING = 80
 _MAX_AUTHOR_WORDS = 6
 
 
 def _clean_heading(text: str) -> str:
-    return markdown.squash(markdown.strip_emphasis(text)).rstrip(":").strip()
+    """A heading as a reader names it: no markup, no decorative leading emoji ("🚀 Advanced AI Agents")."""
+    heading = markdown.squash(markdown.strip_emphasis(text)).rstrip(":").strip()
+    heading = markdown.squash(_SHORTCODE.sub("", heading)) or heading  # ":star: Courses"
+    if re.fullmatch(r"\([^()]+\)", heading):
+        heading = heading[1:-1].strip()  # "*(Lectures)*"
+    return _LEADING_SYMBOLS.sub("", heading) or heading
 
 
 def _is_abbreviation_list(label: str) -> bool:
@@ -196,6 +214,8 @@ def _link_label(parts: list[markdown.Segment], index: int) -> str:
     """An extra link's label; a generic one ("v2", "paper") borrows the words before it ("paper for v2")."""
     link = parts[index]
     label = link.text if not link.bare else title_from_url(link.url)
+    if not re.search(r"\w", label):
+        return _symbol_label(link.url)  # "[💻](github…)"
     if not _GENERIC_LABEL.match(label):
         return label
     before = []
@@ -203,13 +223,60 @@ def _link_label(parts: list[markdown.Segment], index: int) -> str:
         if part.is_link:
             break
         before.insert(0, part)
-    context = re.split(r"[,;:]", markdown.plain(before))[-1].strip(" ()[]")
-    return f"{context} {label}" if context else label
+    context = re.split(r"[,;:|]", markdown.plain(before))[-1].strip(" ()[]|/•·-–—")
+    # "RoPE [paper](…)", "paper for [v2](…)"; not a sentence or a venue ("Shazeer. NeurIPS 2017")
+    if context and len(context.split()) <= 3 and not re.search(r"\.\s|\b(?:19|20)\d\d\b", context):
+        return f"{context} {label}"
+    return label
+
+
+def _symbol_label(url: str) -> str:
+    """A label for a link whose text is only a symbol ("📄", "💻", "🤗"): what its address is."""
+    host = url.lower()
+    for word, label in (
+        ("github.com", "GitHub"),
+        ("arxiv.org", "Paper"),
+        (".pdf", "Paper"),
+        ("youtube.com", "Video"),
+        ("youtu.be", "Video"),
+        ("colab.research.google.com", "Notebook"),
+        ("huggingface.co", "Hugging Face"),
+    ):
+        if word in host:
+            return label
+    return title_from_url(url)
 
 
 _NAME_WORD = re.compile(
     r"^(?:[A-Z][\w.'’&()-]*|[A-Z]\.|and|&|et|al\.?|de|van|von|der|da|di|le|la|du)$"
 )
+
+
+# Title-cased words that describe a thing ("AI Voice Generator", "A Better ChatGPT Experience"),
+# never a person's or an organization's name.
+_DETERMINERS = {
+    "a",
+    "an",
+    "the",
+    "this",
+    "that",
+    "our",
+    "your",
+    "my",
+    "its",
+    "all",
+    "new",
+    "best",
+    "free",
+}
+_NOT_NAME_WORDS = {
+    "for", "with", "to", "from", "into", "generator", "tool", "tools", "platform", "framework",
+    "library", "assistant", "model", "models", "development", "software", "experience", "engine",
+    "app", "apps", "application", "applications", "api", "service", "services", "search", "chat",
+    "voice", "guide", "course", "tutorial", "tutorials", "introduction", "overview", "list",
+    "collection", "awesome", "system", "systems", "language", "powered", "based", "using",
+    "extension", "plugin", "generation", "builder", "editor", "bot", "chatbot", "agent", "agents",
+}  # fmt: skip
 
 
 def _looks_like_name(text: str) -> bool:
@@ -219,6 +286,8 @@ def _looks_like_name(text: str) -> bool:
         0 < len(words) <= _MAX_AUTHOR_WORDS
         and all(_NAME_WORD.match(w) for w in words)
         and words[0][:1].isupper()
+        and words[0].lower() not in _DETERMINERS
+        and not any(w.lower().strip("().") in _NOT_NAME_WORDS for w in words)
     )
 
 
@@ -240,7 +309,7 @@ def _split_author(text: str) -> tuple[str, str]:
     if (
         not sep
         and text.endswith(".")
-        and len(text.split()) <= 4
+        and len(text.split()) <= 3
         and _looks_like_name(text.rstrip("."))
     ):
         return text.rstrip("."), ""
@@ -257,25 +326,45 @@ _COMPANION_LABEL = re.compile(
     r"^(?:\[?(?:paper|pdf|code|github|git|repo|repository|website|site|homepage|home|project(?: page)?|docs?|"
     r"documentation|demo|slides?|video|talk|poster|blog|post|article|notebook|colab|open in colab|tweet|thread|"
     r"arxiv|html|abs|official|implementation|source|link|dataset|data|model|weights|leaderboard|book|"
+    r"announcement|source code|tweet|web|webpage|web page|"
     r"v\d+(?:\.\d+)?|paper\s*\d+)\]?)$",
     re.IGNORECASE,
 )
 
 
-def _is_named(segment: markdown.Segment) -> bool:
-    """An extra link that names a resource of its own (split off), not a companion (kept as an extra link)."""
+def is_companion_label(label: str) -> bool:
+    """Does ``label`` say what an extra link is ("pdf", "Source code", "RoPE paper", "GPT-3 Blog post")
+    rather than name a resource of its own?"""
+    label = label.strip()
+    if not label:
+        return False
+    if _COMPANION_LABEL.match(label) or _GENERIC_LABEL.match(label):
+        return True
+    words = label.split()
+    return len(words) > 1 and (
+        bool(_COMPANION_LABEL.match(words[-1])) or words[-1].lower() in ("recipe", "version")
+    )
+
+
+def _is_named(segment: markdown.Segment, about: str = "") -> bool:
+    """An extra link that names a resource of its own (split off), not a companion (kept as an extra link).
+
+    ``about``: the item's own words; a lowercase word of them ("5D parallelism [PP, …](…),
+    [parallelism](…) concept") explains the item rather than naming something else.
+    """
     label = segment.text.strip()
-    if segment.bare or not label or _COMPANION_LABEL.match(label) or _GENERIC_LABEL.match(label):
+    # "pdf", "vLLM recipe", "RoPE paper": what the first link's companion is, not a resource of its own
+    if segment.bare or not label or is_companion_label(label):
         return False
-    # "vLLM recipe", "RoPE paper": what the first link's companion is, not a resource of its own
-    if (
-        len(label.split()) > 1
-        and _COMPANION_LABEL.match(label.split()[-1])
-        or label.lower().endswith(" recipe")
-    ):
-        return False
-    # A name ("Unsloth", "Parallelism in PyTorch", "vLLM"), not words of a sentence ("analyze each tensor").
-    return any(ch.isupper() for ch in label)
+    # A name ("Unsloth", "Parallelism in PyTorch", "vLLM", "smolagents", "kobold.cpp"), not words of
+    # a sentence ("analyze each tensor").
+    if any(ch.isupper() for ch in label):
+        return True
+    return (
+        len(label) > 1
+        and not re.search(r"\s", label)
+        and label.casefold() not in re.findall(r"[\w.+-]+", about.casefold())
+    )
 
 
 def parse_item(
@@ -323,17 +412,50 @@ def parse_items(
     first = link_indexes[0]
     main = parts[first]
     # A link whose label is only a companion word ("[pdf]") after a bold title: the title names it.
-    prefix = markdown.plain(parts[:first]).strip(" :")
+    prefix = markdown.plain(parts[:first]).strip(" :([")
     if not re.search(r"\w", prefix):
         prefix = ""  # "💻 [Blog](…)": a symbol is not the item's name
-    split = [i for i in link_indexes[1:] if _is_named(parts[i]) and not (prefix and i == first)]
+    about = f"{prefix} {main.text}"
+    split = [
+        i for i in link_indexes[1:] if _is_named(parts[i], about) and not (prefix and i == first)
+    ]
     if prefix and _COMPANION_LABEL.match(main.text.strip()) and not main.bare:
         split = [i for i in split if i > first]
+    # "…, by [@jordn](…)": the author's page, kept with the item, not a resource of its own
+    by_links = [
+        i
+        for i in link_indexes[1:]
+        if not parts[i].bare and _BY_BEFORE.search(parts[i - 1].text if i else "")
+    ]
+    split = [i for i in split if i not in by_links]
     extras = [i for i in link_indexes[1:] if i not in split]
     kept = [p for i, p in enumerate(parts) if i not in split]
     first = kept.index(main)
     rest_parts = kept[first + 1 :]
-    rest = markdown.plain(rest_parts)
+    # the words after the link; a split-off link inside a sentence is read by its label
+    # ("AutoML library for Keras based on "Auto-Keras: …"."), one in a list of links is not
+    rest = markdown.plain(
+        [
+            part
+            for index, part in enumerate(parts)
+            if index > parts.index(main)
+            and (
+                index not in split
+                or (
+                    index
+                    and not parts[index - 1].url
+                    and re.search(r"\w\s*$", parts[index - 1].text)
+                )
+            )
+        ]
+    )
+    # what follows the link once badges and images are set aside ("[AIDE](…) ![](stars) - …")
+    words_after = []
+    for part in rest_parts:
+        if part.url and not part.image:
+            break
+        words_after.append(part.text if not part.image else "")
+    lead = "".join(words_after)
     url, issue = repair_url(main.url)
     item.links.append(ParsedLink(url=url, label=main.text, issue=issue))
     for index in extras:
@@ -354,6 +476,8 @@ def parse_items(
             item.title, item.note = title_from_url(url), paren.group(1) if paren else ""
     else:
         label = main.text
+        word_label = _LEADING_SYMBOLS.sub("", label)  # "📄 Paper" is a "Paper" link
+        rest_title = re.split(r",\s|\s[-–—]\s|\.\s|;\s", rest.lstrip(_TRIM_NOTE), maxsplit=1)
         if (_GENERIC_LABEL.match(label) or _COMPANION_LABEL.match(label)) and prefix:
             item.title, item.author = _titled_prefix(text, prefix)
             item.note = rest.lstrip(_TRIM_NOTE).strip()
@@ -361,13 +485,20 @@ def parse_items(
             item.title = f"{prefix} ({label})"
         elif _PLACEHOLDER_LABEL.match(label) and not _weak_url_title(url):
             item.title = title_from_url(url)
+        elif (
+            not prefix
+            and (_GENERIC_LABEL.match(word_label) or _COMPANION_LABEL.match(word_label))
+            and re.search(r"[A-Za-z]{3}", rest_title[0])
+            and len(rest_title[0]) <= _MAX_HEADING
+        ):
+            # "[📄 Paper](…) Attention Is All You Need, Vaswani et al.": the words after name it
+            item.title, rest = rest_title[0].strip(), (rest_title[1] if len(rest_title) > 1 else "")
+            rest_parts, lead = [markdown.Segment(rest)] if rest else [], ""
         else:
             item.title = label or title_from_url(url)
         if prefix and (_GENERIC_LABEL.match(label) or _COMPANION_LABEL.match(label)):
             pass  # titled by its own words before the link, note already read
-        elif re.match(
-            r"^\s+[-–—:]\s", "".join(p.text for p in rest_parts[:1]) if rest_parts else ""
-        ):
+        elif re.match(r"^\s*(?:\s[-–—]|:)\s", lead):
             # 002's "[Title](url) - Author. Description." (an author only when it is a name)
             item.author, item.description = _split_author(rest.lstrip(_TRIM_NOTE))
             item.note = item.description
@@ -382,9 +513,13 @@ def parse_items(
             raw_rest = text[text.find(main.text) + len(main.text) :] if main.text else ""
             if wrapped:
                 item.title = f"{item.title} ({wrapped.group(1)})"
-            elif (italic := _ITALIC_AUTHORS.search(raw_rest.split(")", 1)[-1].strip())) and len(
-                item.links
-            ) == 1:
+            elif code_authors := _code_span_authors(text, main):
+                item.author, item.note = code_authors, ""
+            elif (
+                italic := _ITALIC_AUTHORS.search(
+                    re.sub(r"^(?:\*\*|__)\s*", "", raw_rest.split(")", 1)[-1].strip())
+                )
+            ) and all(is_companion_label(link.label) for link in item.links[1:]):
                 item.author = _short_authors(markdown.squash(italic.group(1)).rstrip("."))
                 item.note = markdown.squash(
                     rest.replace(markdown.squash(italic.group(1)), "", 1)
@@ -393,15 +528,31 @@ def parse_items(
                 item.note = rest.lstrip(_TRIM_NOTE).strip()
         if len(item.links) == 1 and (by := _BY_AUTHOR.match(item.note)):
             item.author, item.note = by.group(1), ""
+    if by_links and not item.author:
+        item.author = parts[by_links[0]].text.strip()
+        tail = re.compile(rf",?\s*\bby\s+{re.escape(item.author)}\s*\.?\s*$", re.IGNORECASE)
+        item.note = tail.sub("", item.note)
+        item.description = tail.sub("", item.description)
     item.title = item.title.strip() or title_from_url(url)
+    companions = [parts[i].text.strip() for i in extras if parts[i].text.strip()]
+    item.note = _without_trailing_labels(item.note, companions)
+    item.description = _without_trailing_labels(item.description, companions)
+    if not re.search(r"\w", item.note):
+        item.note = ""  # ")" left after "([Click Here](…))"
+    if not re.search(r"\w", item.description):
+        item.description = ""
     item.kind = explicit_kind or guess_kind(url, item.title, context=context)
     items = [item]
     for index in split:
         link_url, link_issue = repair_url(parts[index].url)
         label = parts[index].text.strip()
+        title = label
+        if _PART_LABEL.match(label):
+            # "[Matchmaking in Lyft Line (Part 1)](…) [(Part 2)](…)": the same title, another part
+            title = f"{_PART_TAIL.sub('', item.title).strip()} ({label.strip('()')})"
         items.append(
             ParsedItem(
-                title=label,
+                title=title,
                 kind=guess_kind(link_url, label, context=context),
                 links=[ParsedLink(url=link_url, label=label, issue=link_issue)],
                 tier=tier,
@@ -410,6 +561,47 @@ def parse_items(
             )
         )
     return items
+
+
+def _without_trailing_labels(text: str, labels: list[str]) -> str:
+    """``"Fast inference. Docs"`` → ``"Fast inference."``: the labels of the item's own companion
+    links ("[[code](…)]", "| [Blog](…)") are links, kept as such, not words of its note."""
+    if not text or not labels:
+        return text
+    lowered = {
+        label.casefold()
+        for label in labels
+        if _COMPANION_LABEL.match(label) or _GENERIC_LABEL.match(label)
+    }
+    words = text.rstrip(" )]|,;:/•·-–—")
+    changed = True
+    while changed and words:
+        changed = False
+        for label in lowered:
+            before = words[: -len(label)].rstrip()
+            if words.casefold().endswith(label) and (not before or before[-1] in "[|.,;:"):
+                words = words[: -len(label)].rstrip(" ([|,;:/•·-–—")
+                changed = True
+                break
+    return words if words != text.rstrip(" )]|,;:/•·-–—") else text
+
+
+_PART_LABEL = re.compile(r"^\(?(?:part|vol\.?|volume|chapter|episode|ep\.?)\s*\d+\)?$", re.I)
+_PART_TAIL = re.compile(r"\s*\(?(?:part|vol\.?|volume|chapter|episode|ep\.?)\s*\d+\)?\s*$", re.I)
+_BY_BEFORE = re.compile(r"\bby\s*$", re.IGNORECASE)
+_LINK_MARKUP = re.compile(r"\(?!?\[[^\[\]\n]*\]\([^()\s]*\)\)?")
+_CODE_SPANS = re.compile(r"^(?:[\s,]*`([^`\n]{1,60})`)+[\s,.]*$")
+
+
+def _code_span_authors(text: str, main: markdown.Segment) -> str:
+    """``[Title](url) `Uber` `` or ``… ([Paper](…)) `DianPing`, `eBay` ``: the organizations behind it."""
+    start = text.find(main.url)
+    if start < 0:
+        return ""
+    after = _LINK_MARKUP.sub(" ", text[start + len(main.url) :].lstrip(")>"))
+    if not _CODE_SPANS.match(after):
+        return ""
+    return ", ".join(markdown.squash(name) for name in re.findall(r"`([^`\n]{1,60})`", after))
 
 
 _BOLD_START = re.compile(r"\s*(?:\*\*|__)([^*_\n]{1,500})(?:\*\*|__)")
@@ -471,6 +663,35 @@ def _unwrap(text: str) -> tuple[str, dict[str, str]]:
     return "\n".join(lines), front_matter
 
 
+# A list line that is only an address, perhaps after a label: "https://…", "Paper: https://…".
+_LONE_URL = re.compile(r"^(?:[\w ]{1,20}:\s*)?<?https?://\S+>?$")
+
+
+def _caption_title(caption: str) -> str:
+    """A title from the prose describing a link: its first sentence, when it is short enough."""
+    first = re.split(r"(?<=[^A-Z.][.!?])\s|;\s|:\s", caption, maxsplit=1)[0].rstrip(".!?;: ")
+    return first if len(first.split()) >= 2 and len(first) <= _MAX_HEADING else ""
+
+
+_TITLE_CELL = re.compile(
+    r"^\s*(?:\d{1,4}[.)]\s*)?(?:\*\*|__)([^*_\n]{1,300})(?:\*\*|__)\s*(?:[-–—:]\s*)?(.*)$"
+)
+
+
+def _split_title_cell(source: str, readable: str) -> tuple[str, str]:
+    """A title cell as (title, description): ``1) **Muse** - GoogleAI introduces …`` → ("Muse", "GoogleAI …")."""
+    if match := _TITLE_CELL.match(source):
+        title = markdown.strip_emphasis(match.group(1)).strip(" :")
+        rest = markdown.squash(markdown.strip_emphasis(match.group(2)))
+        if title and rest:
+            return title, rest
+    return readable, ""
+
+
+def _has_button(text: str) -> bool:
+    return any(p.image and _is_button(p) for p in markdown.segments(text))
+
+
 def _has_link(text: str) -> bool:
     return any(markdown.is_web_link(p) for p in markdown.segments(text))
 
@@ -492,9 +713,26 @@ class _Event:
 
 
 _ITEM_START = re.compile(r"^(\s*(?:[-*+]|\d{1,9}[.)])\s+)")
+# "<summary>Click to expand</summary>", "Show more", "Details": no heading ("More papers" is one)
 _SUMMARY_NOISE = re.compile(
-    r"^(toggle|click|show|expand|hide|details|more|see|open)\b", re.IGNORECASE
+    r"^(?:(?:toggle|click|show|expand|hide|see|open)\b|(?:more|details|more details)\W*$)",
+    re.IGNORECASE,
 )
+
+
+def _join_open_links(lines: list[str]) -> list[str]:
+    """A paragraph's lines, a line whose link text runs on ("[Prompting and Prompt" /
+    "Engineering](…)") joined to the next (at most three lines: one pass)."""
+    out: list[str] = []
+    carried = 0
+    for line in lines:
+        if out and carried and out[-1].count("[") > out[-1].count("]"):
+            out[-1] = f"{out[-1]} {line}"
+            carried -= 1
+        else:
+            out.append(line)
+            carried = 2
+    return out
 
 
 def _is_delimiter_row(line: str) -> bool:
@@ -580,7 +818,7 @@ def _events(text: str, *, html: bool = True) -> list[_Event]:
                 )
                 events.extend(_Event("plain", line, raw=line) for line in lazy)
             else:
-                events.extend(_Event("plain", line, raw=line) for line in para)
+                events.extend(_Event("plain", line, raw=line) for line in _join_open_links(para))
             index += 3
             continue
         elif kind == "fence":
@@ -625,6 +863,9 @@ class _Parser:
         self.preamble: list[str] = []
         self.orphan: ParsedSection | None = None
         self.last_item_level: int | None = None  # list depth of the last linked bullet
+        self.caption: tuple[int, str] | None = None  # (event index, prose) describing that bullet
+        # (event index, item): a linked paragraph whose plain bullets, from that event on, describe it
+        self.described: tuple[int | None, ParsedItem] | None = None
 
     # where things go
 
@@ -639,6 +880,11 @@ class _Parser:
     @property
     def in_preamble(self) -> bool:
         return not self.guide.sections
+
+    @property
+    def in_header(self) -> bool:
+        """Before the first heading, where only a page header's links may have been read."""
+        return not self.headings and all(s is self.orphan for s in self.guide.sections)
 
     def _attach(self, section: ParsedSection, parent: ParsedSection | None) -> ParsedSection:
         section.parent = parent
@@ -687,7 +933,9 @@ class _Parser:
             return self.orphan
         return self.container
 
-    def _add_item(self, body: str, raw: str) -> None:
+    def _add_item(self, body: str, raw: str, caption: str = "", standalone: bool = False) -> None:
+        """Add the items ``body`` names; ``standalone``: a link from a sentence or a page header,
+        never the companion of the item before it ("💻 <a>Blog</a>" in a row of the author's pages)."""
         items = parse_items(
             body,
             context=self._context(),
@@ -697,6 +945,12 @@ class _Parser:
         )
         if not items:
             return
+        if caption and len(items) == 1 and items[0].url:
+            # a lone address under the prose that describes it
+            item = items[0]
+            item.title = _caption_title(caption) or title_from_url(item.url)
+            item.note = item.description = caption
+            item.kind = guess_kind(item.url, item.title, context=self._context())
         target = self._target()
         known = self.section_urls.setdefault(id(target), set())
         for item in items:
@@ -706,11 +960,13 @@ class _Parser:
                 if item.url in self.guide_urls:
                     continue  # "[GitHub](…)" repeating a link the list already gave
                 # "[Website](…)" / "[GitHub](…)": the companion of the item before it, or named by its section
-                if target.items and target.items[-1].url:
+                if standalone:
+                    item.title = title_from_url(item.url)
+                elif target.items and target.items[-1].url:
                     target.items[-1].links.append(item.links[0])
                     self._remember(item, known)
                     continue
-                if target.title and len(target.title) <= _MAX_HEADING:
+                elif target.title and len(target.title) <= _MAX_HEADING:
                     item.title = target.title
             item.title = _clean_title(item.title) or (title_from_url(item.url) if item.url else "")
             if not item.title:
@@ -787,7 +1043,8 @@ class _Parser:
     def _heading_line(self, level: int, title: str) -> None:
         parts = markdown.segments(title)
         links = [p for p in parts if markdown.is_web_link(p)]
-        if level == 1 and not self.guide.title and self.in_preamble:
+        if level == 1 and not self.guide.title and self.in_header:
+            # the list's name, even under a header of links (language switchers, sponsors)
             self.guide.title = _clean_heading(title)
             return
         while self.headings and self.headings[-1][0] >= level:
@@ -796,12 +1053,24 @@ class _Parser:
         self.headings.append((level, section))
         self.pseudo = None
         self.group_priority = ""
-        if len(links) == 1 and markdown.plain(parts) == links[0].text:
+        if len(links) == 1 and re.sub(r"^[^\w(\[]+", "", markdown.plain(parts)) == links[0].text:
             # "## [AI Legion](https://…)": the heading names a resource
             self._add_item(title, title)
+        elif links:
+            # "#### [Link](…) to the course website": each link, named by its words or the heading's
+            for link in links:
+                label = link.text
+                if not label or _GENERIC_LABEL.match(label) or _PLACEHOLDER_LABEL.match(label):
+                    label = section.title
+                self._add_item(f"[{label}]({link.url})", title, standalone=True)
 
     def _bullet_line(self, index: int, level: int, marker: str, body: str, raw: str) -> None:
         body = body.strip()
+        caption, self.caption = self.caption, None
+        if caption and caption[0] == index and _LONE_URL.match(body):
+            self._add_item(body, raw, caption=caption[1])
+            self.last_item_level = level
+            return
         checklist = bool(_CHECKBOX.match(body))
         body = _CHECKBOX.sub("", body).strip()
         if not body:
@@ -814,9 +1083,19 @@ class _Parser:
             return
         text = markdown.plain(parts)
         whole_bold = re.fullmatch(r"(?:\*\*|__)[^*_]+(?:\*\*|__)\s*:?", body)
+        described, self.described = self.described, None
         if checklist or _has_link(body):
             self._add_item(body, raw)
             self.last_item_level = level
+        elif (
+            described
+            and described[0] == index
+            and not whole_bold
+            and not self._heads_a_list(index, level)
+        ):
+            item = described[1]
+            item.note = "\n".join(filter(None, [item.note, text]))
+            self.described = (self.next_meaningful[index], item)
         elif self._describes_last_item(level, text):
             item = self.container.items[-1]
             item.note = "\n".join(filter(None, [item.note, text]))
@@ -842,17 +1121,23 @@ class _Parser:
             return
         if _has_link(text):
             self._count_skipped_links(text)
-            if self._is_prose(text) or from_html and self.in_preamble:
+            if self._is_prose(text) or from_html and self.in_header:
                 # links mentioned in a sentence (or a page header): one resource each, named by its label
                 if self.in_preamble:
                     self._add_prose(text)
                 for part in markdown.segments(text):
                     if markdown.is_web_link(part):
                         self._add_item(
-                            f"[{part.text}]({part.url})" if part.text else part.url, line
+                            f"[{part.text}]({part.url})" if part.text else part.url,
+                            line,
+                            standalone=True,
                         )
                 return
+            count = len(self._target().items)
             self._add_item(text, line)
+            if len(self._target().items) == count + 1 and self._target().items[-1].url:
+                # "🗓️ Week 1: [Practical Introduction to LLMs](…)" over plain bullets of what it covers
+                self.described = (self.next_meaningful[index], self._target().items[-1])
             return
         self._count_skipped_links(text)
         bold = re.fullmatch(r"(?:\*\*|__)([^*_]+)(?:\*\*|__)\s*:?", text)
@@ -880,7 +1165,7 @@ class _Parser:
             self._pseudo_heading(text)
         elif self.in_preamble and _LANGUAGE_TOGGLE.match(readable):
             return
-        else:
+        elif not self._captions_next(index, text):
             self._add_prose(text)
 
     def _describes_last_item(self, level: int, text: str) -> bool:
@@ -897,8 +1182,29 @@ class _Parser:
 
     @staticmethod
     def _is_prose(text: str) -> bool:
-        """A sentence that mentions links in passing, not a line naming a resource."""
-        return len(markdown.plain(markdown.segments(text)).split()) > 12
+        """A sentence that mentions links in passing, not a line naming a resource.
+
+        A line that opens with its link ("🚀 **[Name](…)** - a long description") names it.
+        """
+        parts = markdown.segments(text)
+        if len(markdown.plain(parts).split()) <= 12:
+            return False
+        first = next((i for i, part in enumerate(parts) if markdown.is_web_link(part)), 0)
+        return bool(re.search(r"\w", markdown.plain(parts[:first])))
+
+    def _captions_next(self, index: int, text: str) -> bool:
+        """Is ``text`` (prose at event ``index``) the description of a lone address listed right
+        under it ("1. GoogleAI introduces Muse, …" / "  - Paper: https://…")? Then it waits for it."""
+        following = self._next_event(index)
+        if following is None or following.kind != "bullet":
+            return False
+        if not _LONE_URL.match(following.text.strip()):
+            return False
+        self.caption = (
+            self.next_meaningful[index],
+            markdown.squash(markdown.strip_emphasis(text)),
+        )
+        return True
 
     def _path_line(self, body: str) -> bool:
         title, sep, route = body.partition(":")
@@ -932,6 +1238,13 @@ class _Parser:
         "repository",
         "library",
         "link",
+        "technique",
+        "method",
+        "topic",
+        "lecture",
+        "lesson",
+        "tutorial",
+        "dataset",
     )
     _TEXT_HEADERS = (
         "highlights",
@@ -976,10 +1289,10 @@ class _Parser:
         text_col = column(self._TEXT_HEADERS)
         author_col = column(self._AUTHOR_HEADERS)
         number_col = column(("#", "no", "no.", "number"))
-        if any(_has_link(cell) for row in body for cell in row):
+        if any(_has_link(cell) or _has_button(cell) for row in body for cell in row):
             target = self._target()
             for raw, row in zip(raws, body, strict=True):
-                item = self._table_row_item(row, raw, title_col, text_col, author_col)
+                item = self._table_row_item(row, raw, title_col, text_col, author_col, number_col)
                 if item:
                     target.items.append(item)
             self.pseudo = None
@@ -1001,7 +1314,9 @@ class _Parser:
             )
         self.pseudo = None
 
-    def _table_row_item(self, row, raw, title_col, text_col, author_col) -> ParsedItem | None:
+    def _table_row_item(
+        self, row, raw, title_col, text_col, author_col, number_col=None
+    ) -> ParsedItem | None:
         cells = [markdown.segments(cell) for cell in row]
         links = [
             (i, p)
@@ -1010,8 +1325,11 @@ class _Parser:
             if markdown.is_web_link(p) or (p.image and p.url.startswith("http") and p.src != p.url)
         ]
         web = [(i, p) for i, p in links if not p.image or not _is_badge(p)]
+        if not web:
+            # a row whose only links are buttons ("View on GitHub", "Open in Colab") to its content
+            web = [(i, p) for i, p in links if p.image and _is_button(p)]
         for _, p in links:
-            if p.image and _is_badge(p):
+            if p.image and _is_badge(p) and (_, p) not in web:
                 self._skip(_image_reason(p))
         if not web:
             return None
@@ -1024,22 +1342,31 @@ class _Parser:
                 (k for k, (i, p) in enumerate(web) if not p.image and _is_named(p)), 0
             )
         col, main = web[main_index]
-        title = ""
+        title, cell_description = "", ""
         if title_col is not None and title_col < len(cells):
             title = markdown.plain(cells[title_col])
+            if col != title_col:
+                # "1) **Muse** - GoogleAI introduces Muse, …": the bold name, then what it is
+                title, cell_description = _split_title_cell(row[title_col], title)
         if not title or (col == title_col and main.text and not _COMPANION_LABEL.match(main.text)):
             title = main.text if main.text and not _COMPANION_LABEL.match(main.text) else title
         if not title:
-            title = next(
-                (
-                    markdown.plain(c)
-                    for k, c in enumerate(cells)
-                    if k not in (text_col, author_col)
-                    and markdown.plain(c)
-                    and not re.fullmatch(r"[\d\s./:-]+", markdown.plain(c))
-                ),
-                "",
-            )
+            # no title column: the words nearest the link, on its left ("| 1 | Foundational | Basic RAG | [button] |")
+            named = [
+                markdown.plain(c)
+                for k, c in enumerate(cells)
+                if k not in (text_col, author_col)
+                and markdown.plain(c)
+                and not re.fullmatch(r"[\d\s./:-]+", markdown.plain(c))
+            ]
+            left = [
+                markdown.plain(c)
+                for k, c in enumerate(cells[:col])
+                if k not in (text_col, author_col, number_col)
+                and markdown.plain(c)
+                and not re.fullmatch(r"[\d\s./:-]+", markdown.plain(c))
+            ]
+            title = left[-1] if left and main.image else (named[0] if named else "")
         title = _clean_title(title) or title_from_url(main.url)
         item = ParsedItem(title=title, kind="", raw=raw)
         url, issue = repair_url(main.url)
@@ -1048,13 +1375,20 @@ class _Parser:
             if k == main_index:
                 continue
             extra_url, extra_issue = repair_url(p.url)
-            label = p.text or ("Notebook" if "colab" in p.url else "")
+            label = p.text if re.search(r"\w", p.text) else ""
+            label = label or ("Notebook" if "colab" in p.url else "")
+            if not label and not p.image:
+                label = _symbol_label(p.url)  # "[💻](github…)"
+            if p.image and not label:
+                label = _button_label(p)
             item.links.append(
                 ParsedLink(url=extra_url, label=label or title_from_url(p.url), issue=extra_issue)
             )
         if text_col is not None and text_col < len(cells):
             item.description = markdown.plain(cells[text_col])
             item.note = item.description
+        elif cell_description:
+            item.description = item.note = cell_description
         if author_col is not None and author_col < len(cells):
             item.author = markdown.plain(cells[author_col])
         item.kind = guess_kind(url, item.title, context=self._context())
@@ -1119,7 +1453,7 @@ class _Parser:
                 if item.kind == Kind.BOOK:
                     self.books.append(item)
 
-    def _ordered_list(self, events: list[_Event]) -> None:
+    def _ordered_list(self, events: list[_Event], start: int = 0) -> None:
         """Numbered items: items when they link or name known books, else prose (e.g. "How to read")."""
         bodies = [event.text.strip() for event in events]
         if any(_has_link(body) for body in bodies):
@@ -1131,8 +1465,10 @@ class _Parser:
         if books and all(resolved):
             self._reading_order(events, bodies, resolved)
             return
-        for event in events:
-            self._add_prose(event.raw or event.text)
+        for offset, event in enumerate(events):
+            last = offset == len(events) - 1
+            if not (last and self._captions_next(start + offset, event.text)):
+                self._add_prose(event.raw or event.text)
 
     def _reading_order(self, events, bodies, resolved) -> None:
         section = self._attach(ParsedSection(title="Reading order"), self._target())
@@ -1157,7 +1493,7 @@ class _Parser:
                 end = index
                 while end < len(events) and events[end].kind == "ordered":
                     end += 1
-                self._ordered_list(events[index:end])
+                self._ordered_list(events[index:end], index)
                 index = end
                 continue
             if event.kind == "heading":
@@ -1212,6 +1548,36 @@ def _is_badge(segment: markdown.Segment) -> bool:
     return any(host in src for host in _BADGE_HOSTS) or "badge" in segment.text.lower()
 
 
+_IMAGE_FILE = re.compile(r"\.(?:png|jpe?g|gif|svg|webp)(?:[?#].*)?$", re.IGNORECASE)
+
+
+def _is_button(segment: markdown.Segment) -> bool:
+    """An image link that leads to content (a notebook, a repository, a video), not to the badge
+    service, the image itself or a profile of the author."""
+    url = segment.url.lower()
+    return (
+        url.startswith(("http://", "https://"))
+        and markdown.valid_url(segment.url)
+        and segment.url != segment.src
+        and not _IMAGE_FILE.search(url)
+        and not any(host in url for host in _BADGE_HOSTS)
+    )
+
+
+def _button_label(segment: markdown.Segment) -> str:
+    """ "GitHub", "Notebook", "Video": what a button's badge says it opens."""
+    source = f"{segment.text} {segment.src}".lower()
+    for word, label in (
+        ("colab", "Notebook"),
+        ("youtube", "Video"),
+        ("video", "Video"),
+        ("github", "GitHub"),
+    ):
+        if word in source:
+            return label
+    return title_from_url(segment.url)
+
+
 def _image_reason(segment: markdown.Segment) -> str:
     return "badges" if _is_badge(segment) else "images and image links"
 
@@ -1220,10 +1586,13 @@ _TAG_LIKE = re.compile(r"</?[a-zA-Z][a-zA-Z0-9-]*(?:\s[^<>]*)?/?>")
 
 
 def _clean_title(title: str) -> str:
-    title = markdown.squash(_TAG_LIKE.sub(" ", title)).strip(" -–—:|•·")
+    title = markdown.squash(_SHORTCODE.sub(" ", _TAG_LIKE.sub(" ", title))) or title
+    title = title.strip(" -–—:|•·")
     title = re.sub(
         r"^[^\w\s(\[\"'“‘<@#$.]+\s+(?=\w)", "", title
     )  # a leading emoji: "🥱 LazyMergekit"
+    if len(title) > 2 and title[0] + title[-1] in ('""', "“”", "''"):
+        title = title[1:-1].strip()  # '"Auto-Keras: Efficient Neural Architecture Search"'
     # "Efficient Transformers: A Survey." — a paper title's closing full stop is not part of it
     if title.endswith(".") and not title.endswith("..") and len(title.split()) > 3:
         title = title[:-1]
@@ -1241,7 +1610,7 @@ def parse_guide(source: bytes | str) -> ParsedGuide:
         )
     text, front_matter = _unwrap(decode_source(source))
     text, dropped = markdown.defuse(text)
-    guide = _Parser(text).parse()
+    guide = _Parser(markdown.inline_references(text)).parse()
     if dropped:
         guide.skipped["lines too long or too full of marks to be list lines"] = dropped
     guide.front_matter = front_matter
