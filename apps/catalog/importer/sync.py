@@ -16,7 +16,8 @@ source-derived fields rewritten (and ``raw`` refreshed). A row with an empty ``r
 is deleted; its resource stays in the catalog with its progress, unlisted by this guide. An
 entry a curator added (empty ``raw``, not in the source) stays where it is. A section the
 source dropped is deleted once the sync leaves it empty. Resources are never changed or
-deleted; the guide's title, description and published flag are kept.
+deleted (a better title in the list is only offered as the resource's suggested title); the
+guide's title, description and published flag are kept.
 
 ``fetch_source(url)`` reads a guide's source URL with a size and time limit.
 """
