@@ -129,9 +129,9 @@ GROUP BY 1, 2
 # weekly pace. The dashboard shows each followed path's bar, next-up and pace; the path page its
 # "following" state.
 _FOLLOW_SQL = """
-INSERT INTO paths_pathfollow (user_id, path_id, followed_at, hours_per_week)
+INSERT INTO paths_pathfollow (user_id, path_id, followed_at, hours_per_week, done_minutes_at_follow)
 SELECT u.id, p.id, u.date_joined + random() * (now() - u.date_joined),
-       CASE WHEN random() < 0.5 THEN 2 + floor(random() * 9)::int END
+       CASE WHEN random() < 0.5 THEN 2 + floor(random() * 9)::int END, 0
 FROM auth_user u
 CROSS JOIN LATERAL (
     SELECT id FROM paths_learningpath WHERE is_published ORDER BY random() LIMIT 1 + u.id %% 2

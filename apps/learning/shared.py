@@ -307,6 +307,7 @@ class ResourceParts:
 # not push the guides out of the shared one. Searches too: live search makes a key per keystroke.
 _resource_memo = ContentMemo(size=1024)
 _search_memo = ContentMemo(size=256)
+_search_ids_memo = ContentMemo(size=256)
 
 
 def resource_parts(*, uuid) -> ResourceParts:
@@ -324,6 +325,16 @@ def resource_parts(*, uuid) -> ResourceParts:
         )
 
     return _resource_memo.get(content_token(), uuid, build)
+
+
+def search_ids(*, query: str, filters: dict) -> tuple[int, ...]:
+    """The ids of every result for `query` and `filters` (a learner's status filter counts and
+    pages over them), once per content version."""
+    return _search_ids_memo.get(
+        content_token(),
+        (query, tuple(sorted(filters.items()))),
+        lambda: tuple(selectors.search_ids(query, filters=filters)),
+    )
 
 
 def search_results(

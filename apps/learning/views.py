@@ -257,7 +257,7 @@ def _search_results(request, query: str, filters: dict) -> dict:
     statuses = progress_selectors.statuses_for(user=request.user)
     status_filter = status_filter_from(request)
     params = {"q": query, **filters}
-    ids = selectors.search_ids(query, filters=filters) if status_filter.offered else []
+    ids = shared.search_ids(query=query, filters=filters) if status_filter.offered else ()
     found = [statuses.get(pk, "") for pk in ids]
     within = None
     if status_filter.choice:
