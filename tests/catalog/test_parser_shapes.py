@@ -340,3 +340,39 @@ def test_italic_authors_after_a_bold_link_with_a_code_link():
     )
     assert (item.author, item.note) == ("Ashish Vaswani, Noam Shazeer", "NeurIPS 2017.")
     assert [link.label for link in item.links[1:]] == ["code"]
+
+
+def test_plain_lines_under_a_linked_line_in_one_paragraph_describe_it():
+    first, second = items(
+        "## Papers\n[A Primer on Neural Networks](https://x.io/nnlp.pdf)\n"
+        "Yoav Goldberg. October 2015.\n"
+        "[Neural Turing Machines](https://arxiv.org/pdf/1410.5401v2.pdf)\nGraves et al. 2014.\n"
+    )
+    assert (first.title, first.description) == (
+        "A Primer on Neural Networks",
+        "Yoav Goldberg. October 2015.",
+    )
+    assert (second.title, second.description) == ("Neural Turing Machines", "Graves et al. 2014.")
+
+
+def test_a_plain_line_after_a_sentence_of_links_describes_nothing():
+    listed = items(
+        "## P\n[Memory Networks](https://x.io/m)\nImplemented in [MemNN](https://x.io/n). See it.\n"
+        "Attempts to solve reasoning.\n"
+    )
+    assert all("Attempts" not in item.description for item in listed)
+
+
+def test_a_link_broken_before_its_address_keeps_its_title():
+    item = only(
+        "## Word vectors\n[Distributed Representations of Words]\n(https://papers.nips.cc/5021.pdf)\n"
+    )
+    assert (item.title, item.url) == (
+        "Distributed Representations of Words",
+        "https://papers.nips.cc/5021.pdf",
+    )
+
+
+def test_a_bare_address_in_parentheses_is_not_titled_by_its_punctuation():
+    item = only("## P\nSee below.\n\n(https://x.io/paper-on-words.pdf)\n")
+    assert item.title not in {")", "(", ""} and any(c.isalnum() for c in item.title)

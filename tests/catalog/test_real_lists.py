@@ -148,6 +148,7 @@ EXPECTED = [
     ("nirdiamant-rag-techniques.md", 15, 15),
     ("ethicalml-awesome-production-machine-learning.md", 46, 46),
     ("aishwaryanr-awesome-generative-ai-guide.md", 131, 131),
+    ("keon-awesome-nlp.md", 212, 210),
 ]
 
 

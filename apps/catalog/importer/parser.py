@@ -468,7 +468,7 @@ def parse_items(
         paren = re.fullmatch(r"\((.+)\)", rest)
         if prefix:
             item.title, item.note = prefix, rest
-        elif rest and not paren:
+        elif re.search(r"\w", rest) and not paren:
             item.title = _titlecase_shouting(rest)
         elif paren and _weak_url_title(url):
             item.title = paren.group(1)
@@ -710,6 +710,7 @@ class _Event:
     rows: list[list[str]] | None = None  # table cells (inline source); the header first
     block: list[str] | None = None  # a fence's lines
     from_html: bool = False
+    continued: bool = False  # a paragraph's line after its first
 
 
 _ITEM_START = re.compile(r"^(\s*(?:[-*+]|\d{1,9}[.)])\s+)")
@@ -726,7 +727,11 @@ def _join_open_links(lines: list[str]) -> list[str]:
     out: list[str] = []
     carried = 0
     for line in lines:
-        if out and carried and out[-1].count("[") > out[-1].count("]"):
+        if out and out[-1].endswith("]") and re.match(r"\(https?://\S+\)", line):
+            # "[Title]" / "(https://…)": a link broken before its address
+            out[-1] = f"{out[-1]}{line}"
+            carried = 0
+        elif out and carried and out[-1].count("[") > out[-1].count("]"):
             out[-1] = f"{out[-1]} {line}"
             carried -= 1
         else:
@@ -818,7 +823,10 @@ def _events(text: str, *, html: bool = True) -> list[_Event]:
                 )
                 events.extend(_Event("plain", line, raw=line) for line in lazy)
             else:
-                events.extend(_Event("plain", line, raw=line) for line in _join_open_links(para))
+                events.extend(
+                    _Event("plain", line, raw=line, continued=bool(offset))
+                    for offset, line in enumerate(_join_open_links(para))
+                )
             index += 3
             continue
         elif kind == "fence":
@@ -866,6 +874,9 @@ class _Parser:
         self.caption: tuple[int, str] | None = None  # (event index, prose) describing that bullet
         # (event index, item): a linked paragraph whose plain bullets, from that event on, describe it
         self.described: tuple[int | None, ParsedItem] | None = None
+        # the item a paragraph's line named: its plain lines after it describe it
+        # ("[A Primer on Neural Network Models](…)" / "Yoav Goldberg. October 2015. …")
+        self.paragraph_item: ParsedItem | None = None
 
     # where things go
 
@@ -1122,6 +1133,7 @@ class _Parser:
         if _has_link(text):
             self._count_skipped_links(text)
             if self._is_prose(text) or from_html and self.in_header:
+                self.paragraph_item = None
                 # links mentioned in a sentence (or a page header): one resource each, named by its label
                 if self.in_preamble:
                     self._add_prose(text)
@@ -1135,7 +1147,10 @@ class _Parser:
                 return
             count = len(self._target().items)
             self._add_item(text, line)
+            self.paragraph_item = None
             if len(self._target().items) == count + 1 and self._target().items[-1].url:
+                if re.match(r"[^\w\[]{0,4}\[", text):  # the line opens with its link
+                    self.paragraph_item = self._target().items[-1]
                 # "🗓️ Week 1: [Practical Introduction to LLMs](…)" over plain bullets of what it covers
                 self.described = (self.next_meaningful[index], self._target().items[-1])
             return
@@ -1167,6 +1182,13 @@ class _Parser:
             return
         elif not self._captions_next(index, text):
             self._add_prose(text)
+
+    @staticmethod
+    def _describe(item: ParsedItem, line: str) -> None:
+        """A paragraph's plain line under the line naming ``item``: more of its description."""
+        words = markdown.strip_emphasis(markdown.plain(markdown.segments(line.strip())))
+        item.description = " ".join(filter(None, [item.description, words.strip()]))
+        item.note = " ".join(filter(None, [item.note, words.strip()]))
 
     def _describes_last_item(self, level: int, text: str) -> bool:
         """A plain bullet nested under a linked bullet ("- [BabyAGI](…)" / "  - Default model is …") is about it."""
@@ -1489,6 +1511,8 @@ class _Parser:
         events = self.events
         while index < len(events):
             event = events[index]
+            if event.kind != "plain":
+                self.paragraph_item = None
             if event.kind == "ordered":
                 end = index
                 while end < len(events) and events[end].kind == "ordered":
@@ -1503,8 +1527,13 @@ class _Parser:
             elif event.kind == "bullet":
                 self._bullet_line(index, event.level, event.marker, event.text, event.raw)
             elif event.kind == "plain":
+                if not event.continued:
+                    self.paragraph_item = None
                 if event.text.strip():
-                    self._plain_line(index, event.text, event.from_html)
+                    if event.continued and self.paragraph_item and not _has_link(event.text):
+                        self._describe(self.paragraph_item, event.text)
+                    else:
+                        self._plain_line(index, event.text, event.from_html)
             elif event.kind == "table":
                 self._table(event.rows or [], event.block or [])
             elif event.kind == "fence":
