@@ -376,3 +376,12 @@ def test_a_link_broken_before_its_address_keeps_its_title():
 def test_a_bare_address_in_parentheses_is_not_titled_by_its_punctuation():
     item = only("## P\nSee below.\n\n(https://x.io/paper-on-words.pdf)\n")
     assert item.title not in {")", "(", ""} and any(c.isalnum() for c in item.title)
+
+
+def test_a_possessive_link_in_the_description_is_read_with_its_name():
+    listed = items(
+        "## Audio\n- [Unclassified list](http://x.io/links.html) - [Cory McKay](http://x.io/cm)'s "
+        "list of various links\n"
+    )
+    assert listed[0].description == "Cory McKay's list of various links"
+    assert [item.title for item in listed[1:]] == ["Cory McKay"]

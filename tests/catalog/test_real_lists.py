@@ -149,6 +149,7 @@ EXPECTED = [
     ("ethicalml-awesome-production-machine-learning.md", 46, 46),
     ("aishwaryanr-awesome-generative-ai-guide.md", 131, 131),
     ("keon-awesome-nlp.md", 212, 210),
+    ("ybayle-awesome-deep-learning-music.md", 124, 124),
 ]
 
 

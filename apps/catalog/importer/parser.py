@@ -446,6 +446,11 @@ def parse_items(
                     and not parts[index - 1].url
                     and re.search(r"\w\s*$", parts[index - 1].text)
                 )
+                or (  # "[Cory McKay](…)'s list of …": the name belongs to the sentence
+                    index + 1 < len(parts)
+                    and not parts[index + 1].url
+                    and re.match(r"['’]s\b", parts[index + 1].text)
+                )
             )
         ]
     )
