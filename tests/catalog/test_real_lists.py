@@ -150,6 +150,7 @@ EXPECTED = [
     ("aishwaryanr-awesome-generative-ai-guide.md", 131, 131),
     ("keon-awesome-nlp.md", 212, 210),
     ("ybayle-awesome-deep-learning-music.md", 124, 124),
+    ("guillaume-chevalier-awesome-deep-learning-resources.md", 67, 64),
 ]
 
 
