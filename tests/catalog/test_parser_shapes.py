@@ -385,3 +385,20 @@ def test_a_possessive_link_in_the_description_is_read_with_its_name():
     )
     assert listed[0].description == "Cory McKay's list of various links"
     assert [item.title for item in listed[1:]] == ["Cory McKay"]
+
+
+def test_a_reference_before_its_pdf_link_is_titled_by_its_quoted_title():
+    first, second = items(
+        "## 1.1 Survey\n\n"
+        '**[1]** LeCun, Yann, Yoshua Bengio, and Geoffrey Hinton. "**Deep learning**." Nature '
+        "521.7553 (2015): 436-444. [[pdf]](http://www.cs.toronto.edu/~hinton/NatureDeepReview.pdf) "
+        "**(Three Giants' Survey)** :star::star::star:\n\n"
+        '**[5]** Szegedy, Christian, et al. "Going deeper with convolutions." CVPR. 2015. '
+        "[[pdf]](https://arxiv.org/pdf/1409.4842.pdf)\n"
+    )
+    assert (first.title, first.author) == ("Deep learning", "LeCun et al.")
+    assert [link.label for link in first.links] == ["[pdf]"]
+    assert (second.title, second.author) == (
+        "Going deeper with convolutions",
+        "Szegedy, Christian, et al.",
+    )

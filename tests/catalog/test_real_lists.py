@@ -151,6 +151,7 @@ EXPECTED = [
     ("keon-awesome-nlp.md", 212, 210),
     ("ybayle-awesome-deep-learning-music.md", 124, 124),
     ("guillaume-chevalier-awesome-deep-learning-resources.md", 67, 64),
+    ("floodsung-deep-learning-papers-reading-roadmap.md", 54, 54),
 ]
 
 

@@ -614,8 +614,28 @@ _YEAR_TAIL = re.compile(r"\s*\(((?:19|20)\d\d)\)\s*$")
 _AFTER_TITLE = re.compile(r"^[\s,.]*(?:\(?(?:19|20)\d\d\)?)?[\s,.]*(.*)$")
 
 
+# a reference: "[1] LeCun, Yann, and Geoffrey Hinton. "Deep learning." Nature (2015)": authors
+# (a comma among them), then the quoted title
+_CITATION = re.compile(
+    r"^[\W_]*(?:\d{1,4}\]\s*)?(?P<authors>[A-Z][^\"“”]{1,400}?,[^\"“”]{0,400}?)[\s,.]*"
+    r"[\"“](?P<title>[^\"“”]{3,300}?)[\s.,]*[\"”]"
+)
+
+
+def _citation(prefix: str) -> tuple[str, str] | None:
+    """The (title, authors) of a reference before its ``[pdf]`` link, None when it is not one."""
+    if not (match := _CITATION.match(prefix)):
+        return None
+    authors = match.group("authors").strip(" ,.")
+    if authors.endswith(" et al"):
+        authors += "."
+    return match.group("title").strip(), _short_authors(authors)
+
+
 def _titled_prefix(text: str, prefix: str) -> tuple[str, str]:
     """``**Title** (2015), G. Hinton et al.`` before a ``[pdf]`` link → ``("Title", "G. Hinton et al.")``."""
+    if cited := _citation(markdown.strip_emphasis(prefix)):
+        return cited
     title, after = prefix, ""
     if bold := _BOLD_START.match(text):
         bold_title = markdown.strip_emphasis(bold.group(1))
@@ -1217,6 +1237,10 @@ class _Parser:
         if len(markdown.plain(parts).split()) <= 12:
             return False
         first = next((i for i, part in enumerate(parts) if markdown.is_web_link(part)), 0)
+        links = [part for part in parts if markdown.is_web_link(part)]
+        before = markdown.strip_emphasis(markdown.plain(parts[:first]))
+        if all(_COMPANION_LABEL.match(link.text.strip()) for link in links) and _citation(before):
+            return False  # a reference ("LeCun, Yann, … "Deep learning." Nature. [[pdf]](…)")
         return bool(re.search(r"\w", markdown.plain(parts[:first])))
 
     def _captions_next(self, index: int, text: str) -> bool:
