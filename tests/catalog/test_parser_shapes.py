@@ -402,3 +402,9 @@ def test_a_reference_before_its_pdf_link_is_titled_by_its_quoted_title():
         "Going deeper with convolutions",
         "Szegedy, Christian, et al.",
     )
+
+
+def test_a_by_author_keeps_no_full_stop_of_the_sentence():
+    book = only("## Books\n- [Pattern Recognition](https://x.io/prml) by Bishop.\n")
+    course = only("## Courses\n- [Deep RL](https://x.io/rl) by Sergey Levine.\n")
+    assert (book.author, course.author) == ("Bishop", "Sergey Levine")

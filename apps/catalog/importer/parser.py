@@ -532,7 +532,10 @@ def parse_items(
             else:
                 item.note = rest.lstrip(_TRIM_NOTE).strip()
         if len(item.links) == 1 and (by := _BY_AUTHOR.match(item.note)):
-            item.author, item.note = by.group(1), ""
+            author = by.group(1)
+            if author.endswith(".") and len(author.split()[-1]) > 3 and not author.endswith(" al."):
+                author = author[:-1]  # "by Bishop.": the sentence's full stop, not an initial
+            item.author, item.note = author, ""
     if by_links and not item.author:
         item.author = parts[by_links[0]].text.strip()
         tail = re.compile(rf",?\s*\bby\s+{re.escape(item.author)}\s*\.?\s*$", re.IGNORECASE)
