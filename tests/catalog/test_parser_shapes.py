@@ -408,3 +408,15 @@ def test_a_by_author_keeps_no_full_stop_of_the_sentence():
     book = only("## Books\n- [Pattern Recognition](https://x.io/prml) by Bishop.\n")
     course = only("## Courses\n- [Deep RL](https://x.io/rl) by Sergey Levine.\n")
     assert (book.author, course.author) == ("Bishop", "Sergey Levine")
+
+
+def test_a_pdf_here_link_is_the_companion_of_the_item():
+    item = only(
+        "## Programming\n* [AI Algorithms in Prolog, Lisp and Java](http://x.io/book) - "
+        "[PDF here](http://x.io/luger.pdf)\n"
+    )
+    assert [link.label for link in item.links] == [
+        "AI Algorithms in Prolog, Lisp and Java",
+        "PDF here",
+    ]
+    assert (item.description, item.note) == ("", "")  # the label is the link's, not a note

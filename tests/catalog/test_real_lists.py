@@ -152,6 +152,7 @@ EXPECTED = [
     ("ybayle-awesome-deep-learning-music.md", 124, 124),
     ("guillaume-chevalier-awesome-deep-learning-resources.md", 67, 64),
     ("floodsung-deep-learning-papers-reading-roadmap.md", 54, 54),
+    ("owainlewis-awesome-artificial-intelligence.md", 60, 60),
 ]
 
 

@@ -340,6 +340,10 @@ def is_companion_label(label: str) -> bool:
         return False
     if _COMPANION_LABEL.match(label) or _GENERIC_LABEL.match(label):
         return True
+    if (here := re.fullmatch(r"(.{2,30}?)\s+(?:here|link)", label, re.IGNORECASE)) and (
+        _COMPANION_LABEL.match(here.group(1))
+    ):
+        return True  # "PDF here", "Code link"
     words = label.split()
     return len(words) > 1 and (
         bool(_COMPANION_LABEL.match(words[-1])) or words[-1].lower() in ("recipe", "version")
@@ -576,11 +580,7 @@ def _without_trailing_labels(text: str, labels: list[str]) -> str:
     links ("[[code](…)]", "| [Blog](…)") are links, kept as such, not words of its note."""
     if not text or not labels:
         return text
-    lowered = {
-        label.casefold()
-        for label in labels
-        if _COMPANION_LABEL.match(label) or _GENERIC_LABEL.match(label)
-    }
+    lowered = {label.casefold() for label in labels if is_companion_label(label)}
     words = text.rstrip(" )]|,;:/•·-–—")
     changed = True
     while changed and words:
