@@ -19,6 +19,10 @@ It knows the shapes the community guides actually use:
   reference-style links (``[Title][ref]``), numbered prose describing the lone address
   listed under it, plain bullets under a linked paragraph as its note, ``:shortcode:`` and
   decorative emoji off headings, a page header of links before the list's ``# Name``;
+  a paragraph's plain lines under a line opening with its link as that item's description
+  (``[Title](url)`` / ``Authors. 2015. Summary.``), a link broken before its address
+  (``[Title]`` / ``(https://…)``), references ``Surname, Given, et al. "Title." Venue.
+  [[pdf]](…)`` titled by their quoted title;
 * tables: a row holding links is an item (the main link in the title column, else a named
   link, else the row's buttons ``[<img …>](notebook)``; ``1) **Name** - what it is`` split);
 * a section table (``| # | Section | Highlights |``): a section per row holding one chapter;
