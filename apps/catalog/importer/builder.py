@@ -44,19 +44,24 @@ def new_guide(planned) -> Guide:
     )
 
 
+# The fields a section and an entry take from the source (a sync rewrites only these, and only
+# when the source changed them). A section's order is also the order of its ``raw`` line.
+SECTION_SOURCE_FIELDS = ("number", "title", "description", "tier", "priority", "phase", "effort")
+ENTRY_SOURCE_FIELDS = ("tier", "priority", "rating", "note", "marked_done")
+
+
+def source_values(planned, fields) -> dict:
+    """``{field: value}`` of ``planned`` (a planned section or entry) for ``fields``."""
+    return {name: getattr(planned, name) for name in fields}
+
+
 def section_raw(planned) -> str:
     """The heading as imported, one canonical line: what a later sync compares to tell a change
-    of the source's heading (number, title, description, tier, priority, phase, effort) from a curator's edit."""
-    fields = [
-        planned.number,
-        planned.title,
-        planned.description,
-        "" if planned.tier is None else str(planned.tier),
-        planned.priority,
-        planned.phase,
-        planned.effort,
-    ]
-    return "\x1f".join(fields)
+    of the source's heading (its ``SECTION_SOURCE_FIELDS``) from a curator's edit."""
+    return "\x1f".join(
+        "" if value is None else str(value)
+        for value in source_values(planned, SECTION_SOURCE_FIELDS).values()
+    )
 
 
 def new_section(planned, guide: Guide, parent: Section | None) -> Section:
@@ -64,16 +69,10 @@ def new_section(planned, guide: Guide, parent: Section | None) -> Section:
         uuid=planned.uuid,
         guide=guide,
         parent=parent,
-        title=planned.title,
-        number=planned.number,
-        description=planned.description,
         position=planned.position,
         depth=planned.depth,
-        tier=planned.tier,
-        priority=planned.priority,
-        phase=planned.phase,
-        effort=planned.effort,
         raw=section_raw(planned),
+        **source_values(planned, SECTION_SOURCE_FIELDS),
     )
 
 
@@ -105,12 +104,8 @@ def new_entry(planned, section: Section, resource: Resource) -> Entry:
         section=section,
         resource=resource,
         position=planned.position,
-        tier=planned.tier,
-        priority=planned.priority,
-        rating=planned.rating,
-        note=planned.note,
-        marked_done=planned.marked_done,
         raw=planned.raw,
+        **source_values(planned, ENTRY_SOURCE_FIELDS),
     )
 
 

@@ -30,6 +30,8 @@ from django.db import transaction
 from django.db.models import F, Max
 
 from apps.catalog.importer.builder import (
+    ENTRY_SOURCE_FIELDS,
+    SECTION_SOURCE_FIELDS,
     ImportResult,
     _resources,
     _topics_by_slug,
@@ -37,6 +39,7 @@ from apps.catalog.importer.builder import (
     new_entry,
     new_section,
     section_raw,
+    source_values,
 )
 from apps.catalog.importer.errors import CatalogImportError
 from apps.catalog.importer.parser import MAX_SOURCE_SIZE
@@ -44,9 +47,6 @@ from apps.catalog.importer.planner import ImportPlan, PlannedEntry, catalog_reso
 from apps.catalog.models import Entry, Guide, Section
 
 FETCH_TIMEOUT = 20  # seconds
-
-SECTION_FIELDS = ["title", "number", "description", "tier", "priority", "phase", "effort"]
-ENTRY_FIELDS = ["tier", "priority", "rating", "note", "marked_done"]
 
 
 @dataclass
@@ -116,17 +116,11 @@ def _planned_path(planned) -> str:
 
 
 def _entry_values(planned: PlannedEntry) -> dict:
-    return {
-        "tier": planned.tier,
-        "priority": planned.priority or "",
-        "rating": planned.rating,
-        "note": planned.note,
-        "marked_done": planned.marked_done,
-    }
+    return source_values(planned, ENTRY_SOURCE_FIELDS)
 
 
 def _section_values(planned) -> dict:
-    return {name: getattr(planned, name) for name in SECTION_FIELDS}
+    return source_values(planned, SECTION_SOURCE_FIELDS)
 
 
 def _source_changed(row, raw: str) -> bool:
