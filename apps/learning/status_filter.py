@@ -45,11 +45,6 @@ class StatusFilter:
         return {PARAM: self.choice.value} if self.choice else {}
 
 
-def keeps(status_filter: StatusFilter, status: str) -> bool:
-    """Does the filter keep a row with this status ("" for not started)?"""
-    return status_filter.choice is None or status in status_filter.choice.shows
-
-
 def status_filter_from(request) -> StatusFilter:
     if not request.user.is_authenticated:
         return StatusFilter()
@@ -68,9 +63,11 @@ def status_filter_context(
 ) -> dict:
     """What learning/includes/status_filter.html shows: the choices as links (keeping the page's
     other `params`), each with how many of the list's rows (`row_statuses`, the learner's status
-    of each) it keeps, and how many are shown."""
+    of each) it keeps, and how many are shown; with the sentence about an ignored value
+    (`status_filter_errors`) and the query-string part that keeps the filter (`status_params`)."""
+    kept = {"status_filter_errors": status_filter.errors, "status_params": status_filter.params()}
     if not status_filter.offered:
-        return {"status_filter": None}
+        return {"status_filter": None} | kept
     total = len(row_statuses)
 
     def href(choice):
@@ -107,4 +104,4 @@ def status_filter_context(
             "noun": nouns[0] if total == 1 else nouns[1],
             "clear_href": href(None),
         }
-    }
+    } | kept

@@ -25,7 +25,7 @@ from apps.core.content import memoized, published_get
 from apps.core.reversing import reverse_cached
 from apps.learning import shared
 from apps.learning.shared import overlay_fill
-from apps.learning.status_filter import keeps, status_filter_context, status_filter_from
+from apps.learning.status_filter import status_filter_context, status_filter_from
 from apps.learning.widgets import (
     bars_for_scope,
     dashboard_tallies,
@@ -137,7 +137,7 @@ def _status_filtered(request, overlay, statuses, *, tallies=None, params, target
         show=status_filter.show,
         query=urlencode(status_filter.params()),
     )
-    context = status_filter_context(
+    return html, status_filter_context(
         status_filter,
         overlay.row_statuses(statuses),
         path=request.path,
@@ -145,10 +145,6 @@ def _status_filtered(request, overlay, statuses, *, tallies=None, params, target
         target=target,
         nouns=nouns,
     )
-    return html, context | {
-        "status_filter_errors": status_filter.errors,
-        "status_params": status_filter.params(),
-    }
 
 
 def _section_bar_tallies(guide, tallies) -> dict:
@@ -261,7 +257,7 @@ def _search_results(request, query: str, filters: dict) -> dict:
     found = [statuses.get(pk, "") for pk in ids]
     within = None
     if status_filter.choice:
-        within = [pk for pk, status in zip(ids, found, strict=True) if keeps(status_filter, status)]
+        within = [pk for pk, status in zip(ids, found, strict=True) if status_filter.show(status)]
     results = shared.search_results(
         query=query,
         page_number=page_number,
@@ -278,11 +274,7 @@ def _search_results(request, query: str, filters: dict) -> dict:
         params=params,
         target="search-results",
         nouns=("result", "results"),
-    ) | {
-        "results": overlay_fill(request, results, statuses=statuses, query=query_params),
-        "status_filter_errors": status_filter.errors,
-        "status_params": status_filter.params(),
-    }
+    ) | {"results": overlay_fill(request, results, statuses=statuses, query=query_params)}
 
 
 @login_required
