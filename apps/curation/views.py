@@ -24,7 +24,6 @@ from django.views.decorators.http import require_http_methods
 
 from apps.catalog.importer import CatalogImportError, apply_import, plan_import
 from apps.catalog.importer.builder import offers_better_title
-from apps.catalog.importer.planner import catalog_resources
 from apps.catalog.importer.reshape import merge_choices, reshape_plan, split_choices
 from apps.catalog.importer.sync import apply_sync, diff_guide, fetch_source, sync_counts
 from apps.catalog.models import Entry, Guide, Resource
@@ -386,7 +385,6 @@ def _sync_apply(request, guide):
         with transaction.atomic():
             plan = _sync_plan(guide, data["text"], data["source_name"], data["source_url"])
             diff = diff_guide(guide, plan)
-            known = catalog_resources(plan)
             result = apply_sync(plan)
             source = data["source_name"] or data["source_url"] or "its source"
             lines = diff.summary().splitlines()
@@ -403,9 +401,7 @@ def _sync_apply(request, guide):
             )
             log_change_many(
                 request,
-                Resource.objects.filter(
-                    uuid__in=[r.uuid for r in plan.resources if r.key not in known]
-                ),
+                Resource.objects.filter(uuid__in=[r.uuid for r in plan.new_resources]),
                 f"Created by syncing the guide “{result.guide.title}”.",
                 ADDITION,
             )
