@@ -177,12 +177,18 @@ class LinkChecker:
             delay = min(delay, max(0.0, deadline - time.monotonic()))
         self.sleep(delay)
 
+    def _time_left(self, deadline) -> float | None:
+        """One request's timeout: ``self.timeout``, or less when the URL's ``deadline`` is nearer;
+        None when that deadline has passed."""
+        if deadline is None:
+            return self.timeout
+        timeout = min(self.timeout, deadline - time.monotonic())
+        return timeout if timeout > 0 else None
+
     def _request(self, url, method, deadline=None):
-        timeout = self.timeout
-        if deadline is not None:
-            timeout = min(timeout, deadline - time.monotonic())
-            if timeout <= 0:
-                raise _Failure(f"Gave up after {self.budget:g}s")
+        timeout = self._time_left(deadline)
+        if timeout is None:
+            raise _Failure(f"Gave up after {self.budget:g}s")
         request = urllib.request.Request(
             url, method=method, headers={"User-Agent": self.user_agent, "Accept": "*/*"}
         )
@@ -209,11 +215,9 @@ class LinkChecker:
     def _read_title(self, url, deadline) -> str:
         """The tidied title of the HTML page at ``url``, or "" (not HTML, no title, any failure:
         a missing suggestion never changes the link's status)."""
-        timeout = self.timeout
-        if deadline is not None:
-            timeout = min(timeout, deadline - time.monotonic())
-            if timeout <= 0:
-                return ""
+        timeout = self._time_left(deadline)
+        if timeout is None:
+            return ""
         request = urllib.request.Request(
             url,
             headers={
