@@ -243,11 +243,20 @@ class Resource(CatalogModel):
         return reverse_cached("catalog:resource-detail", self.uuid)
 
 
+class ResourceAliasQuerySet(models.QuerySet):
+    def survivors(self, uuids) -> dict:
+        """``{uuid: the Resource it was merged into}`` for those of ``uuids`` merged away."""
+        aliases = self.filter(uuid__in=uuids).select_related("resource")
+        return {alias.uuid: alias.resource for alias in aliases}
+
+
 class ResourceAlias(models.Model):
     """The uuid of a resource merged into another: its page redirects to the survivor."""
 
     uuid = models.UUIDField(unique=True)
     resource = models.ForeignKey(Resource, on_delete=models.CASCADE, related_name="aliases")
+
+    objects = ResourceAliasQuerySet.as_manager()
 
     class Meta:
         verbose_name_plural = "resource aliases"

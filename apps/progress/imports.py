@@ -343,8 +343,7 @@ def _aliased(uuids) -> dict:
     """{uuid: its published survivor} for uuids of resources merged away since the export."""
     if not uuids:
         return {}
-    aliases = ResourceAlias.objects.filter(uuid__in=uuids, resource__is_published=True)
-    return {alias.uuid: alias.resource for alias in aliases.select_related("resource")}
+    return ResourceAlias.objects.filter(resource__is_published=True).survivors(uuids)
 
 
 def _drop_merged_twins(items, resources, plan):

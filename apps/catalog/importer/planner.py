@@ -500,10 +500,7 @@ def catalog_resources(plan: ImportPlan) -> dict:
     }
     uuids = [p.uuid for p in plan.resources]
     by_uuid = {r.uuid: r for r in Resource.objects.filter(uuid__in=uuids)}
-    by_alias = {
-        alias.uuid: alias.resource
-        for alias in ResourceAlias.objects.filter(uuid__in=uuids).select_related("resource")
-    }
+    by_alias = ResourceAlias.objects.survivors(uuids)
     found = {}
     for planned in plan.resources:
         resource = (
