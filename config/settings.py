@@ -216,6 +216,12 @@ else:
 DEFAULT_FROM_EMAIL = env_str("DEFAULT_FROM_EMAIL", "Syllabus <syllabus@localhost>")
 SERVER_EMAIL = DEFAULT_FROM_EMAIL
 
+# --- Outbound fetches (apps/core/fetch.py: sync, link checks) --------------------------------
+# One deadline in seconds for a whole fetch, redirects and body included.
+FETCH_DEADLINE = env_int("FETCH_DEADLINE", 20)
+# Loopback addresses are refused like every non-public one; the tests' local servers need them.
+FETCH_ALLOW_LOOPBACK = False
+
 # --- I18N -----------------------------------------------------------------------------------
 LANGUAGE_CODE = "en-us"
 TIME_ZONE = env_str("TIME_ZONE", "UTC")

@@ -61,6 +61,13 @@ def page(browser):
     context.close()
 
 
+@pytest.fixture
+def allow_loopback(settings):
+    """Let the guarded fetcher (apps/core/fetch.py) reach the local servers a test starts on
+    127.0.0.1; every other non-public address stays refused."""
+    settings.FETCH_ALLOW_LOOPBACK = True
+
+
 def sign_in(page, live_server, user):
     """Give the browser a signed-in session for `user` (the sign-in form has its own tests)."""
     from django.conf import settings

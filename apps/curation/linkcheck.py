@@ -1,13 +1,14 @@
 """Link health: is each resource's URL still there?
 
-A check asks with HEAD and falls back to GET (many servers refuse or mishandle HEAD),
-retries with backoff when the server times out or answers 5xx, and follows redirects
-itself, hop by hop: only to http(s), at most ``max_redirects`` times, never in a loop,
-and (unless ``allow_private``) never to a private, loopback or link-local address, so
-a curator's URL or a hostile redirect cannot make the server probe its own network.
+A check asks with HEAD and falls back to GET (many servers refuse or mishandle HEAD) and
+retries with backoff when no answer came in time or the server answered 5xx. Every request
+goes through the guarded fetcher (``apps.core.fetch``): only http(s), only public addresses
+at every redirect hop, at most ``max_redirects`` redirects, never in a loop, so a curator's
+URL or a hostile redirect cannot make the server probe its own network.
 
 The outcome, per Resource: ``link_status`` ok / redirected / broken (the final answer is
-4xx or 5xx) / error (timeout, DNS, refused connection, redirect loop), ``link_status_code``
+4xx or 5xx) / error (no answer: the fetcher's one generic message, so a check tells no open
+port from a closed one; a redirect loop or too many redirects), ``link_status_code``
 (the first redirect's code when redirected, else the final answer's), ``link_final_url``
 (where redirects led), ``link_error`` and ``link_checked_at``.
 
@@ -19,23 +20,18 @@ the tidied title (entities unescaped, whitespace collapsed, a site suffix such a
 " - YouTube" trimmed) goes to ``Resource.suggested_title`` when it differs from the title.
 A curator accepts or dismisses it in the admin; nothing renames a resource by itself.
 
-The standard library is enough (urllib with redirects switched off, a thread pool); the
-network work runs in worker threads and only the calling thread touches the database.
+The network work runs in worker threads (a thread pool) and only the calling thread touches
+the database.
 """
 
-import http.client
-import ipaddress
 import re
-import socket
 import time
-import urllib.error
-import urllib.request
 from collections import Counter
 from concurrent.futures import ThreadPoolExecutor, as_completed
 from dataclasses import dataclass
 from datetime import timedelta
 from html.parser import HTMLParser
-from urllib.parse import urljoin, urlsplit
+from urllib.parse import urlsplit
 
 from django.conf import settings
 from django.db.models import Q
@@ -43,6 +39,7 @@ from django.utils import timezone
 
 from apps.catalog.importer.urls import title_looks_poor
 from apps.catalog.models import LinkStatus, Resource
+from apps.core.fetch import FetchError, fetch
 
 DEFAULT_WORKERS = 8
 DEFAULT_TIMEOUT = 10.0
@@ -63,21 +60,6 @@ class LinkCheck:
     page_title: str = ""  # the page's own title when it was asked for and found
 
 
-class _NoRedirects(urllib.request.HTTPRedirectHandler):
-    """Hand 3xx answers back as they are; LinkChecker decides whether to follow."""
-
-    def redirect_request(self, req, fp, code, msg, headers, newurl):
-        return None
-
-
-class _Failure(Exception):
-    """A request that got no HTTP answer; ``retry`` says whether trying again may help."""
-
-    def __init__(self, message, *, retry=False):
-        super().__init__(message)
-        self.retry = retry
-
-
 class LinkChecker:
     def __init__(
         self,
@@ -87,88 +69,58 @@ class LinkChecker:
         backoff: float = 0.5,
         max_redirects: int = 5,
         budget: float | None = None,
-        allow_private: bool | None = None,
         sleep=time.sleep,
     ):
-        self.timeout = timeout
+        self.timeout = timeout  # seconds for one request, its redirects included
         self.budget = budget  # seconds for one URL, redirects and retries included (None: no limit)
         self.retries = retries
         self.backoff = backoff
         self.max_redirects = max_redirects
-        self.allow_private = (
-            getattr(settings, "LINKCHECK_ALLOW_PRIVATE", False)
-            if allow_private is None
-            else allow_private
-        )
         self.sleep = sleep
         self.user_agent = f"Syllabus link checker (+{getattr(settings, 'SITE_URL', '')})"
-        self._opener = urllib.request.build_opener(_NoRedirects)
 
     # --- one URL -----------------------------------------------------------------------------
     def check(self, url: str, *, read_title: bool = False) -> LinkCheck:
         """Where ``url`` leads; with ``read_title``, also the title of the page it leads to."""
         deadline = time.monotonic() + self.budget if self.budget else None
-        current, seen, first_redirect = url, {url}, None
-        for _hop in range(self.max_redirects + 1):
-            try:
-                self._refuse_unsafe(current)
-                code, location = self._ask(current, deadline)
-            except _Failure as failure:
-                return LinkCheck(
-                    url, LinkStatus.ERROR, final_url=_moved(url, current), error=str(failure)[:300]
-                )
-            if 300 <= code < 400 and location:
-                target = urljoin(current, location.strip())
-                if target in seen:
-                    return LinkCheck(
-                        url,
-                        LinkStatus.ERROR,
-                        code,
-                        _moved(url, current),
-                        f"Redirect loop at {target}"[:300],
-                    )
-                seen.add(target)
-                first_redirect = first_redirect or code
-                current = target
-                continue
-            if 200 <= code < 300:
-                title = self._read_title(current, deadline) if read_title else ""
-                if current == url:
-                    return LinkCheck(url, LinkStatus.OK, code, page_title=title)
-                return LinkCheck(
-                    url, LinkStatus.REDIRECTED, first_redirect, current, page_title=title
-                )
-            if code >= 400:
-                return LinkCheck(url, LinkStatus.BROKEN, code, _moved(url, current), f"HTTP {code}")
+        try:
+            answer = self._ask(url, deadline)
+        except FetchError as failure:
+            first_redirect = failure.redirects[0][0] if failure.redirects else None
             return LinkCheck(
-                url, LinkStatus.ERROR, code, _moved(url, current), f"Unexpected HTTP {code}"
+                url, LinkStatus.ERROR, first_redirect, _moved(url, failure.url), str(failure)[:300]
             )
+        code, current = answer.status, answer.url
+        first_redirect = answer.redirects[0][0] if answer.redirects else None
+        if 200 <= code < 300:
+            title = self._read_title(current, deadline) if read_title else ""
+            if current == url:
+                return LinkCheck(url, LinkStatus.OK, code, page_title=title)
+            return LinkCheck(url, LinkStatus.REDIRECTED, first_redirect, current, page_title=title)
+        if code >= 400:
+            return LinkCheck(url, LinkStatus.BROKEN, code, _moved(url, current), f"HTTP {code}")
         return LinkCheck(
-            url,
-            LinkStatus.ERROR,
-            first_redirect,
-            current,
-            f"More than {self.max_redirects} redirects",
+            url, LinkStatus.ERROR, code, _moved(url, current), f"Unexpected HTTP {code}"
         )
 
     def _ask(self, url, deadline):
-        """(status code, Location) for ``url``: HEAD, then GET when HEAD is refused; retried
-        with exponential backoff on timeouts and 5xx."""
+        """The answer at ``url``: HEAD, then GET when HEAD is refused; retried with exponential
+        backoff when no answer came in time and on 5xx."""
         for attempt in range(self.retries + 1):
             last_try = attempt == self.retries
             try:
-                code, location = self._request(url, "HEAD", deadline)
-                if code >= 400:
-                    code, location = self._request(url, "GET", deadline)
-            except _Failure as failure:
+                answer = self._request(url, "HEAD", deadline)
+                if answer.status >= 400:
+                    answer = self._request(url, "GET", deadline)
+            except FetchError as failure:
                 if failure.retry and not last_try:
                     self._backoff(attempt, deadline)
                     continue
                 raise
-            if code >= 500 and not last_try:
+            if answer.status >= 500 and not last_try:
                 self._backoff(attempt, deadline)
                 continue
-            return code, location
+            return answer
         raise AssertionError("unreachable")  # pragma: no cover
 
     def _backoff(self, attempt, deadline):
@@ -185,32 +137,18 @@ class LinkChecker:
         timeout = min(self.timeout, deadline - time.monotonic())
         return timeout if timeout > 0 else None
 
-    def _request(self, url, method, deadline=None):
+    def _request(self, url, method, deadline):
         timeout = self._time_left(deadline)
         if timeout is None:
-            raise _Failure(f"Gave up after {self.budget:g}s")
-        request = urllib.request.Request(
-            url, method=method, headers={"User-Agent": self.user_agent, "Accept": "*/*"}
+            raise FetchError()  # the URL's budget ran out
+        return fetch(
+            url,
+            method=method,
+            headers={"User-Agent": self.user_agent, "Accept": "*/*"},
+            timeout=timeout,
+            max_bytes=0,  # the answer's status is all a check needs
+            max_redirects=self.max_redirects,
         )
-        try:
-            with self._opener.open(request, timeout=timeout) as response:
-                return response.status, response.headers.get("Location")
-        except urllib.error.HTTPError as answer:  # 3xx (not followed), 4xx, 5xx
-            with answer:
-                return answer.code, answer.headers.get("Location")
-        except urllib.error.URLError as error:
-            reason = error.reason
-            if isinstance(reason, TimeoutError):
-                raise self._timed_out(timeout) from None
-            if isinstance(reason, socket.gaierror):
-                raise _Failure(f"DNS lookup failed: {reason.strerror or reason}") from None
-            raise _Failure(
-                f"Connection failed: {getattr(reason, 'strerror', None) or reason}"
-            ) from None
-        except TimeoutError:
-            raise self._timed_out(timeout) from None
-        except (OSError, ValueError, http.client.HTTPException) as error:
-            raise _Failure(f"Connection failed: {error.__class__.__name__}: {error}") from None
 
     def _read_title(self, url, deadline) -> str:
         """The tidied title of the HTML page at ``url``, or "" (not HTML, no title, any failure:
@@ -218,44 +156,27 @@ class LinkChecker:
         timeout = self._time_left(deadline)
         if timeout is None:
             return ""
-        request = urllib.request.Request(
-            url,
-            headers={
-                "User-Agent": self.user_agent,
-                "Accept": "text/html,application/xhtml+xml;q=0.9,*/*;q=0.1",
-            },
-        )
         try:
-            with self._opener.open(request, timeout=timeout) as response:
-                if response.headers.get_content_type() not in HTML_TYPES:
-                    return ""
-                head = response.read(TITLE_BYTES)
-                charset = response.headers.get_content_charset() or "utf-8"
-            return tidy_title(page_title(head.decode(charset, errors="replace")), url)
-        except (OSError, ValueError, LookupError, http.client.HTTPException):
-            return ""  # urllib's HTTPError and URLError are OSErrors; LookupError: unknown charset
-
-    def _timed_out(self, timeout):
-        if timeout < self.timeout:  # the URL's budget, not the server, ran out
-            return _Failure(f"Gave up after {self.budget:g}s")
-        return _Failure(f"Timed out after {self.timeout:g}s", retry=True)
-
-    def _refuse_unsafe(self, url):
-        parts = urlsplit(url)
-        if parts.scheme not in ("http", "https") or not parts.hostname:
-            raise _Failure(f"Not an http(s) URL: {url}")
-        if self.allow_private:
-            return
-        try:
-            infos = socket.getaddrinfo(
-                parts.hostname, parts.port or (443 if parts.scheme == "https" else 80)
+            answer = fetch(
+                url,
+                headers={
+                    "User-Agent": self.user_agent,
+                    "Accept": "text/html,application/xhtml+xml;q=0.9,*/*;q=0.1",
+                },
+                timeout=timeout,
+                max_bytes=TITLE_BYTES,
+                max_redirects=0,
             )
-        except socket.gaierror as error:
-            raise _Failure(f"DNS lookup failed: {error.strerror or error}") from None
-        for info in infos:
-            address = ipaddress.ip_address(info[4][0].split("%")[0])
-            if not address.is_global:
-                raise _Failure(f"Refused: {parts.hostname} is a private or local address")
+        except FetchError:
+            return ""
+        if not 200 <= answer.status < 300 or answer.headers.get_content_type() not in HTML_TYPES:
+            return ""
+        charset = answer.headers.get_content_charset() or "utf-8"
+        try:
+            text = answer.body.decode(charset, errors="replace")
+        except LookupError:  # an unknown charset
+            return ""
+        return tidy_title(page_title(text), url)
 
     # --- many URLs ---------------------------------------------------------------------------
     def check_many(

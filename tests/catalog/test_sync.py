@@ -59,7 +59,7 @@ def serving(body: bytes):
 
 
 @pytest.fixture
-def source_server():
+def source_server(allow_loopback):
     with serving(VERSION_1.encode()) as served_and_url:
         yield served_and_url
 
@@ -131,6 +131,20 @@ def test_sync_needs_a_source_and_refuses_what_it_cannot_read(source_server):
     with pytest.raises(CommandError, match="No reading-list items"):
         sync("serving", "--url", url, "--apply")
     assert list(Entry.objects.values_list("pk", "section", "position")) == before
+
+
+@pytest.mark.django_db
+def test_sync_reads_no_address_of_the_servers_own_network(source_server, settings):
+    """The source goes through the guarded fetcher: a loopback source (the tests' own server,
+    allowed by the fixture until now) is refused with the one generic message."""
+    served, url = source_server
+    apply_import(plan_import(VERSION_1.encode(), guide_slug="serving", title="Serving"))
+    settings.FETCH_ALLOW_LOOPBACK = False
+    port = url.split(":")[2].split("/")[0]
+    for source in (url, f"http://localhost:{port}/", f"http://0x7f000001:{port}/"):
+        with pytest.raises(CommandError) as refused:
+            sync("serving", "--url", source)
+        assert str(refused.value) == "Could not fetch the source."
 
 
 # --- In place: what a curator and a learner made survives -----------------------------------

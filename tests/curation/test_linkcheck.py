@@ -134,13 +134,8 @@ def fresh_hits():
 
 
 @pytest.fixture
-def checker():
-    return LinkChecker(timeout=TIMEOUT, retries=1, backoff=0.01, allow_private=True)
-
-
-@pytest.fixture
-def allow_loopback(settings):
-    settings.LINKCHECK_ALLOW_PRIVATE = True
+def checker(allow_loopback):
+    return LinkChecker(timeout=TIMEOUT, retries=1, backoff=0.01)
 
 
 # --- One URL -----------------------------------------------------------------------------------
@@ -188,26 +183,22 @@ def test_timeout_is_an_error_after_retrying(server, checker):
     result = checker.check(f"{server}/slow")
     elapsed = time.monotonic() - started
     assert result.status == LinkStatus.ERROR and result.status_code is None
-    assert result.error == f"Timed out after {TIMEOUT:g}s"
+    assert result.error == "Could not fetch the URL."  # no timing detail: see test_fetch
     assert Handler.hits[("HEAD", "/slow")] == 2  # one retry
     assert elapsed < SLOW_SECONDS * 2  # it did not wait for the server
 
 
-def test_a_budget_caps_the_time_spent_on_one_url(server):
-    checker = LinkChecker(
-        timeout=SLOW_SECONDS * 2, retries=3, backoff=0.01, budget=0.5, allow_private=True
-    )
+def test_a_budget_caps_the_time_spent_on_one_url(server, allow_loopback):
+    checker = LinkChecker(timeout=SLOW_SECONDS * 2, retries=3, backoff=0.01, budget=0.5)
     started = time.monotonic()
     result = checker.check(f"{server}/slow")
     assert time.monotonic() - started < SLOW_SECONDS
-    assert (result.status, result.error) == (LinkStatus.ERROR, "Gave up after 0.5s")
+    assert (result.status, result.error) == (LinkStatus.ERROR, "Could not fetch the URL.")
 
 
-def test_5xx_is_retried_with_backoff(server):
+def test_5xx_is_retried_with_backoff(server, allow_loopback):
     sleeps = []
-    checker = LinkChecker(
-        timeout=TIMEOUT, retries=2, backoff=0.5, allow_private=True, sleep=sleeps.append
-    )
+    checker = LinkChecker(timeout=TIMEOUT, retries=2, backoff=0.5, sleep=sleeps.append)
     assert checker.check(f"{server}/flaky").status == LinkStatus.OK
     assert sleeps == [0.5]
     result = checker.check(f"{server}/down")
@@ -225,12 +216,12 @@ def test_a_refused_connection_is_an_error(checker):
         sock.bind(("127.0.0.1", 0))
         port = sock.getsockname()[1]
     result = checker.check(f"http://127.0.0.1:{port}/")
-    assert result.status == LinkStatus.ERROR and result.error.startswith("Connection failed")
+    assert (result.status, result.error) == (LinkStatus.ERROR, "Could not fetch the URL.")
 
 
 def test_private_addresses_are_refused_unless_allowed(server):
-    result = LinkChecker(timeout=TIMEOUT, allow_private=False).check(f"{server}/ok")
-    assert result.status == LinkStatus.ERROR and "private or local" in result.error
+    result = LinkChecker(timeout=TIMEOUT).check(f"{server}/ok")
+    assert (result.status, result.error) == (LinkStatus.ERROR, "Could not fetch the URL.")
     assert not Handler.hits
 
 

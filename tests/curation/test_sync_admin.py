@@ -21,7 +21,7 @@ NEWER = VERSION_2.replace(
 
 
 @pytest.fixture
-def source_server():
+def source_server(allow_loopback):
     with serving(VERSION_1.encode()) as served_and_url:
         yield served_and_url
 

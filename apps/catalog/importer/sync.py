@@ -19,10 +19,9 @@ source dropped is deleted once the sync leaves it empty. Resources are never cha
 deleted (a better title in the list is only offered as the resource's suggested title); the
 guide's title, description and published flag are kept.
 
-``fetch_source(url)`` reads a guide's source URL with a size and time limit.
+``fetch_source(url)`` reads a guide's source URL through the guarded fetcher, with a size limit.
 """
 
-import urllib.request
 import uuid as uuid_module
 from dataclasses import dataclass, field
 
@@ -45,8 +44,9 @@ from apps.catalog.importer.errors import CatalogImportError
 from apps.catalog.importer.parser import MAX_SOURCE_SIZE
 from apps.catalog.importer.planner import ImportPlan, PlannedEntry, catalog_resources
 from apps.catalog.models import Entry, Guide, Section
+from apps.core.fetch import FetchError, fetch
 
-FETCH_TIMEOUT = 20  # seconds
+FETCH_FAILED = "Could not fetch the source."
 
 
 @dataclass
@@ -418,19 +418,20 @@ def sync_counts(result: ImportResult) -> str:
 
 
 def fetch_source(url: str) -> bytes:
-    """The text at ``url`` (http or https only), at most ``MAX_SOURCE_SIZE`` bytes."""
-    if not url.lower().startswith(("http://", "https://")):
-        raise CatalogImportError(f"The source {url!r} is not an http(s) URL.")
-    request = urllib.request.Request(url, headers={"User-Agent": "Syllabus guide sync"})
+    """The text at ``url`` through the guarded fetcher (``apps.core.fetch``: public http(s)
+    addresses only, one deadline), at most ``MAX_SOURCE_SIZE`` bytes."""
     try:
-        with urllib.request.urlopen(
-            request, timeout=FETCH_TIMEOUT
-        ) as response:  # the scheme is checked above
-            data = response.read(MAX_SOURCE_SIZE + 1)
-    except (OSError, ValueError) as error:
-        raise CatalogImportError(f"Could not fetch {url}: {error}") from None
-    if len(data) > MAX_SOURCE_SIZE:
+        answer = fetch(
+            url, headers={"User-Agent": "Syllabus guide sync"}, max_bytes=MAX_SOURCE_SIZE
+        )
+    except FetchError as error:
+        raise CatalogImportError(
+            f"Could not fetch the source: {error.detail}." if error.detail else FETCH_FAILED
+        ) from None
+    if not 200 <= answer.status < 300:
+        raise CatalogImportError(f"Could not fetch the source: it answered HTTP {answer.status}.")
+    if answer.truncated:
         raise CatalogImportError(
             f"The source at {url} is larger than {MAX_SOURCE_SIZE // 1024} KB."
         )
-    return data
+    return answer.body
