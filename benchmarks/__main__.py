@@ -18,7 +18,7 @@ from benchmarks import harness as bench
 
 BASE_DIR = Path(__file__).resolve().parent.parent
 # Guards (docs/BENCHMARKS.md): a page's p50 within this many floor p50s (by the endpoint name's
-# first word), and this many KB compressed at most. Loose on purpose: they catch a lost memo
+# first word), and this many KB as served (gzipped) at most. Loose on purpose: they catch a lost memo
 # (the guide without it was 50x), not a fraction of a millisecond.
 GUARDS = {
     "home": 3.5,
@@ -277,7 +277,7 @@ class Command:
             "p95 ms",
             "p50 / floor",
             "SQL queries (first / later)",
-            "gzip KB (HTML + CSS/JS)",
+            "KB as served, gzip (HTML + CSS/JS)",
             "guard",
         ]
         return bench.markdown_table(rows, header)

@@ -1,5 +1,5 @@
 """The pieces of `manage.py benchmark`: a PostgreSQL database at a realistic volume, a production
-gunicorn on 127.0.0.1, a bounded keep-alive load generator and the pages' compressed weight.
+gunicorn on 127.0.0.1, a bounded keep-alive load generator and the pages' weight as served (gzipped).
 
 Everything here talks to PostgreSQL with psycopg directly (not the ORM): the command runs with
 the developer's own settings (often SQLite), while the benchmark database belongs to the
@@ -659,21 +659,30 @@ class Weight:
 
 
 def page_weight(port: int, path: str, visitor: Visitor | None) -> Weight:
-    """gzip (level 6, a proxy's usual) of the HTML, plus each linked CSS/JS file as whitenoise
-    serves it with Accept-Encoding: gzip (or gzipped here, if it serves it uncompressed)."""
-    status, _, html = request_once(port, "GET", path, visitor.headers() if visitor else None)
+    """The page as served to a browser asking with Accept-Encoding: gzip: its HTML's bytes on the
+    wire (the app compresses its pages; a page sent uncompressed weighs all its bytes), plus each
+    linked CSS/JS file as whitenoise serves it the same way."""
+    asking = {"Accept-Encoding": "gzip"}
+    status, headers, html = request_once(
+        port, "GET", path, {**(visitor.headers() if visitor else {}), **asking}
+    )
     if status != 200:
         raise BenchmarkError(f"GET {path} answered {status}")
-    html_bytes = len(gzip.compress(html, compresslevel=6))
+    html_bytes = len(html)
+    if _gzipped(headers):
+        html = gzip.decompress(html)
     assets = sorted({m.decode() for m in _ASSET_RE.findall(html)})
     asset_bytes = 0
     for asset in assets:
-        status, headers, body = request_once(port, "GET", asset, {"Accept-Encoding": "gzip"})
+        status, _, body = request_once(port, "GET", asset, asking)
         if status != 200:
             raise BenchmarkError(f"GET {asset} answered {status}")
-        encoded = any(k.lower() == "content-encoding" and "gzip" in v for k, v in headers.items())
-        asset_bytes += len(body) if encoded else len(gzip.compress(body, compresslevel=9))
+        asset_bytes += len(body)
     return Weight(html_bytes / 1024, asset_bytes / 1024, assets)
+
+
+def _gzipped(headers: dict) -> bool:
+    return any(k.lower() == "content-encoding" and "gzip" in v for k, v in headers.items())
 
 
 def markdown_table(rows: list[list[str]], header: list[str]) -> str:
