@@ -1,11 +1,46 @@
-"""Forms of the account page and the public profile's settings."""
+"""Forms of sign-up, the account page and the public profile's settings."""
 
 import re
 
+from allauth.account.adapter import get_adapter
+from allauth.account.forms import SignupForm as AllauthSignupForm
 from django import forms
+from django.contrib import messages
+from django.contrib.auth.hashers import make_password
 from django.utils.html import format_html
 
 from apps.accounts.models import PublicProfile
+
+
+class SignupForm(AllauthSignupForm):
+    """allauth's sign-up, answering an address that already has an account exactly as a new one.
+
+    allauth's enumeration prevention (``ACCOUNT_PREVENT_ENUMERATION``, with mandatory
+    verification) already mails the owner "an account already exists" instead of saying so on
+    the page. Two differences remained: a new account's password is hashed (hundreds of
+    milliseconds with PBKDF2) and a known address's is not, and the "Confirmation email sent"
+    message is left out when allauth's per-address mail limit holds the mail back (as it
+    does for an address that signed up minutes ago). Here the known address's password is
+    hashed too, and the message is always given.
+    """
+
+    def try_save(self, request):
+        if not self.account_already_exists:
+            return super().try_save(request)
+        make_password(self.cleaned_data.get("password1"))  # the work a new account costs
+        user, response = super().try_save(request)
+        email = self.cleaned_data["email"]
+        storage = messages.get_messages(request)
+        given = any(email in str(message) for message in storage)
+        storage.used = False  # looking is not showing: keep them for the next page
+        if not given:  # allauth's own message, as its sign-up of a new address gives it
+            get_adapter(request).add_message(
+                request,
+                messages.INFO,
+                "account/messages/email_confirmation_sent.txt",
+                {"email": email, "login": False, "signup": True},
+            )
+        return user, response
 
 
 class AccountDeleteForm(forms.Form):
