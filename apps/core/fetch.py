@@ -20,6 +20,9 @@ hop, connect and body: a watchdog shuts the socket when it passes, so a server t
 byte at a time is cut then, not kept alive by per-read timeouts. The body is read up to
 ``max_bytes``.
 
+The name lookup itself is left to the system resolver's own timeouts (a few seconds): the
+deadline starts counting from it but cannot cut it short.
+
 Failures without an HTTP answer (refused address, DNS, refused or reset connection, timeout,
 TLS) all read "Could not fetch the URL.": the message must not tell an open port from a closed
 one or an internal name from an unknown one. The reason is logged for the operator.
@@ -36,7 +39,7 @@ import socket
 import threading
 import time
 from dataclasses import dataclass
-from urllib.parse import urljoin, urlsplit
+from urllib.parse import quote, urljoin, urlsplit
 
 from django.conf import settings
 
@@ -45,6 +48,9 @@ logger = logging.getLogger(__name__)
 DEFAULT_MAX_BYTES = 5 * 1024 * 1024
 DEFAULT_MAX_REDIRECTS = 5
 _NAT64 = ipaddress.IPv6Network("64:ff9b::/96")
+GENERIC = "Could not fetch the URL."
+# Kept as written in a request's path: reserved characters and existing %-escapes.
+_PATH_SAFE = "!#$%&'()*+,/:;=?@[]~"
 
 
 class FetchError(Exception):
@@ -58,9 +64,6 @@ class FetchError(Exception):
         self.url = ""
         self.redirects: tuple[tuple[int, str], ...] = ()
         super().__init__(f"Could not fetch the URL: {detail}." if detail else GENERIC)
-
-
-GENERIC = "Could not fetch the URL."
 
 
 @dataclass(frozen=True)
@@ -165,7 +168,8 @@ def _request(url, method, headers, deadline, max_bytes):
     watchdog = threading.Timer(remaining, cut)
     watchdog.daemon = True
     watchdog.start()
-    path = (parts.path or "/") + (f"?{parts.query}" if parts.query else "")
+    # Spaces and non-ASCII characters escaped, as a browser sends them (http.client refuses both)
+    path = quote((parts.path or "/") + (f"?{parts.query}" if parts.query else ""), safe=_PATH_SAFE)
     try:
         connection.request(method, path, headers={"Connection": "close", **headers})
         response = connection.getresponse()

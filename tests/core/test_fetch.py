@@ -15,6 +15,7 @@ from apps.core import fetch as fetch_module
 from apps.core.fetch import GENERIC, FetchError, address_is_public, fetch
 
 PUBLIC_NAME, PUBLIC_ADDRESS = "source.example", "93.184.216.34"
+REAL_CONNECT = fetch_module._connect
 
 
 class Handler(BaseHTTPRequestHandler):
@@ -69,7 +70,7 @@ def other_server():
 def public_source(monkeypatch, server):
     """``source.example`` resolves to a public address, and connections to that address reach the
     local server: the fetcher's own checks run unchanged, loopback stays refused."""
-    real_getaddrinfo, real_connect = socket.getaddrinfo, fetch_module._connect
+    real_getaddrinfo = socket.getaddrinfo
     lookups = []
 
     def getaddrinfo(host, port, *args, **kwargs):
@@ -80,7 +81,7 @@ def public_source(monkeypatch, server):
 
     def connect(addresses, port, timeout):
         assert addresses == [PUBLIC_ADDRESS], "connected to an unchecked address"
-        return real_connect(["127.0.0.1"], server, timeout)
+        return REAL_CONNECT(["127.0.0.1"], server, timeout)
 
     monkeypatch.setattr(socket, "getaddrinfo", getaddrinfo)
     monkeypatch.setattr(fetch_module, "_connect", connect)
@@ -185,6 +186,108 @@ def test_the_checked_address_is_connected_to_with_the_urls_host(public_source):
     assert (answer.status, answer.body, answer.url) == (200, b"hello", f"{base}/page?x=1")
     assert Handler.hits == [("/page?x=1", f"{PUBLIC_NAME}:{base.rsplit(':', 1)[1]}")]
     assert lookups == [PUBLIC_NAME]  # one lookup: a rebinding DNS gets no second question
+
+
+def test_a_path_with_spaces_and_non_ascii_is_sent_escaped(public_source):
+    base, _ = public_source
+    assert fetch(f"{base}/a b/café?q=x y&r=%2F").status == 200
+    assert Handler.hits[0][0] == "/a%20b/caf%C3%A9?q=x%20y&r=%2F"
+
+
+def _certificate_for(name):
+    """A CA and a certificate it signed for ``name``, as PEM files' contents."""
+    import datetime
+
+    x509 = pytest.importorskip("cryptography.x509")
+    from cryptography.hazmat.primitives import hashes, serialization
+    from cryptography.hazmat.primitives.asymmetric import ec
+    from cryptography.x509.oid import NameOID
+
+    now = datetime.datetime.now(datetime.UTC)
+    ca_key, key = ec.generate_private_key(ec.SECP256R1()), ec.generate_private_key(ec.SECP256R1())
+    ca_name = x509.Name([x509.NameAttribute(NameOID.COMMON_NAME, "Test CA")])
+    ca = (
+        x509.CertificateBuilder()
+        .subject_name(ca_name)
+        .issuer_name(ca_name)
+        .public_key(ca_key.public_key())
+        .serial_number(1)
+        .not_valid_before(now - datetime.timedelta(days=1))
+        .not_valid_after(now + datetime.timedelta(days=1))
+        .add_extension(x509.BasicConstraints(ca=True, path_length=None), critical=True)
+        .add_extension(
+            x509.SubjectKeyIdentifier.from_public_key(ca_key.public_key()), critical=False
+        )
+        .add_extension(
+            x509.KeyUsage(
+                digital_signature=False,
+                content_commitment=False,
+                key_encipherment=False,
+                data_encipherment=False,
+                key_agreement=False,
+                key_cert_sign=True,
+                crl_sign=True,
+                encipher_only=False,
+                decipher_only=False,
+            ),
+            critical=True,
+        )
+        .sign(ca_key, hashes.SHA256())
+    )
+    cert = (
+        x509.CertificateBuilder()
+        .subject_name(x509.Name([x509.NameAttribute(NameOID.COMMON_NAME, name)]))
+        .issuer_name(ca_name)
+        .public_key(key.public_key())
+        .serial_number(2)
+        .not_valid_before(now - datetime.timedelta(days=1))
+        .not_valid_after(now + datetime.timedelta(days=1))
+        .add_extension(x509.SubjectAlternativeName([x509.DNSName(name)]), critical=False)
+        .add_extension(
+            x509.AuthorityKeyIdentifier.from_issuer_public_key(ca_key.public_key()), critical=False
+        )
+        .sign(ca_key, hashes.SHA256())
+    )
+    pem = serialization.Encoding.PEM
+    key_pem = key.private_bytes(
+        pem, serialization.PrivateFormat.PKCS8, serialization.NoEncryption()
+    )
+    return ca.public_bytes(pem), cert.public_bytes(pem) + key_pem
+
+
+def test_https_sends_the_urls_host_as_sni_and_verifies_its_certificate(
+    public_source, monkeypatch, tmp_path
+):
+    """Connected to the checked address, TLS still names (SNI) and verifies the URL's host."""
+    import ssl
+
+    ca_pem, cert_pem = _certificate_for(PUBLIC_NAME)
+    (tmp_path / "cert.pem").write_bytes(cert_pem)
+    server_context = ssl.SSLContext(ssl.PROTOCOL_TLS_SERVER)
+    server_context.load_cert_chain(tmp_path / "cert.pem")
+    names = []
+    server_context.sni_callback = lambda sslsocket, name, context: names.append(name)
+    httpd = ThreadingHTTPServer(("127.0.0.1", 0), Handler)
+    httpd.socket = server_context.wrap_socket(httpd.socket, server_side=True)
+    httpd.daemon_threads = True
+    threading.Thread(target=httpd.serve_forever, args=(0.05,), daemon=True).start()
+    port = httpd.server_address[1]
+
+    def connect(addresses, _port, timeout):
+        assert addresses == [PUBLIC_ADDRESS]
+        return REAL_CONNECT(["127.0.0.1"], port, timeout)
+
+    monkeypatch.setattr(fetch_module, "_connect", connect)
+    client_context = ssl.create_default_context(cadata=ca_pem.decode())
+    monkeypatch.setattr(ssl, "_create_default_https_context", lambda *a, **kw: client_context)
+    try:
+        answer = fetch(f"https://{PUBLIC_NAME}:{port}/secure")
+        assert (answer.status, answer.body) == (200, b"hello")
+        assert names == [PUBLIC_NAME]
+        assert Handler.hits[-1] == ("/secure", f"{PUBLIC_NAME}:{port}")
+    finally:
+        httpd.shutdown()
+        httpd.server_close()
 
 
 # --- Redirects -----------------------------------------------------------------------------------
