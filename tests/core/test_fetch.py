@@ -371,7 +371,9 @@ def test_a_trickling_source_is_cut_at_the_deadline(allow_loopback, headers_first
         fetch(f"http://127.0.0.1:{listener.getsockname()[1]}/", timeout=1.0)
     elapsed = time.monotonic() - started
     listener.close()
-    assert 0.9 < elapsed < 2.0  # each byte came well within any per-read timeout
+    # cut at the deadline, though each byte came well within any per-read timeout (the whole
+    # trickle would take over half an hour); the margin is for a busy machine
+    assert 0.9 < elapsed < 3.0
     assert str(cut.value) == GENERIC and cut.value.retry
 
 
@@ -382,7 +384,7 @@ def test_the_deadline_is_a_setting(allow_loopback, settings):
     with pytest.raises(FetchError):
         fetch(f"http://127.0.0.1:{listener.getsockname()[1]}/")
     listener.close()
-    assert time.monotonic() - started < 1.5
+    assert time.monotonic() - started < 3.0  # not the default 20 s
 
 
 def test_the_body_is_read_up_to_the_size_cap(public_source):
