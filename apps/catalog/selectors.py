@@ -20,7 +20,6 @@ from django.db.models import (
     Case,
     Count,
     Exists,
-    IntegerField,
     Prefetch,
     Q,
     QuerySet,
