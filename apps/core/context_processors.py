@@ -8,9 +8,11 @@ from django.templatetags.static import static
 from django.urls import get_script_prefix, reverse
 from django_htmx.jinja import htmx_script
 
-# The nav item marked current, by the name of the page's URL.
+# The nav item marked current, by the name of the page's URL. Home is the catalog for visitors and
+# a signed-in learner's dashboard (apps.learning.views.home), so it is marked by who asks.
 NAV_SECTIONS = {
-    "home": "guides",
+    "dashboard": "dashboard",
+    "notebook": "dashboard",
     "guide-list": "guides",
     "guide-detail": "guides",
     "topic-list": "topics",
@@ -24,10 +26,10 @@ def layout(request):
     """`layout` (not "site": allauth puts the Sites framework's current site under that name)
     and `nav_current`."""
     match = request.resolver_match
-    return {
-        "layout": _layout(get_script_prefix()),
-        "nav_current": NAV_SECTIONS.get(match.url_name) if match else None,
-    }
+    current = NAV_SECTIONS.get(match.url_name) if match else None
+    if match and match.url_name == "home":
+        current = "dashboard" if request.user.is_authenticated else "guides"
+    return {"layout": _layout(get_script_prefix()), "nav_current": current}
 
 
 @lru_cache(maxsize=8)
@@ -37,6 +39,7 @@ def _layout(
     return {
         "home": reverse("catalog:home"),
         "guides": reverse("catalog:guide-list"),
+        "dashboard": reverse("progress:dashboard"),
         "signup": reverse("account_signup"),
         "topics": reverse("catalog:topic-list"),
         "paths": reverse("paths:path-list"),
