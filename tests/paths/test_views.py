@@ -206,3 +206,15 @@ def test_pace_credits_each_finished_resource_its_own_effort_not_the_steps(client
     step.effort_hours = 20
     step.save()
     assert path_detail(path=path, user=user).done_minutes == round(3 * 45 * 20 * 60 / 6180)
+
+
+def test_step_numbers_are_labelled_apart_from_the_guides_chapter_numbers(client, catalog):
+    from apps.paths.models import LearningPath
+
+    path = LearningPath.objects.create(slug="notes", title="Notes path", guide=catalog["guide"])
+    step = PathStep.objects.create(path=path, position=2, title="03 Kernel Programming")
+    StepResource.objects.create(step=step, resource=catalog["resources"][0], position=1)
+    html = client.get(path.get_absolute_url()).content.decode()
+    assert '<span class="step-number">Step 2</span>' in html and "03 Kernel Programming" in html
+    assert '<span class="step-number">2</span>' not in html
+    assert "· Step 2: 03 Kernel Programming" in html  # next up names it the same way
