@@ -1,9 +1,10 @@
 """What the layout (base.html) shows on every page: URLs that cannot change while the process
-runs, reversed and looked up in the static manifest once per script prefix, and the nav item of
-the page's section."""
+runs, reversed and looked up in the static manifest once per script prefix, the nav item of
+the page's section, and the site's name and address (SITE_NAME, SITE_URL) that mail signs with."""
 
 from functools import lru_cache
 
+from django.conf import settings
 from django.templatetags.static import static
 from django.urls import get_script_prefix, reverse
 from django_htmx.jinja import htmx_script
@@ -29,7 +30,13 @@ def layout(request):
     current = NAV_SECTIONS.get(match.url_name) if match else None
     if match and match.url_name == "home":
         current = "dashboard" if request.user.is_authenticated else "guides"
-    return {"layout": _layout(get_script_prefix()), "nav_current": current}
+    return {
+        "layout": _layout(get_script_prefix()),
+        "nav_current": current,
+        # allauth's mails (templates/account/email/) sign with these, not the request's host.
+        "site_name": settings.SITE_NAME,
+        "site_url": settings.SITE_URL,
+    }
 
 
 @lru_cache(maxsize=8)

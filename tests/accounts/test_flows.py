@@ -88,6 +88,32 @@ def test_wrong_password_shows_an_error_in_the_form(client, me):
 
 
 @pytest.mark.django_db
+def test_mail_greets_the_address_and_signs_with_the_site_name(client, me, settings):
+    """Not "Hello from 127.0.0.1:8860!" (the host the request reached) nor a username nobody chose."""
+    settings.SITE_NAME, settings.SITE_URL = "Team reading", "https://learn.example.org"
+    client.post(
+        reverse("account_signup"),
+        {"email": "new@example.com", "password1": NEW_PASSWORD, "password2": NEW_PASSWORD},
+        HTTP_HOST="127.0.0.1",
+    )
+    client.post(reverse("account_reset_password"), {"email": me.email}, HTTP_HOST="127.0.0.1")
+    signup, reset = mail.outbox
+    username = get_user_model().objects.get(email="new@example.com").get_username()
+    assert signup.subject == "[Syllabus] Confirm your email address"
+    assert reset.subject == "[Syllabus] Reset your password"
+    for message, address in ((signup, "new@example.com"), (reset, me.email)):
+        assert message.body.startswith(f"Hello {address},\n")
+        assert message.body.rstrip().endswith("Team reading\nhttps://learn.example.org")
+        assert "127.0.0.1" not in message.body.replace("http://127.0.0.1/", "")
+    for message, address, name in (
+        (signup, "new@example.com", username),
+        (reset, me.email, me.get_username()),
+    ):
+        assert not re.search(rf"\b{re.escape(name)}\b", message.body.replace(address, "")), name
+    assert "gave this address to Team reading" in signup.body
+
+
+@pytest.mark.django_db
 def test_password_reset_by_email(client, me):
     response = client.post(reverse("account_reset_password"), {"email": me.email})
     assert response.status_code == 302
