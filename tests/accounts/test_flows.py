@@ -41,7 +41,7 @@ def test_sign_up_confirm_log_out_and_log_in_again(client):
 
     page = client.get(confirm_path)
     assert page.status_code == 200
-    assert b"Confirm Email Address" in page.content
+    assert b"Confirm email address" in page.content
     assert not EmailAddress.objects.get(email="new@example.com").verified, "GET must not confirm"
 
     confirmed = client.post(confirm_path)
@@ -153,7 +153,7 @@ def test_password_reset_link_works_once(client, me):
     client.logout()
 
     again = client.get(reset_path, follow=True)
-    assert b"Bad Token" in again.content
+    assert b"Bad token" in again.content
 
 
 @pytest.mark.django_db
@@ -205,3 +205,50 @@ def test_resend_verification_and_make_primary(my_client, me):
     my_client.post(reverse("account_email"), {"action_primary": "", "email": "second@example.com"})
     assert EmailAddress.objects.get_primary(me).email == "second@example.com"
     assert get_user_model().objects.get(pk=me.pk).email == "second@example.com"
+
+
+# Headings, page titles, buttons and labels of every allauth page we expose, in sentence case.
+_TITLE_CASE = re.compile(r"\b[A-Za-z][a-z]* [A-Z][a-z]+\b")  # "Sign In", "Reset My Password"
+
+
+def _title_cased(html: str) -> list[str]:
+    main = html.split('id="main"', 1)[1]
+    found = re.findall(r"<title>([^<]*)</title>", html)
+    for tag in ("h1", "h2", "button", "label", "a", "span"):
+        found += re.findall(rf"<{tag}\b[^>]*>([^<]*)</{tag}>", main)
+    return [" ".join(text.split()) for text in found if _TITLE_CASE.search(text)]
+
+
+@pytest.mark.django_db
+@pytest.mark.parametrize(
+    ("signed_in", "url"),
+    [
+        (False, "/accounts/login/"),
+        (False, "/accounts/signup/"),
+        (True, "/accounts/logout/"),
+        (False, "/accounts/password/reset/"),
+        (False, "/accounts/password/reset/done/"),
+        (False, "/accounts/password/reset/key/1-x/"),
+        (True, "/accounts/email/"),
+        (True, "/accounts/password/change/"),
+        (False, "/accounts/confirm-email/"),
+        (False, "/accounts/confirm-email/no-such-key/"),
+    ],
+)
+def test_allauth_pages_speak_in_sentence_case(client, me, signed_in, url):
+    if signed_in:
+        client.force_login(me)
+    response = client.get(url, follow=True)
+    assert response.status_code == 200
+    assert _title_cased(response.content.decode()) == []
+
+
+def test_sentence_case_keeps_the_first_word_names_and_markup():
+    from apps.accounts.templatetags.sentence_case import sentence_case
+
+    assert sentence_case("\n  Reset My Password\n") == "\n  Reset my password\n"
+    assert sentence_case("Sign In With GitHub") == "Sign in with GitHub"
+    assert sentence_case('<span class="Big">New</span> Password (Again)') == (
+        '<span class="Big">New</span> password (again)'
+    )
+    assert sentence_case("Welcome To Syllabus") == "Welcome to Syllabus"

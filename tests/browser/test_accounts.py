@@ -32,7 +32,7 @@ def test_sign_up_confirm_and_land_signed_in(page, live_server):
     page.get_by_role("button", name="Sign Up").click()
 
     page.wait_for_url("**/accounts/confirm-email/")
-    assert page.get_by_role("heading", level=1).inner_text().strip() == "Verify Your Email Address"
+    assert page.get_by_role("heading", level=1).inner_text().strip() == "Verify your email address"
 
     assert len(mail.outbox) == 1
     assert mail.outbox[0].to == ["reader@example.com"]
