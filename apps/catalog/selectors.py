@@ -20,6 +20,7 @@ from django.db.models import (
     Case,
     Count,
     Exists,
+    Func,
     Prefetch,
     Q,
     QuerySet,
@@ -28,7 +29,6 @@ from django.db.models import (
     When,
     prefetch_related_objects,
 )
-from django.db.models.functions import Coalesce, Concat, StrIndex, Substr
 from django.shortcuts import get_object_or_404
 
 from apps.catalog import search
@@ -37,7 +37,9 @@ from apps.catalog.models import Entry, Guide, Kind, Priority, Resource, Section,
 from apps.core.content import memoized
 
 SEARCH_PAGE_SIZE = 20
-SEARCH_MAX_WORDS = 12  # more words than this add nothing but SQL
+SEARCH_MAX_WORDS = (
+    8  # each word is a few LIKEs and a regex per row, counted twice: a bound on the cost
+)
 SEARCH_CONFIG = "english"
 PRIORITY_LABELS = [(Priority.MUST, "Must read"), (Priority.MAYBE, "Maybe")]  # as the badges say it
 
@@ -459,12 +461,29 @@ def topic_contents(*, topic: Topic, filters: dict[str, str]) -> TopicContents:
 
 
 # --- Search ----------------------------------------------------------------------------------
-def _host():
-    """The host of a resource's URL ("horace.io"), "" without one; plain string functions, so the
-    same SQL on SQLite and PostgreSQL."""
-    url = Coalesce("url", Value(""))
-    rest = Substr(url, StrIndex(url, Value("://")) + 3)
-    return Substr(rest, 1, StrIndex(Concat(rest, Value("/")), Value("/")) - 1)
+class _SearchText(Func):
+    """What a word is looked for in: the resource's title, author, description and its URL's
+    host ("horace.io"), one per line (a line break is no gap: no form runs from one field into
+    the next). One node of SQL written out, not a tree of Concat and Substr: a query references
+    it a few times per word, and Django copies and compiles a tree at each reference (measured:
+    most of an 8-word search's time went there)."""
+
+    output_field = TextField()
+
+    def as_sql(self, compiler, connection, **extra):
+        table = compiler.quote_name(compiler.query.get_initial_alias())
+        title, author, description, url = (
+            f"{table}.{connection.ops.quote_name(name)}"
+            for name in ("title", "author", "description", "url")
+        )
+        rest = f"substr({url}, instr({url}, '://') + 3)"
+        host = {  # without a URL, ""
+            "postgresql": f"substring({url} from '://([^/?#]+)')",
+            "sqlite": f"substr({rest}, 1, instr({rest} || '/', '/') - 1)",
+        }[connection.vendor]
+        line = "char(10)" if connection.vendor == "sqlite" else "chr(10)"
+        parts = [title, author, description, f"COALESCE({host}, '')"]
+        return f"({f' || {line} || '.join(parts)})", []
 
 
 def _has_word(word: str, field: str = "search_text") -> Q:
@@ -476,16 +495,27 @@ def _has_word(word: str, field: str = "search_text") -> Q:
     for form in search.word_forms(word):
         found |= Q(**{f"{field}__icontains": form})
         if len(form) >= search.JOINED_MIN_LENGTH:
-            found |= Q(**{f"{field}__iregex": search.joined_pattern(form)})
+            joined = Q(**{f"{field}__iregex": search.joined_pattern(form)})
+            if connection.vendor == "sqlite":
+                # SQLite runs the regex in Python: only where the form's first and last two
+                # letters occur (a word is rarely split after its first letter), two LIKEs in C.
+                first, last = (Q(**{f"{field}__icontains": part}) for part in (form[:2], form[-2:]))
+                joined = first & last & joined
+            found |= joined
     return found
 
 
 def _count_of(conditions: list[Q]):
-    """How many of ``conditions`` a row meets, as an SQL expression."""
-    total = Value(0)
-    for condition in conditions:
-        total = total + Case(When(condition, then=Value(1)), default=Value(0))
-    return total
+    """How many of ``conditions`` a row meets, as an SQL expression: a balanced sum, so its depth
+    grows with the log of their number (SQLite's parser has a fixed stack)."""
+    terms = [Case(When(condition, then=Value(1)), default=Value(0)) for condition in conditions]
+    if not terms:
+        return Value(0)
+    while len(terms) > 1:
+        terms = [a + b for a, b in zip(terms[::2], terms[1::2], strict=False)] + (
+            [terms[-1]] if len(terms) % 2 else []
+        )
+    return terms[0]
 
 
 def search_words(query: str) -> list[str]:
@@ -538,14 +568,7 @@ def search_resources(query: str, *, filters: dict | None = None) -> QuerySet:
         )
         resources = resources.filter(id__in=sorted(held))
     postgres = connection.vendor == "postgresql"
-    # What a word is looked for in: one text, so each form costs one LIKE and one regex per row
-    # (a line break is no gap, so no form runs from one field into the next).
-    line = Value("\n")
-    resources = resources.annotate(
-        search_text=Concat(
-            "title", line, "author", line, "description", line, _host(), output_field=TextField()
-        )
-    )
+    resources = resources.annotate(search_text=_SearchText())
     plain = [word for word in words if search.is_plain(word)]
     word_found = [_has_word(word) for word in plain]
     every_word = Q()
@@ -564,11 +587,9 @@ def search_resources(query: str, *, filters: dict | None = None) -> QuerySet:
             text_query = text_query | spelled
         resources = resources.annotate(document=vector)
         rank = SearchRank(vector, text_query)
+        # Full-text matches count for every word; the any-word fallback counts words by the
+        # patterns alone (a document per word per row would cost more than the rest together).
         every_word |= Q(document=text_query)
-        word_found = [
-            found | Q(document=_word_query(word))
-            for found, word in zip(word_found, plain, strict=True)
-        ]
     matched, words_found = every_word, Value(len(plain))
     if len(plain) > 1:  # no resource has every word: any word will do, the most words first
         any_word = Q()

@@ -205,3 +205,15 @@ def test_search_text_matching_is_linear_in_the_query():
         "Flash-Attention 3 and the KV cache", ["flashattention3", "kvcache"]
     )
     assert search.text_has_words("Optimize the kernel", ["optimise"])
+
+
+def test_the_longest_query_runs_as_one_query_on_both_databases(
+    learners_catalog, django_assert_num_queries
+):
+    """Words are capped (each costs a few LIKEs and a regex per row); a query with the most words,
+    each with two spellings, stays within SQLite's parser stack and is one SQL statement."""
+    query = "moe routing optimise colour behaviour analyse centre catalogue modelling kvcache"
+    assert len(selectors.search_words(query)) == selectors.SEARCH_MAX_WORDS == 8
+    with django_assert_num_queries(1):
+        found = ranked(query)
+    assert found[0] == "MoE routing at scale"  # the most words: moe and routing
