@@ -38,6 +38,8 @@ if _site_url.scheme not in ("http", "https") or not _site_url.hostname:
     raise ImproperlyConfigured(
         f"SITE_URL must be http://HOST or https://HOST (no trailing path), got {SITE_URL!r}"
     )
+# What the site calls itself in mail (greeting, signature, subject), not the host a request reached.
+SITE_NAME = env_str("SITE_NAME", "Syllabus")
 
 # --- Applications ---------------------------------------------------------------------------
 DJANGO_APPS = [
@@ -183,7 +185,7 @@ ACCOUNT_RATE_LIMITS = {
     "reset_password": "20/m/ip,5/m/key",
     "confirm_email": "1/3m/key",
 }
-ACCOUNT_EMAIL_SUBJECT_PREFIX = "[Syllabus] "
+ACCOUNT_EMAIL_SUBJECT_PREFIX = f"[{SITE_NAME}] "
 # Links in mails (confirmation, password reset) use SITE_URL's scheme: http:// for a local trial
 # without TLS, https:// behind the proxy.
 ACCOUNT_DEFAULT_HTTP_PROTOCOL = _site_url.scheme
@@ -221,7 +223,7 @@ else:
     raise ImproperlyConfigured(
         f"EMAIL_URL must be console://, locmem://, smtp:// or smtps://, got {EMAIL_URL!r}"
     )
-DEFAULT_FROM_EMAIL = env_str("DEFAULT_FROM_EMAIL", "Syllabus <syllabus@localhost>")
+DEFAULT_FROM_EMAIL = env_str("DEFAULT_FROM_EMAIL", f"{SITE_NAME} <syllabus@localhost>")
 SERVER_EMAIL = DEFAULT_FROM_EMAIL
 
 # --- Outbound fetches (apps/core/fetch.py: sync, link checks) --------------------------------

@@ -1,13 +1,17 @@
 """How a search query is read so that it forgives: "flash-attention" is "flash attention",
-"quantisation" is also "quantization" (and back), and a word found nowhere gets a "did you mean"
-from the catalog's own words: PostgreSQL trigram similarity (pg_trgm, see the catalog's
-migrations), difflib over the titles' and authors' words elsewhere (SQLite).
+"kvcache" finds "KV cache" and "FlashAttention" "Flash Attention" (`joined_pattern`), "quantisation" is also "quantization" (and back), and a word found nowhere gets a
+"did you mean" from the catalog's own words: PostgreSQL trigram similarity (pg_trgm, see the
+catalog's migrations), difflib over the titles' and authors' words elsewhere (SQLite). A query in
+another script than the catalog's (English) gets a hint instead. The catalog's search
+(`apps.catalog.selectors`) and the learner's notes search (`apps.progress.selectors`) both read
+words here.
 
 Every function here runs in time linear in the query (regexes without backtracking, bounded words).
 """
 
 import difflib
 import re
+import unicodedata
 
 from django.db import connection
 
@@ -41,6 +45,14 @@ _SPELLINGS = (
 )
 _MIN_STEM = 3  # "rise", "size", "four" keep their ending: the stem before it must be this long
 
+# What may stand between the letters of a word in a text that has it split: "KV cache", "kv-cache",
+# "Flash Attention" for "kvcache" and "flashattention". A regex in the syntax PostgreSQL's and
+# Python's engines share (apps.catalog.selectors runs it in the database, `text_has_words` here);
+# it cannot backtrack: a gap's characters are never letters or digits.
+_GAP = "[-_/.: ]{0,3}"
+_WORD_START = "(^|[^a-z0-9])"  # a joined or split form is looked for from a word's start
+JOINED_MIN_LENGTH = 4  # shorter words are only looked for as typed
+
 SUGGEST_MIN_SIMILARITY = 0.35  # pg_trgm similarity of a suggestion to the typed word
 SUGGEST_MAX_WORDS = 6
 
@@ -66,6 +78,45 @@ def spellings(word: str) -> tuple[str, ...]:
 def is_plain(word: str) -> bool:
     """A word without websearch syntax (quotes, a leading "-", "or")."""
     return bool(_PLAIN_WORD.fullmatch(word)) and word.lower() != "or"
+
+
+def word_forms(word: str) -> tuple[str, ...]:
+    """How a plain word is looked for: its spellings, lowercased."""
+    return spellings(word)
+
+
+def joined_pattern(form: str, *, at: str = "word") -> str:
+    """A regex (for case-insensitive use) finding ``form`` (a plain word, or several run
+    together) in a text that has it joined or split: "flashattention" finds "Flash Attention" and
+    "flash-attention". ``at``: from any word's start ("word"), the text's ("start"), or the whole
+    text ("whole")."""
+    letters = _GAP.join(re.escape(char) for char in form.lower())
+    return {"word": f"{_WORD_START}{letters}", "start": f"^{letters}", "whole": f"^{letters}$"}[at]
+
+
+def text_has_words(text: str, words: list[str]) -> bool:
+    """Every word occurs in ``text`` in one of its forms (either spelling, joined or split), as
+    the catalog's search finds them; the words as `split_joined` reads them. Linear in the text."""
+    folded = text.casefold()
+    return all(_text_has_word(folded, word) for word in words)
+
+
+def _text_has_word(folded: str, word: str) -> bool:
+    if not is_plain(word):
+        return word.casefold() in folded
+    return any(
+        form in folded
+        or (len(form) >= JOINED_MIN_LENGTH and re.search(joined_pattern(form), folded))
+        for form in word_forms(word)
+    )
+
+
+def in_another_script(query: str) -> bool:
+    """The query has letters outside the Latin script (Chinese, Japanese, Cyrillic …): the catalog
+    is in English, so a search that finds nothing says so."""
+    return any(
+        char.isalpha() and not unicodedata.name(char, "").startswith("LATIN") for char in query
+    )
 
 
 def suggestion(words: list[str]) -> str:

@@ -19,10 +19,12 @@ from django.db import connection
 from django.db.models import (
     Case,
     Count,
-    IntegerField,
+    Exists,
+    Func,
     Prefetch,
     Q,
     QuerySet,
+    TextField,
     Value,
     When,
     prefetch_related_objects,
@@ -35,7 +37,9 @@ from apps.catalog.models import Entry, Guide, Kind, Priority, Resource, Section,
 from apps.core.content import memoized
 
 SEARCH_PAGE_SIZE = 20
-SEARCH_MAX_WORDS = 12  # more words than this add nothing but SQL
+SEARCH_MAX_WORDS = (
+    8  # each word is a few LIKEs and a regex per row, counted twice: a bound on the cost
+)
 SEARCH_CONFIG = "english"
 PRIORITY_LABELS = [(Priority.MUST, "Must read"), (Priority.MAYBE, "Maybe")]  # as the badges say it
 
@@ -457,16 +461,61 @@ def topic_contents(*, topic: Topic, filters: dict[str, str]) -> TopicContents:
 
 
 # --- Search ----------------------------------------------------------------------------------
-def _every_word(words: list[str], fields=("title", "author", "description")) -> Q:
-    """Each word, in one of its spellings, must occur (case-insensitively) in one of ``fields``."""
-    condition = Q()
-    for word in words:
-        any_field = Q()
-        for spelling in search.spellings(word) if search.is_plain(word) else (word,):
-            for name in fields:
-                any_field |= Q(**{f"{name}__icontains": spelling})
-        condition &= any_field
-    return condition
+class _SearchText(Func):
+    """What a word is looked for in: the resource's title, author, description and its URL's
+    host ("horace.io"), one per line (a line break is no gap: no form runs from one field into
+    the next). One node of SQL written out, not a tree of Concat and Substr: a query references
+    it a few times per word, and Django copies and compiles a tree at each reference (measured:
+    most of an 8-word search's time went there)."""
+
+    output_field = TextField()
+
+    def as_sql(self, compiler, connection, **extra):
+        table = compiler.quote_name(compiler.query.get_initial_alias())
+        title, author, description, url = (
+            f"{table}.{connection.ops.quote_name(name)}"
+            for name in ("title", "author", "description", "url")
+        )
+        rest = f"substr({url}, instr({url}, '://') + 3)"
+        host = {  # without a URL, ""
+            "postgresql": f"substring({url} from '://([^/?#]+)')",
+            "sqlite": f"substr({rest}, 1, instr({rest} || '/', '/') - 1)",
+        }[connection.vendor]
+        line = "char(10)" if connection.vendor == "sqlite" else "chr(10)"
+        parts = [title, author, description, f"COALESCE({host}, '')"]
+        return f"({f' || {line} || '.join(parts)})", []
+
+
+def _has_word(word: str, field: str = "search_text") -> Q:
+    """``word`` in one of its forms (apps.catalog.search) occurs in ``field``; a word with
+    websearch syntax ("-training", '"exact') as typed."""
+    if not search.is_plain(word):
+        return Q(**{f"{field}__icontains": word})
+    found = Q()
+    for form in search.word_forms(word):
+        found |= Q(**{f"{field}__icontains": form})
+        if len(form) >= search.JOINED_MIN_LENGTH:
+            joined = Q(**{f"{field}__iregex": search.joined_pattern(form)})
+            if connection.vendor == "sqlite":
+                # SQLite runs the regex in Python: only where the form's first and last two
+                # letters occur (a word is rarely split after its first letter), two LIKEs in C.
+                first, last = (Q(**{f"{field}__icontains": part}) for part in (form[:2], form[-2:]))
+                joined = first & last & joined
+            found |= joined
+    return found
+
+
+def _count_of(conditions: list[Q]):
+    """How many of ``conditions`` a row meets, as an SQL expression: a balanced sum, so its depth
+    grows with the log of their number (SQLite's parser has a fixed stack)."""
+    terms = [Case(When(condition, then=Value(1)), default=Value(0)) for condition in conditions]
+    if not terms:
+        return Value(0)
+    while len(terms) > 1:
+        terms = [a + b for a, b in zip(terms[::2], terms[1::2], strict=False)] + (
+            [terms[-1]] if len(terms) % 2 else []
+        )
+    return terms[0]
 
 
 def search_words(query: str) -> list[str]:
@@ -480,23 +529,30 @@ def _spelling_query(words: list[str]):
         return None
     combined = None
     for word in filter(search.is_plain, words):
-        either = None
-        for spelling in search.spellings(word):
-            one = SearchQuery(spelling, search_type="plain", config=SEARCH_CONFIG)
-            either = one if either is None else either | one
-        combined = either if combined is None else combined & either
+        combined = _word_query(word) if combined is None else combined & _word_query(word)
     return combined
 
 
-def search_resources(query: str, *, filters: dict | None = None) -> QuerySet:
-    """Published resources matching ``query`` over title, author and description, best first,
-    narrowed by ``filters`` ("kind", "guide": a published guide's slug; validated).
+def _word_query(word: str) -> SearchQuery:
+    """One plain word in any of its spellings, as a full-text query."""
+    either = None
+    for spelling in search.spellings(word):
+        one = SearchQuery(spelling, search_type="plain", config=SEARCH_CONFIG)
+        either = one if either is None else either | one
+    return either
 
-    Forgiving (apps.catalog.search): words joined by a hyphen are read apart, and British and
-    American spellings find each other. PostgreSQL: full-text search (title weighs most, then
-    author, then description) with websearch syntax, ranked; resources that merely contain every
-    word (a half-typed word in live search) follow. Elsewhere (SQLite): every word must occur
-    somewhere, title matches first.
+
+def search_resources(query: str, *, filters: dict | None = None) -> QuerySet:
+    """Published resources matching ``query`` over title, author, description and the URL's host,
+    best first, narrowed by ``filters`` ("kind", "guide": a published guide's slug; validated).
+
+    Forgiving (apps.catalog.search): a word is found joined or split ("kvcache" finds "KV cache",
+    "FlashAttention-3" finds "Flash Attention 3"), and British and American spellings find each
+    other. Every word must match; when no resource has them all, those with any of them are
+    found, the most words first. Then titles: the query as the whole title, then at its start,
+    then in it, then the most words in the title. PostgreSQL also matches with full-text search
+    (stems, websearch syntax) and ranks by it (title weighs most, then author, then description)
+    before the title in alphabetical order. One SQL query, in time linear in the (capped) words.
     """
     words = search_words(query)
     resources = Resource.objects.published()
@@ -511,7 +567,15 @@ def search_resources(query: str, *, filters: dict | None = None) -> QuerySet:
             guide_structure().guide_resources.get(guide.id, frozenset()) if guide else frozenset()
         )
         resources = resources.filter(id__in=sorted(held))
-    if connection.vendor == "postgresql":
+    postgres = connection.vendor == "postgresql"
+    resources = resources.annotate(search_text=_SearchText())
+    plain = [word for word in words if search.is_plain(word)]
+    word_found = [_has_word(word) for word in plain]
+    every_word = Q()
+    for word in words:
+        every_word &= _has_word(word)
+    rank = Value(0.0)
+    if postgres:
         vector = (
             SearchVector("title", weight="A", config=SEARCH_CONFIG)
             + SearchVector("author", weight="B", config=SEARCH_CONFIG)
@@ -521,20 +585,35 @@ def search_resources(query: str, *, filters: dict | None = None) -> QuerySet:
         spelled = _spelling_query(words)
         if spelled is not None:
             text_query = text_query | spelled
-        return (
-            resources.annotate(document=vector, rank=SearchRank(vector, text_query))
-            .filter(Q(document=text_query) | _every_word(words))
-            .order_by("-rank", "title", "id")
-        )
-    title_match = Case(
-        When(_every_word(words, fields=("title",)), then=Value(1)),
+        resources = resources.annotate(document=vector)
+        rank = SearchRank(vector, text_query)
+        # Full-text matches count for every word; the any-word fallback counts words by the
+        # patterns alone (a document per word per row would cost more than the rest together).
+        every_word |= Q(document=text_query)
+    matched, words_found = every_word, Value(len(plain))
+    if len(plain) > 1:  # no resource has every word: any word will do, the most words first
+        any_word = Q()
+        for found in word_found:
+            any_word |= found
+        somewhere = Exists(resources.filter(every_word))  # one subquery, stops at the first row
+        matched |= ~somewhere & any_word
+        words_found = Case(When(somewhere, then=words_found), default=_count_of(word_found))
+    phrase = "".join(plain)
+    title_phrase = Case(
+        When(title__iregex=search.joined_pattern(phrase, at="whole"), then=Value(3)),
+        When(title__iregex=search.joined_pattern(phrase, at="start"), then=Value(2)),
+        When(title__iregex=search.joined_pattern(phrase), then=Value(1)),
         default=Value(0),
-        output_field=IntegerField(),
     )
     return (
-        resources.filter(_every_word(words))
-        .annotate(title_match=title_match)
-        .order_by("-title_match", "title", "id")
+        resources.filter(matched)
+        .annotate(
+            words_found=words_found,
+            title_phrase=title_phrase if len(plain) == len(words) else Value(0),
+            title_words=_count_of([_has_word(word, field="title") for word in plain]),
+            rank=rank,
+        )
+        .order_by("-words_found", "-title_phrase", "-title_words", "-rank", "title", "id")
     )
 
 
@@ -546,8 +625,10 @@ def search_ids(query: str, *, filters: dict | None = None) -> list[int]:
 def search_page(
     *, query: str, page_number, filters: dict | None = None, within: Collection[int] | None = None
 ) -> Page:
-    """One page of results (an out-of-range or junk page number gives the nearest real page);
-    with none at all, ``page.suggestion`` is a query that finds some ("did you mean"), or "".
+    """One page of results (an out-of-range or junk page number gives the nearest real page).
+    ``page.some_words``: no resource has every word, these have some of them. Then, or with no
+    results at all, ``page.suggestion`` is a query whose every word finds something ("did you
+    mean"), or ""; ``page.other_script``: the query is in a script the catalog is not (a hint).
     ``within``: only these resources (a learner's status filter); no suggestion then."""
     results = search_resources(query, filters=filters)
     if within is not None:
@@ -555,9 +636,17 @@ def search_page(
     page = Paginator(results, SEARCH_PAGE_SIZE).get_page(page_number)
     page.object_list = list(page.object_list)
     _attach_guides(page.object_list)
+    page.some_words = bool(page.object_list) and not _has_every_word(page.object_list[0], query)
     page.suggestion = ""
-    if not page.object_list and within is None:
+    page.other_script = not page.object_list and search.in_another_script(query)
+    if (page.some_words or not page.object_list) and within is None:
         suggested = search.suggestion(search_words(query))
-        if suggested and search_resources(suggested, filters=filters).exists():
+        best = search_resources(suggested, filters=filters).first() if suggested else None
+        if best is not None and _has_every_word(best, suggested):
             page.suggestion = suggested
     return page
+
+
+def _has_every_word(resource: Resource, query: str) -> bool:
+    """A result of ``search_resources(query)`` has every word (not found by the any-word fallback)."""
+    return resource.words_found == len(list(filter(search.is_plain, search_words(query))))

@@ -1,16 +1,19 @@
 """What the layout (base.html) shows on every page: URLs that cannot change while the process
-runs, reversed and looked up in the static manifest once per script prefix, and the nav item of
-the page's section."""
+runs, reversed and looked up in the static manifest once per script prefix, the nav item of
+the page's section, and the site's name and address (SITE_NAME, SITE_URL) that mail signs with."""
 
 from functools import lru_cache
 
+from django.conf import settings
 from django.templatetags.static import static
 from django.urls import get_script_prefix, reverse
 from django_htmx.jinja import htmx_script
 
-# The nav item marked current, by the name of the page's URL.
+# The nav item marked current, by the name of the page's URL. Home is the catalog for visitors and
+# a signed-in learner's dashboard (apps.learning.views.home), so it is marked by who asks.
 NAV_SECTIONS = {
-    "home": "guides",
+    "dashboard": "dashboard",
+    "notebook": "dashboard",
     "guide-list": "guides",
     "guide-detail": "guides",
     "topic-list": "topics",
@@ -24,9 +27,15 @@ def layout(request):
     """`layout` (not "site": allauth puts the Sites framework's current site under that name)
     and `nav_current`."""
     match = request.resolver_match
+    current = NAV_SECTIONS.get(match.url_name) if match else None
+    if match and match.url_name == "home":
+        current = "dashboard" if request.user.is_authenticated else "guides"
     return {
         "layout": _layout(get_script_prefix()),
-        "nav_current": NAV_SECTIONS.get(match.url_name) if match else None,
+        "nav_current": current,
+        # allauth's mails (templates/account/email/) sign with these, not the request's host.
+        "site_name": settings.SITE_NAME,
+        "site_url": settings.SITE_URL,
     }
 
 
@@ -37,6 +46,7 @@ def _layout(
     return {
         "home": reverse("catalog:home"),
         "guides": reverse("catalog:guide-list"),
+        "dashboard": reverse("progress:dashboard"),
         "signup": reverse("account_signup"),
         "topics": reverse("catalog:topic-list"),
         "paths": reverse("paths:path-list"),

@@ -115,24 +115,29 @@ class StepPlan:
     items: tuple  # StepResource, in order
     resource_ids: frozenset
     minutes: int
+    # What finishing each resource is worth: its own effort, scaled so the step's add up to the
+    # step's (a curator's estimate, when it has one). Pace credits this per resource.
+    credit: dict = field(default_factory=dict)
 
 
 def _plan(path) -> tuple[tuple[StepPlan, ...], frozenset]:
     """`path`'s steps (prefetched) as StepPlans, and every resource of the path; per content
     version, as a path's steps cannot change without moving it."""
 
-    def build():
-        steps = tuple(
-            StepPlan(
-                step=step,
-                items=tuple(step.published_items),
-                resource_ids=frozenset(item.resource_id for item in step.published_items),
-                minutes=step.effort_hours * 60
-                if step.effort_hours
-                else sum(resource_minutes(item.resource) for item in step.published_items),
-            )
-            for step in path.ordered_steps
+    def plan_of(step) -> StepPlan:
+        own = {item.resource_id: resource_minutes(item.resource) for item in step.published_items}
+        minutes = step.effort_hours * 60 if step.effort_hours else sum(own.values())
+        total = sum(own.values())
+        return StepPlan(
+            step=step,
+            items=tuple(step.published_items),
+            resource_ids=frozenset(own),
+            minutes=minutes,
+            credit={pk: mine * minutes / total for pk, mine in own.items()} if total else {},
         )
+
+    def build():
+        steps = tuple(plan_of(step) for step in path.ordered_steps)
         return steps, frozenset().union(*(plan.resource_ids for plan in steps))
 
     return memoized(("path-plan", path.id), build)
@@ -142,6 +147,7 @@ def _build(path, statuses, follow, today):
     view = PathView(path=path, follow=follow)
     plans, resource_ids = _plan(path)
     status_of = statuses.get
+    done_minutes = skipped_minutes = 0
     for plan in plans:
         items = [(item, status_of(item.resource_id, "")) for item in plan.items]
         step_view = StepView(
@@ -156,14 +162,19 @@ def _build(path, statuses, follow, today):
             view.next_up = next(
                 ((step_view, item) for item, status in items if status not in FINISHED), None
             )
-        if step_view.tally.countable:
-            view.done_minutes += round(
-                plan.minutes * step_view.tally.done / step_view.tally.countable
-            )
+        # Each resource finished is credited its own effort, not a share of the step's: three
+        # articles ticked in a step that also holds a 100-hour course are three articles' hours.
+        for pk, worth in plan.credit.items():
+            status = status_of(pk)
+            if status == Status.DONE:
+                done_minutes += worth
+            elif status == Status.SKIPPED:
+                skipped_minutes += worth
+    view.done_minutes = round(done_minutes)
     view.tally = Tally.of(resource_ids, statuses)
     if follow and follow.hours_per_week:
         weekly = follow.hours_per_week * 60
-        remaining = max(view.minutes - view.done_minutes, 0)
+        remaining = max(view.minutes - view.done_minutes - round(skipped_minutes), 0)
         weeks_in = max((today - timezone.localdate(follow.followed_at)).days, 0) / 7
         view.pace = Pace(
             hours_per_week=follow.hours_per_week,

@@ -9,7 +9,13 @@ from functools import cached_property, lru_cache
 from django.db.models import BooleanField, ExpressionWrapper, Q
 from django.utils import timezone
 
-from apps.catalog.selectors import guide_entries, guide_structure, published_resources
+from apps.catalog import search
+from apps.catalog.selectors import (
+    SEARCH_MAX_WORDS,
+    guide_entries,
+    guide_structure,
+    published_resources,
+)
 from apps.progress.models import ActivityDay, Progress, Status
 
 
@@ -272,7 +278,8 @@ class Notebook:
 def notebook(*, user, query: str = "") -> Notebook:
     """One read of the learner's rows that have a note or are in progress (their own only). The
     search keeps a row when every word of `query` is in its resource's title or author or its note,
-    ignoring case: linear in the rows and the words."""
+    in any of the forms the catalog's search finds (apps.catalog.search: "optimise" finds
+    "optimize", "kvcache" "KV cache"), ignoring case: linear in the rows and the words."""
     resources = published_resources()
     rows = [
         NoteRow(resources[resource_id], status, note, started_at, updated_at)
@@ -288,11 +295,12 @@ def notebook(*, user, query: str = "") -> Notebook:
         key=lambda row: row.started_at or row.updated_at,
         reverse=True,
     )
-    words = query.casefold().split()
+    words = search.split_joined(query).split()[:SEARCH_MAX_WORDS]
 
-    def matches(row):
-        text = f"{row.resource.title}\n{row.resource.author}\n{row.note}".casefold()
-        return all(word in text for word in words)
+    def matches(row):  # as the catalog's search reads words: spellings, joined and split forms
+        return search.text_has_words(
+            f"{row.resource.title}\n{row.resource.author}\n{row.note}", words
+        )
 
     return Notebook(
         notes=[row for row in notes if matches(row)] if words else notes,

@@ -41,7 +41,7 @@ def test_sign_up_confirm_log_out_and_log_in_again(client):
 
     page = client.get(confirm_path)
     assert page.status_code == 200
-    assert b"Confirm Email Address" in page.content
+    assert b"Confirm email address" in page.content
     assert not EmailAddress.objects.get(email="new@example.com").verified, "GET must not confirm"
 
     confirmed = client.post(confirm_path)
@@ -88,6 +88,32 @@ def test_wrong_password_shows_an_error_in_the_form(client, me):
 
 
 @pytest.mark.django_db
+def test_mail_greets_the_address_and_signs_with_the_site_name(client, me, settings):
+    """Not "Hello from 127.0.0.1:8860!" (the host the request reached) nor a username nobody chose."""
+    settings.SITE_NAME, settings.SITE_URL = "Team reading", "https://learn.example.org"
+    client.post(
+        reverse("account_signup"),
+        {"email": "new@example.com", "password1": NEW_PASSWORD, "password2": NEW_PASSWORD},
+        HTTP_HOST="127.0.0.1",
+    )
+    client.post(reverse("account_reset_password"), {"email": me.email}, HTTP_HOST="127.0.0.1")
+    signup, reset = mail.outbox
+    username = get_user_model().objects.get(email="new@example.com").get_username()
+    assert signup.subject == "[Syllabus] Confirm your email address"
+    assert reset.subject == "[Syllabus] Reset your password"
+    for message, address in ((signup, "new@example.com"), (reset, me.email)):
+        assert message.body.startswith(f"Hello {address},\n")
+        assert message.body.rstrip().endswith("Team reading\nhttps://learn.example.org")
+        assert "127.0.0.1" not in message.body.replace("http://127.0.0.1/", "")
+    for message, address, name in (
+        (signup, "new@example.com", username),
+        (reset, me.email, me.get_username()),
+    ):
+        assert not re.search(rf"\b{re.escape(name)}\b", message.body.replace(address, "")), name
+    assert "gave this address to Team reading" in signup.body
+
+
+@pytest.mark.django_db
 def test_password_reset_by_email(client, me):
     response = client.post(reverse("account_reset_password"), {"email": me.email})
     assert response.status_code == 302
@@ -127,7 +153,7 @@ def test_password_reset_link_works_once(client, me):
     client.logout()
 
     again = client.get(reset_path, follow=True)
-    assert b"Bad Token" in again.content
+    assert b"Bad token" in again.content
 
 
 @pytest.mark.django_db
@@ -179,3 +205,50 @@ def test_resend_verification_and_make_primary(my_client, me):
     my_client.post(reverse("account_email"), {"action_primary": "", "email": "second@example.com"})
     assert EmailAddress.objects.get_primary(me).email == "second@example.com"
     assert get_user_model().objects.get(pk=me.pk).email == "second@example.com"
+
+
+# Headings, page titles, buttons and labels of every allauth page we expose, in sentence case.
+_TITLE_CASE = re.compile(r"\b[A-Za-z][a-z]* [A-Z][a-z]+\b")  # "Sign In", "Reset My Password"
+
+
+def _title_cased(html: str) -> list[str]:
+    main = html.split('id="main"', 1)[1]
+    found = re.findall(r"<title>([^<]*)</title>", html)
+    for tag in ("h1", "h2", "button", "label", "a", "span"):
+        found += re.findall(rf"<{tag}\b[^>]*>([^<]*)</{tag}>", main)
+    return [" ".join(text.split()) for text in found if _TITLE_CASE.search(text)]
+
+
+@pytest.mark.django_db
+@pytest.mark.parametrize(
+    ("signed_in", "url"),
+    [
+        (False, "/accounts/login/"),
+        (False, "/accounts/signup/"),
+        (True, "/accounts/logout/"),
+        (False, "/accounts/password/reset/"),
+        (False, "/accounts/password/reset/done/"),
+        (False, "/accounts/password/reset/key/1-x/"),
+        (True, "/accounts/email/"),
+        (True, "/accounts/password/change/"),
+        (False, "/accounts/confirm-email/"),
+        (False, "/accounts/confirm-email/no-such-key/"),
+    ],
+)
+def test_allauth_pages_speak_in_sentence_case(client, me, signed_in, url):
+    if signed_in:
+        client.force_login(me)
+    response = client.get(url, follow=True)
+    assert response.status_code == 200
+    assert _title_cased(response.content.decode()) == []
+
+
+def test_sentence_case_keeps_the_first_word_names_and_markup():
+    from apps.accounts.templatetags.sentence_case import sentence_case
+
+    assert sentence_case("\n  Reset My Password\n") == "\n  Reset my password\n"
+    assert sentence_case("Sign In With GitHub") == "Sign in with GitHub"
+    assert sentence_case('<span class="Big">New</span> Password (Again)') == (
+        '<span class="Big">New</span> password (again)'
+    )
+    assert sentence_case("Welcome To Syllabus") == "Welcome to Syllabus"

@@ -33,7 +33,7 @@ def test_sign_up_confirm_and_land_signed_in(page, live_server):
     page.get_by_role("button", name="Sign Up").click()
 
     page.wait_for_url("**/accounts/confirm-email/")
-    assert page.get_by_role("heading", level=1).inner_text().strip() == "Verify Your Email Address"
+    assert page.get_by_role("heading", level=1).inner_text().strip() == "Verify your email address"
 
     # the mail goes out once the sign-up's response has (apps/accounts/mail.py): give it a moment
     deadline = time.monotonic() + 5

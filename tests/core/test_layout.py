@@ -66,6 +66,27 @@ def test_the_nav_marks_the_section_of_the_page(client, url, current):
     assert current_nav(client.get(url).content.decode()) == current
 
 
+@pytest.mark.parametrize(
+    ("url", "current"),
+    [
+        ("/", ["Dashboard"]),  # a learner's home is their dashboard
+        ("/dashboard/", ["Dashboard"]),
+        ("/dashboard/notes/", ["Dashboard"]),
+        ("/guides/", ["Guides"]),
+        ("/topics/", ["Topics"]),
+    ],
+)
+def test_signed_in_the_dashboard_has_its_own_nav_item(client, url, current):
+    client.force_login(UserFactory())
+    html = client.get(url).content.decode()
+    assert current_nav(html) == current
+    assert '<a href="/dashboard/"' in html.split('aria-label="Main"', 1)[1].split("</nav>", 1)[0]
+
+
+def test_visitors_get_no_dashboard_item(client):
+    assert "Dashboard" not in client.get("/topics/").content.decode()
+
+
 def test_the_account_corner_escapes_the_learners_email(client):
     client.force_login(UserFactory(email='ada"<b>@example.com'))
     html = client.get("/topics/").content.decode()

@@ -74,6 +74,17 @@ def test_search_matches_every_word_in_title_author_or_note_ignoring_case(user, b
     assert listed(nothing, "note") == listed(nothing, "started") == []
 
 
+def test_search_reads_words_as_the_catalog_search_does(user, book):
+    """British and American spellings, joined and split words: the catalog search's word forms."""
+    progress_set_note(user=user, resource=book[0], note="Optimize the tiling; see the KV-cache")
+    client = signed_in(user)
+    for query in ("optimise", "OPTIMISE tiling", "kvcache", "kv-cache"):
+        html = client.get(URL, {"q": query}).content.decode()
+        assert str(book[0].uuid) in listed(html, "note"), query
+    html = client.get(URL, {"q": "optimisation"}).content.decode()
+    assert listed(html, "note") == []
+
+
 def test_search_as_htmx_swaps_only_the_results(user, book):
     response = signed_in(user).get(URL, {"q": "tiling"}, HTTP_HX_REQUEST="true")
     html = response.content.decode()

@@ -172,3 +172,49 @@ def test_anonymous_follow_is_sent_to_sign_in_and_get_changes_nothing(client, use
     client.force_login(user)
     assert client.get(reverse("paths:path-follow", args=["kernels"])).status_code == 405
     assert not PathFollow.objects.exists()
+
+
+def test_pace_credits_each_finished_resource_its_own_effort_not_the_steps(client, user):
+    """Three short articles ticked in a step that also holds a 100-hour course put the learner
+    ahead by those articles' hours, not by three fifths of the step's."""
+    from apps.catalog.models import Kind
+    from apps.paths.models import LearningPath
+    from apps.paths.services import path_follow
+    from tests.factories import EntryFactory, ResourceFactory, SectionFactory
+
+    section = SectionFactory()
+    course = ResourceFactory(title="A long course", kind=Kind.COURSE, effort_minutes=100 * 60)
+    articles = [
+        ResourceFactory(title=f"Article {n}", kind=Kind.ARTICLE, effort_minutes=45)
+        for n in range(4)
+    ]
+    path = LearningPath.objects.create(slug="mixed", title="Mixed", guide=section.guide)
+    step = PathStep.objects.create(path=path, position=1, title="Start")
+    for position, resource in enumerate([course, *articles], start=1):
+        EntryFactory(section=section, resource=resource)
+        StepResource.objects.create(step=step, resource=resource, position=position)
+    path_follow(user=user, path=path, hours_per_week=5)
+    for article in articles[:3]:
+        progress_set_status(user=user, resource=article, status=Status.DONE)
+    view = path_detail(path=path, user=user)
+    assert view.done_minutes == 135
+    assert view.pace.ahead and view.pace.gap_hours == 2.2
+    client.force_login(user)
+    html = client.get(path.get_absolute_url()).content.decode()
+    assert "ahead by 2.2 h" in html
+    # A step with a curator's estimate shares it out by each resource's own effort.
+    step.effort_hours = 20
+    step.save()
+    assert path_detail(path=path, user=user).done_minutes == round(3 * 45 * 20 * 60 / 6180)
+
+
+def test_step_numbers_are_labelled_apart_from_the_guides_chapter_numbers(client, catalog):
+    from apps.paths.models import LearningPath
+
+    path = LearningPath.objects.create(slug="notes", title="Notes path", guide=catalog["guide"])
+    step = PathStep.objects.create(path=path, position=2, title="03 Kernel Programming")
+    StepResource.objects.create(step=step, resource=catalog["resources"][0], position=1)
+    html = client.get(path.get_absolute_url()).content.decode()
+    assert '<span class="step-number">Step 2</span>' in html and "03 Kernel Programming" in html
+    assert '<span class="step-number">2</span>' not in html
+    assert "· Step 2: 03 Kernel Programming" in html  # next up names it the same way
