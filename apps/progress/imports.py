@@ -16,6 +16,7 @@ from dataclasses import dataclass, field
 from datetime import UTC, datetime, timedelta
 from uuid import UUID
 
+from django.db import transaction
 from django.utils import timezone
 from django.utils.dateparse import parse_datetime
 
@@ -23,6 +24,7 @@ from apps.catalog.models import Resource, ResourceAlias, ResourceLink
 from apps.progress.exports import CSV_COLUMNS, JSON_FORMAT, csv_cell_unguard
 from apps.progress.models import Progress, Status
 from apps.progress.services import STATUS_RANK, ProgressChange, progress_apply_many
+from apps.progress.signals import account_data_imported
 
 
 class ProgressImportError(Exception):
@@ -62,6 +64,12 @@ class ImportPlan:
     changes: list = field(default_factory=list)
     unchanged: int = 0
     unmatched: list = field(default_factory=list)  # [(line number, text, reason)]
+    # An account export's followed paths ({"path": uuid, …}), restored by apps.paths on apply.
+    followed_paths: list = field(default_factory=list)
+
+    @property
+    def anything_to_apply(self):
+        return bool(self.changes or self.followed_paths)
 
 
 # The inline Markdown a checklist item's text is read for, as patterns a regular-expression engine
@@ -93,6 +101,7 @@ def import_plan(*, user, content: str) -> ImportPlan:
     return _plan_markdown(user, content)
 
 
+@transaction.atomic
 def import_apply(*, user, plan: ImportPlan):
     progress_apply_many(
         user=user,
@@ -108,6 +117,8 @@ def import_apply(*, user, plan: ImportPlan):
             for change in plan.changes
         ],
     )
+    if plan.followed_paths:
+        account_data_imported.send(sender=ImportPlan, user=user, followed_paths=plan.followed_paths)
 
 
 def _current(user, resource_ids):
@@ -286,7 +297,27 @@ def _plan_json(user, content):
         raise ProgressImportError(
             "That JSON is not a Syllabus progress export; nothing was imported."
         )
-    return _plan_items(user, "json", enumerate(data["progress"], start=1))
+    plan = _plan_items(user, "json", enumerate(data["progress"], start=1))
+    plan.followed_paths = _followed_paths(data.get("followed_paths"))
+    return plan
+
+
+MAX_FOLLOWED_PATHS = 1_000
+
+
+def _followed_paths(items):
+    """The followed-path items of an account export that name a path by uuid (others ignored)."""
+    if not isinstance(items, list):
+        return []
+    kept = []
+    for item in items[:MAX_FOLLOWED_PATHS]:
+        if not isinstance(item, dict) or not isinstance(item.get("path"), str):
+            continue
+        try:
+            kept.append({**item, "path": UUID(item["path"][:64])})
+        except ValueError:
+            continue
+    return kept
 
 
 def _plan_csv(user, content):

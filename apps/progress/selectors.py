@@ -10,7 +10,7 @@ from django.db.models import BooleanField, ExpressionWrapper, Q
 from django.utils import timezone
 
 from apps.catalog.selectors import guide_entries, guide_structure, published_resources
-from apps.progress.models import ActivityDay, Progress, Status
+from apps.progress.models import Progress, Status
 
 
 @dataclass
@@ -209,13 +209,27 @@ class ActivityYear:
     busiest: tuple | None
 
 
-def activity_year(*, user, today=None) -> ActivityYear:
-    """Daily activity counts for the heatmap, and current/longest streaks (of ActivityDay)."""
-    today = today or timezone.localdate()
+def activity_year(*, user, zone=None, today=None) -> ActivityYear:
+    """The heatmap and the current/longest streaks: a day counts the resources the learner started
+    or finished on it (one each, however many clicks), in `zone` (default: the active time zone,
+    the learner's own). Read from the Progress rows' dates, so unticking takes a tick's day back
+    and imported rows land on their own days."""
+    zone = zone or timezone.get_current_timezone()
+    today = today or timezone.localdate(timezone=zone)
     start = today - timedelta(days=today.weekday() + 1 + 52 * 7)  # a Sunday, 53 columns back
-    # Every active day of the learner's, oldest first: a few hundred rows.
-    rows = ActivityDay.objects.filter(user=user).order_by("day").values_list("day", "count")
-    return _activity_year({day.toordinal(): count for day, count in rows}, start, today)
+    counts = defaultdict(int)
+    # One row per resource started: a few hundred; each counts once on each of its days.
+    for started_at, completed_at in (
+        Progress.objects.filter(user=user)
+        .filter(Q(started_at__isnull=False) | Q(completed_at__isnull=False))
+        .values_list("started_at", "completed_at")
+    ):
+        days = {
+            moment.astimezone(zone).toordinal() for moment in (started_at, completed_at) if moment
+        }
+        for day in days:
+            counts[day] += 1
+    return _activity_year(dict(sorted(counts.items())), start, today)
 
 
 def _activity_year(counts, start, today) -> ActivityYear:
