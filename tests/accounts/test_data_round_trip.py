@@ -15,7 +15,7 @@ from django.utils import timezone
 from apps.paths.models import LearningPath, PathFollow
 from apps.progress.models import Activity, Progress, Status
 from apps.progress.selectors import activity_year
-from apps.progress.services import progress_set_status, progress_set_note
+from apps.progress.services import progress_set_note, progress_set_status
 from tests.accounts.factories import UserFactory
 from tests.factories import ResourceFactory
 
