@@ -342,9 +342,9 @@ def test_dashboard_heatmap_sums_up_the_learners_year(client, user, catalog):
     html = client.get(reverse("progress:dashboard")).content.decode()
     figure = html.split('<figure class="heatmap">')[1].split("</figure>")[0]
     today = timezone.localdate()
-    assert '<desc id="heatmap-desc">2 changes on 1 day.</desc>' in figure
+    assert '<desc id="heatmap-desc">2 things started or finished on 1 day.</desc>' in figure
     assert (
-        f"2 changes on 1 active day in the last year; busiest day {today.day} {today:%b %Y} (2).</span>"
+        f"2 things started or finished on 1 active day in the last year; busiest day {today.day} {today:%b %Y} (2).</span>"
         in figure
     )
     weeks_back = today.weekday() + 1 + 52 * 7  # from a Sunday, 53 columns
