@@ -148,3 +148,32 @@ def test_round_trip_through_the_pages(client, shapes):
     client.force_login(grace)
     client.post(reverse("progress:import"), {"text": markdown, "confirm": "1"})
     assert _done(grace) == _done(ada)
+
+
+@pytest.fixture
+def seeded(db):
+    from django.core.management import call_command
+
+    call_command("seed", verbosity=0)
+
+
+def test_the_seeded_guides_round_trip_both_ways(seeded):
+    """The five real guides (multi-link lines, link-less concepts, one resource in several
+    guides): every third resource done, exported, imported back and into a fresh account."""
+    from apps.catalog.selectors import visible_entries
+
+    resource_ids = sorted(set(visible_entries().values_list("resource_id", flat=True)))
+    assert len(resource_ids) > 150
+    ada, grace = UserFactory(), UserFactory()
+    from apps.catalog.models import Resource
+
+    for resource in Resource.objects.filter(id__in=resource_ids[::3]):
+        progress_set_status(user=ada, resource=resource, status=Status.DONE)
+    markdown = progress_markdown(ada)
+
+    again = import_plan(user=ada, content=markdown)
+    assert (again.changes, again.unmatched) == ([], [])
+    fresh = import_plan(user=grace, content=markdown)
+    assert fresh.unmatched == []
+    import_apply(user=grace, plan=fresh)
+    assert _done(grace) == _done(ada) == set(resource_ids[::3])
