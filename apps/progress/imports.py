@@ -85,6 +85,7 @@ _BARE_URL = re.compile(r"https?://[^\s<>\[\]`\"]+")
 _MARKS = re.compile(r"[*_`~]+")
 # The export's hidden marker at the end of a line (exports.MARKER): the resource it stands for.
 _MARKER = re.compile(r"<!--\s*syllabus:([0-9a-fA-F-]{32,36})\s*-->\s*$")
+_MARKER_ANYWHERE = re.compile(r"<!--\s*syllabus:([0-9a-fA-F-]{32,36})\s*-->")
 # A checklist line longer than this is not an item anyone wrote: reported, not read.
 MAX_LINE_CHARS = 4_000
 # Dates a learner can have recorded: none before this, none after now.
@@ -142,9 +143,9 @@ def _plan_markdown(user, content):
     for title, resource_id in Resource.objects.published().values_list("title", "id"):
         titles.setdefault(title.casefold(), set()).add(resource_id)
 
+    marked = _marked_resources(content)
     plan = ImportPlan(format="markdown")
     wanted = {}  # resource_id -> line number
-    marked = {}  # uuid -> [(line number, text)]: lines the export marked with their resource
     checklist_lines = 0
     for number, line in enumerate(content.splitlines(), start=1):
         ticked, text = _checklist_item(line)
@@ -157,36 +158,34 @@ def _plan_markdown(user, content):
             plan.unmatched.append((number, text[:200], "too long to be a checklist item"))
             continue
         marker = _MARKER.search(text)
-        if marker:
+        if marker:  # the export's own line: its resource, else (gone since) its link or title
             text = text[: marker.start()].rstrip()
-            try:
-                marked.setdefault(UUID(marker.group(1)), []).append((number, text))
+            resource_id = marked.get(_uuid_text(marker.group(1)))
+            if resource_id:
+                wanted.setdefault(resource_id, number)
                 continue
+        hrefs, plain = _inline(text)
+        resource_id = None
+        for raw_url in hrefs:
+            try:
+                resource_id = url_to_resource.get(normalize_url(raw_url))
             except ValueError:
-                pass  # not a uuid after all: read the line as a hand-written one
-        resource_id = _markdown_resource(text, url_to_resource, titles, normalize_url)
-        if isinstance(resource_id, str):
-            plan.unmatched.append((number, text, resource_id))
-            continue
+                resource_id = None
+            if resource_id:
+                break
+        if resource_id is None:
+            candidates = titles.get(plain.casefold(), set())
+            if len(candidates) == 1:
+                resource_id = next(iter(candidates))
+            else:
+                reason = (
+                    "several resources have this title"
+                    if candidates
+                    else "no resource has this link or title"
+                )
+                plan.unmatched.append((number, text, reason))
+                continue
         wanted.setdefault(resource_id, number)
-    if marked:
-        resources = {
-            resource.uuid: resource
-            for resource in Resource.objects.published().filter(uuid__in=list(marked))
-        }
-        resources |= _aliased(set(marked) - set(resources))
-        for resource_uuid, numbered in marked.items():
-            resource = resources.get(resource_uuid)
-            for number, text in numbered:
-                if resource is not None:
-                    wanted.setdefault(resource.id, number)
-                    continue
-                # The marked resource is gone (deleted, unpublished): its link may still match.
-                resource_id = _markdown_resource(text, url_to_resource, titles, normalize_url)
-                if isinstance(resource_id, str):
-                    plan.unmatched.append((number, text, resource_id))
-                else:
-                    wanted.setdefault(resource_id, number)
     if checklist_lines == 0:
         raise ProgressImportError(
             'No checklist lines ("- [x] …") were found; nothing was imported.'
@@ -208,23 +207,29 @@ def _plan_markdown(user, content):
     return plan
 
 
-def _markdown_resource(text, url_to_resource, titles, normalize_url):
-    """The id of the resource a hand-written checklist item names, by its first link that a
-    resource has, else by its exact title; or why none can be chosen (a str)."""
-    hrefs, plain = _inline(text)
-    for raw_url in hrefs:
-        try:
-            resource_id = url_to_resource.get(normalize_url(raw_url))
-        except ValueError:
-            resource_id = None
-        if resource_id:
-            return resource_id
-    candidates = titles.get(plain.casefold(), set())
-    if len(candidates) == 1:
-        return next(iter(candidates))
-    return (
-        "several resources have this title" if candidates else "no resource has this link or title"
-    )
+def _marked_resources(content) -> dict:
+    """{marker uuid (as text): resource id} for the export's markers in `content` that name a
+    published resource, or one merged into a published one since."""
+    uuids = {
+        UUID(text)
+        for match in _MARKER_ANYWHERE.finditer(content)
+        if (text := _uuid_text(match.group(1)))
+    }
+    if not uuids:
+        return {}
+    resources = {
+        resource.uuid: resource
+        for resource in Resource.objects.published().filter(uuid__in=list(uuids))
+    }
+    resources |= _aliased(uuids - set(resources))
+    return {str(resource_uuid): resource.id for resource_uuid, resource in resources.items()}
+
+
+def _uuid_text(text) -> str | None:
+    try:
+        return str(UUID(text))
+    except ValueError:
+        return None
 
 
 def _checklist_item(line):

@@ -177,3 +177,23 @@ def test_the_seeded_guides_round_trip_both_ways(seeded):
     assert fresh.unmatched == []
     import_apply(user=grace, plan=fresh)
     assert _done(grace) == _done(ada) == set(resource_ids[::3])
+
+
+def test_a_malformed_marker_is_read_as_a_hand_written_line(shapes):
+    content = (
+        "- [x] [v2](https://example.com/fa2) <!-- syllabus:not-a-uuid-at-all-but-long-enough-ok -->\n"
+        f"- [x] Roofline model <!-- syllabus:{shapes['concept'].uuid.hex} -->\n"
+    )
+    plan = import_plan(user=UserFactory(), content=content)
+    assert {change.resource for change in plan.changes} == {shapes["flash2"], shapes["concept"]}
+
+
+def test_markers_in_a_megabyte_are_read_in_linear_time(shapes):
+    import time
+
+    line = "- [x] x " + "<!-- syllabus:" * 250 + "\n"
+    content = line * (1_000_000 // len(line))
+    started = time.perf_counter()
+    plan = import_plan(user=UserFactory(), content=content)
+    assert time.perf_counter() - started < 2
+    assert plan.changes == []
