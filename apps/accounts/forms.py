@@ -180,8 +180,3 @@ class TimeZoneForm(forms.Form):
         super().__init__(*args, **kwargs)
         browser = f"Your browser's ({browser_zone})" if browser_zone else "Your browser's"
         self.fields["time_zone"].choices = [("", browser), *((name, name) for name in zone_names())]
-        self.fields[
-            "time_zone"
-        ].help_text = (
-            "The days your streak and activity heatmap count, and the dates you are shown."
-        )
