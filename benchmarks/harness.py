@@ -102,8 +102,8 @@ FROM (
 ) picked
 """
 
-# One status change per row that has one, plus the start of every finished one: the heatmap,
-# streaks and history read these.
+# One status change per row that has one, plus the start of every finished one: the history
+# (the admin's list, the data export) reads these; the heatmap reads the rows' own dates.
 _ACTIVITY_SQL = """
 INSERT INTO progress_activity (user_id, resource_id, status, occurred_at)
 SELECT p.user_id, p.resource_id, p.status, p.updated_at
@@ -113,15 +113,6 @@ UNION ALL
 SELECT p.user_id, p.resource_id, 'in_progress', p.started_at
 FROM progress_progress p JOIN auth_user u ON u.id = p.user_id
 WHERE u.email LIKE %(pattern)s AND p.status = 'done'
-"""
-
-# Their per-day counts (progress.ActivityDay), in the days of the server's TIME_ZONE.
-_ACTIVITY_DAY_SQL = """
-INSERT INTO progress_activityday (user_id, day, count)
-SELECT a.user_id, (a.occurred_at AT TIME ZONE %(tz)s)::date, count(*)
-FROM progress_activity a JOIN auth_user u ON u.id = a.user_id
-WHERE u.email LIKE %(pattern)s
-GROUP BY 1, 2
 """
 
 
@@ -181,9 +172,6 @@ def volume_load(*, url: str, users: int, resources_per_user: int, password_hash:
         )
         progress = conn.execute(_PROGRESS_SQL, {"pattern": pattern, "share": share}).rowcount
         activities = conn.execute(_ACTIVITY_SQL, {"pattern": pattern}).rowcount
-        conn.execute(
-            _ACTIVITY_DAY_SQL, {"pattern": pattern, "tz": os.environ.get("TIME_ZONE") or "UTC"}
-        )
         follows = conn.execute(_FOLLOW_SQL, {"pattern": pattern}).rowcount
         conn.execute("SET session_replication_role = DEFAULT")
         # Fresh statistics, as autovacuum would have by the time real traffic arrives.

@@ -202,3 +202,16 @@ class PublicProfileForm(forms.Form):
         if cleaned.get("is_public") and not cleaned.get("slug") and "slug" not in self.errors:
             self.add_error("slug", "Choose an address to publish your page at.")
         return cleaned
+
+
+class TimeZoneForm(forms.Form):
+    """The zone a learner's days are counted in; blank follows their browser."""
+
+    time_zone = forms.ChoiceField(label="Time zone", required=False)
+
+    def __init__(self, *args, browser_zone="", **kwargs):
+        from apps.accounts.timezones import zone_names
+
+        super().__init__(*args, **kwargs)
+        browser = f"Your browser's ({browser_zone})" if browser_zone else "Your browser's"
+        self.fields["time_zone"].choices = [("", browser), *((name, name) for name in zone_names())]

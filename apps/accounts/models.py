@@ -1,5 +1,5 @@
-"""Users are Django's, emails allauth's, sessions Django's. The one model of ours is the
-learner's opt-in public profile."""
+"""Users are Django's, emails allauth's, sessions Django's. Ours are the learner's opt-in public
+profile and their preferences."""
 
 from django.conf import settings
 from django.db import models
@@ -23,3 +23,19 @@ class PublicProfile(models.Model):
 
     def get_absolute_url(self):
         return reverse("accounts:public-profile", args=[self.slug])
+
+
+class Preferences(models.Model):
+    """A learner's settings. `time_zone` (an IANA name) is the zone their days are counted in
+    (streaks, the heatmap, "today"); blank: their browser's (apps.accounts.timezones)."""
+
+    user = models.OneToOneField(
+        settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="preferences"
+    )
+    time_zone = models.CharField(max_length=64, blank=True)
+
+    class Meta:
+        verbose_name_plural = "preferences"
+
+    def __str__(self):
+        return f"{self.user} · {self.time_zone or 'browser time zone'}"

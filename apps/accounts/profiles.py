@@ -4,6 +4,7 @@ progress and streak, from the same selectors as their dashboard, and never a not
 from django.db import transaction
 
 from apps.accounts.models import PublicProfile
+from apps.accounts.timezones import saved_zone
 from apps.catalog.selectors import guide_structure, guides_with_top_sections
 from apps.learning.widgets import guide_bar, overall_bar
 from apps.progress.selectors import Tally, activity_year, overall_tally, statuses_for
@@ -39,5 +40,6 @@ def public_page(profile) -> dict:
         "profile": profile,
         "overall": overall_bar(overall_tally(statuses=statuses)),
         "guide_rows": guide_rows,
-        "year": activity_year(user=profile.user),
+        # In the learner's saved zone; without one, the visitor's (their browser's is not known).
+        "year": activity_year(user=profile.user, zone=saved_zone(profile.user)),
     }

@@ -1,9 +1,19 @@
 """Writes on a learner's account as a whole (allauth owns sign-up, log-in and email changes)."""
 
+from importlib import import_module
+
 from allauth.account.models import EmailAddress
 from allauth.socialaccount.models import SocialAccount
-from django.contrib.auth import get_user_model
+from django.conf import settings
+from django.contrib.auth import SESSION_KEY, get_user_model
 from django.db import transaction
+
+
+def preferences_save(*, user, time_zone: str):
+    """Store the learner's time zone ("" for their browser's); `time_zone` is a checked name."""
+    from apps.accounts.models import Preferences
+
+    Preferences.objects.update_or_create(user=user, defaults={"time_zone": time_zone})
 
 
 class AccountError(Exception):
@@ -34,4 +44,25 @@ def account_delete(*, user) -> None:
             )
     SocialAccount.objects.filter(user=user).delete()
     EmailAddress.objects.filter(user=user).delete()
+    _sessions_delete(user=user)
     user.delete()
+
+
+def _sessions_delete(*, user) -> None:
+    """Every session of ``user``'s in the database (their other devices' too, expired or not):
+    allauth keeps their email in it. Sessions hold no user column, so each is decoded: linear in
+    the sessions stored, once per deleted account. A backend without a database table (signed
+    cookies, cache only) keeps nothing here to delete."""
+    store = import_module(settings.SESSION_ENGINE).SessionStore
+    if not hasattr(store, "get_model_class"):
+        return
+    user_id = str(user.pk)
+    keys = [
+        session.session_key
+        for session in store.get_model_class()
+        .objects.only("session_key", "session_data")
+        .iterator()
+        if str(store().decode(session.session_data).get(SESSION_KEY)) == user_id
+    ]
+    for key in keys:  # through the store, so cached_db's cache copy goes too
+        store(session_key=key).delete()

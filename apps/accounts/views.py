@@ -18,14 +18,21 @@ from django.utils.http import content_disposition_header
 from django.views.decorators.cache import never_cache
 from django.views.decorators.http import require_GET, require_POST
 
-from apps.accounts import profiles, services
-from apps.accounts.forms import AccountDeleteForm, PublicProfileForm
+from apps.accounts import profiles, services, timezones
+from apps.accounts.forms import AccountDeleteForm, PublicProfileForm, TimeZoneForm
 from apps.accounts.models import PublicProfile
+from apps.paths.selectors import followed_paths_export
 from apps.progress import exports
 
 
-def _render_account(request, *, delete_form, status=200):
+def _render_account(request, *, delete_form, time_zone_form=None, status=200):
+    browser_zone = timezones.browser_zone_name(request)
     context = {
+        "time_zone_form": time_zone_form
+        or TimeZoneForm(
+            initial={"time_zone": request.session.get(timezones.SESSION_KEY, "")},
+            browser_zone=browser_zone,
+        ),
         "email_addresses": EmailAddress.objects.filter(user=request.user).order_by(
             "-primary", "email"
         ),
@@ -44,10 +51,30 @@ def account(request):
 
 @never_cache
 @login_required
+@require_POST
+def time_zone(request):
+    form = TimeZoneForm(request.POST, browser_zone=timezones.browser_zone_name(request))
+    if not form.is_valid():
+        return _render_account(
+            request,
+            delete_form=AccountDeleteForm(user=request.user),
+            time_zone_form=form,
+            status=400,
+        )
+    name = form.cleaned_data["time_zone"]
+    services.preferences_save(user=request.user, time_zone=name)
+    timezones.remember_time_zone(request, name)
+    messages.success(request, f"Your days are now counted in {name or 'your browser’s time zone'}.")
+    return redirect("accounts:account")
+
+
+@never_cache
+@login_required
 @require_GET
 def data_export(request):
     """Everything the learner recorded, as a JSON download they can keep or import elsewhere."""
     data = exports.user_data_export(request.user)
+    data["followed_paths"] = followed_paths_export(user=request.user)
     profile = PublicProfile.objects.filter(user=request.user).first()
     if profile:  # the learner's choice of public page is theirs to take along too
         data["public_profile"] = {"address": profile.slug, "public": profile.is_public}
@@ -123,7 +150,7 @@ def public_profile(request, slug):
     """A learner's published page: per-guide progress and streak, never notes. A 404 unless the
     learner has turned it on."""
     profile = get_object_or_404(
-        PublicProfile.objects.select_related("user"),
+        PublicProfile.objects.select_related("user", "user__preferences"),
         slug=slug.lower(),
         is_public=True,
         user__is_active=True,

@@ -57,6 +57,7 @@ def _layout(
         "logo": static("img/logo.svg"),
         "css": static("css/app.css"),
         "shortcuts": static("js/shortcuts.js"),
+        "timezone": static("js/timezone.js"),
         "htmx": htmx_script(
             minified=True
         ),  # no nonce: the CSP allows our own scripts, no inline ones

@@ -280,3 +280,21 @@ def path_scope(*, user, path_uuid, resource, statuses):
         if item.resource_id == resource.id
     ]
     return view, steps, slots
+
+
+def followed_paths_export(*, user) -> list[dict]:
+    """The paths `user` follows, as "Download all my data" writes them (and the import reads them
+    back, see apps.paths.signals)."""
+    return [
+        {
+            "path": str(follow.path.uuid),
+            "slug": follow.path.slug,
+            "title": follow.path.title,
+            "followed_at": follow.followed_at.isoformat(),
+            "hours_per_week": follow.hours_per_week,
+            "done_minutes_at_follow": follow.done_minutes_at_follow,
+        }
+        for follow in PathFollow.objects.filter(user=user)
+        .select_related("path")
+        .order_by("followed_at", "pk")
+    ]

@@ -26,3 +26,24 @@ def path_follow(*, user, path, hours_per_week=None):
 
 def path_unfollow(*, user, path):
     PathFollow.objects.filter(user=user, path=path).delete()
+
+
+def path_follow_restore(*, user, path, hours_per_week, followed_at, done_minutes_at_follow):
+    """Follow `path` as an account export recorded it (its date and the pace's starting point), if
+    `user` does not follow it yet; returns the new PathFollow, or None when already following."""
+    try:
+        with transaction.atomic():
+            if PathFollow.objects.filter(user=user, path=path).exists():
+                return None
+            follow = PathFollow.objects.create(
+                user=user,
+                path=path,
+                hours_per_week=hours_per_week,
+                done_minutes_at_follow=done_minutes_at_follow,
+            )
+            if followed_at is not None:  # auto_now_add set it to now on create
+                follow.followed_at = followed_at
+                follow.save(update_fields=["followed_at"])
+            return follow
+    except IntegrityError:  # a concurrent follow won the race
+        return None

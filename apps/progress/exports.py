@@ -89,13 +89,21 @@ def progress_csv(user) -> str:
     return out.getvalue()
 
 
-def _entry_line(entry, done):
-    """The guide's own line for `entry` with its checkbox set, so the export renders on GitHub."""
-    text = _BULLET.sub("", entry.raw.strip().splitlines()[0] if entry.raw.strip() else "").strip()
+# Each checklist line ends with its resource's uuid, hidden when the Markdown is rendered: the
+# import reads it before any link, so a line names exactly one resource, linked or not.
+MARKER = "<!-- syllabus:{} -->"
+
+
+def _entry_line(entry, done, *, own_line=True):
+    """The guide's own line for `entry` with its checkbox set, so the export renders on GitHub,
+    and its resource's marker. A source line that gave several resources (`own_line` False) is
+    written once per resource, each with that resource's own title and link."""
+    resource = entry.resource
+    raw = entry.raw.strip()
+    text = _BULLET.sub("", raw.splitlines()[0]).strip() if own_line and raw else ""
     if not text:
-        resource = entry.resource
         text = f"[{resource.title}]({resource.url})" if resource.url else resource.title
-    return f"- [{'x' if done else ' '}] {text}"
+    return f"- [{'x' if done else ' '}] {text} {MARKER.format(resource.uuid)}"
 
 
 def progress_markdown(user, guides=None) -> str:
@@ -111,8 +119,12 @@ def progress_markdown(user, guides=None) -> str:
         .order_by("section__guide__position", "section__position", "position")
     )
     by_guide = {}
+    lines_shared = {}  # (section, source line): how many resources it gave
     for entry in entries:
         by_guide.setdefault(entry.section.guide_id, []).append(entry)
+        if entry.raw.strip():
+            key = (entry.section_id, entry.raw.strip())
+            lines_shared[key] = lines_shared.get(key, 0) + 1
     lines = []
 
     def block(*new_lines):
@@ -128,7 +140,8 @@ def progress_markdown(user, guides=None) -> str:
             if entry.section_id != current_section:
                 current_section = entry.section_id
                 block(f"{'#' * min(entry.section.depth + 2, 6)} {entry.section}")
-            lines.append(_entry_line(entry, entry.resource_id in done))
+            own_line = lines_shared.get((entry.section_id, entry.raw.strip()), 0) <= 1
+            lines.append(_entry_line(entry, entry.resource_id in done, own_line=own_line))
     return "\n".join(lines).strip() + "\n"
 
 

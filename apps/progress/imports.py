@@ -16,6 +16,7 @@ from dataclasses import dataclass, field
 from datetime import UTC, datetime, timedelta
 from uuid import UUID
 
+from django.db import transaction
 from django.utils import timezone
 from django.utils.dateparse import parse_datetime
 
@@ -23,6 +24,7 @@ from apps.catalog.models import Resource, ResourceAlias, ResourceLink
 from apps.progress.exports import CSV_COLUMNS, JSON_FORMAT, csv_cell_unguard
 from apps.progress.models import Progress, Status
 from apps.progress.services import STATUS_RANK, ProgressChange, progress_apply_many
+from apps.progress.signals import account_data_imported
 
 
 class ProgressImportError(Exception):
@@ -62,6 +64,12 @@ class ImportPlan:
     changes: list = field(default_factory=list)
     unchanged: int = 0
     unmatched: list = field(default_factory=list)  # [(line number, text, reason)]
+    # An account export's followed paths ({"path": uuid, …}), restored by apps.paths on apply.
+    followed_paths: list = field(default_factory=list)
+
+    @property
+    def anything_to_apply(self):
+        return bool(self.changes or self.followed_paths)
 
 
 # The inline Markdown a checklist item's text is read for, as patterns a regular-expression engine
@@ -75,6 +83,9 @@ _MD_LINK = re.compile(
 _AUTOLINK = re.compile(r"<(https?://[^<>\s]*)>")
 _BARE_URL = re.compile(r"https?://[^\s<>\[\]`\"]+")
 _MARKS = re.compile(r"[*_`~]+")
+# The export's hidden marker at the end of a line (exports.MARKER): the resource it stands for.
+_MARKER = re.compile(r"<!--\s*syllabus:([0-9a-fA-F-]{32,36})\s*-->\s*$")
+_MARKER_ANYWHERE = re.compile(r"<!--\s*syllabus:([0-9a-fA-F-]{32,36})\s*-->")
 # A checklist line longer than this is not an item anyone wrote: reported, not read.
 MAX_LINE_CHARS = 4_000
 # Dates a learner can have recorded: none before this, none after now.
@@ -91,6 +102,7 @@ def import_plan(*, user, content: str) -> ImportPlan:
     return _plan_markdown(user, content)
 
 
+@transaction.atomic
 def import_apply(*, user, plan: ImportPlan):
     progress_apply_many(
         user=user,
@@ -106,6 +118,8 @@ def import_apply(*, user, plan: ImportPlan):
             for change in plan.changes
         ],
     )
+    if plan.followed_paths:
+        account_data_imported.send(sender=ImportPlan, user=user, followed_paths=plan.followed_paths)
 
 
 def _current(user, resource_ids):
@@ -129,6 +143,7 @@ def _plan_markdown(user, content):
     for title, resource_id in Resource.objects.published().values_list("title", "id"):
         titles.setdefault(title.casefold(), set()).add(resource_id)
 
+    marked = _marked_resources(content)
     plan = ImportPlan(format="markdown")
     wanted = {}  # resource_id -> line number
     checklist_lines = 0
@@ -142,6 +157,13 @@ def _plan_markdown(user, content):
         if len(text) > MAX_LINE_CHARS:
             plan.unmatched.append((number, text[:200], "too long to be a checklist item"))
             continue
+        marker = _MARKER.search(text)
+        if marker:  # the export's own line: its resource, else (gone since) its link or title
+            text = text[: marker.start()].rstrip()
+            resource_id = marked.get(_uuid_text(marker.group(1)))
+            if resource_id:
+                wanted.setdefault(resource_id, number)
+                continue
         hrefs, plain = _inline(text)
         resource_id = None
         for raw_url in hrefs:
@@ -183,6 +205,31 @@ def _plan_markdown(user, content):
                 )
             )
     return plan
+
+
+def _marked_resources(content) -> dict:
+    """{marker uuid (as text): resource id} for the export's markers in `content` that name a
+    published resource, or one merged into a published one since."""
+    uuids = {
+        UUID(text)
+        for match in _MARKER_ANYWHERE.finditer(content)
+        if (text := _uuid_text(match.group(1)))
+    }
+    if not uuids:
+        return {}
+    resources = {
+        resource.uuid: resource
+        for resource in Resource.objects.published().filter(uuid__in=list(uuids))
+    }
+    resources |= _aliased(uuids - set(resources))
+    return {str(resource_uuid): resource.id for resource_uuid, resource in resources.items()}
+
+
+def _uuid_text(text) -> str | None:
+    try:
+        return str(UUID(text))
+    except ValueError:
+        return None
 
 
 def _checklist_item(line):
@@ -255,7 +302,27 @@ def _plan_json(user, content):
         raise ProgressImportError(
             "That JSON is not a Syllabus progress export; nothing was imported."
         )
-    return _plan_items(user, "json", enumerate(data["progress"], start=1))
+    plan = _plan_items(user, "json", enumerate(data["progress"], start=1))
+    plan.followed_paths = _followed_paths(data.get("followed_paths"))
+    return plan
+
+
+MAX_FOLLOWED_PATHS = 1_000
+
+
+def _followed_paths(items):
+    """The followed-path items of an account export that name a path by uuid (others ignored)."""
+    if not isinstance(items, list):
+        return []
+    kept = []
+    for item in items[:MAX_FOLLOWED_PATHS]:
+        if not isinstance(item, dict) or not isinstance(item.get("path"), str):
+            continue
+        try:
+            kept.append({**item, "path": UUID(item["path"][:64])})
+        except ValueError:
+            continue
+    return kept
 
 
 def _plan_csv(user, content):

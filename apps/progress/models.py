@@ -1,7 +1,8 @@
 """What each learner has done: one Progress row per (user, resource), plus an Activity log.
 
 Absence of a Progress row means "not started". Progress of a section, guide, path or
-topic is always computed from these rows (see selectors.py), never stored twice.
+topic is always computed from these rows (see selectors.py), never stored twice; so are the
+heatmap and the streaks (the days of the rows' start and completion dates).
 """
 
 from django.conf import settings
@@ -74,7 +75,7 @@ class Progress(models.Model):
 
 
 class Activity(models.Model):
-    """One status change, for history, streaks and the heatmap."""
+    """One status change, for history (the admin's list, "Download all my data")."""
 
     # Indexed by the (user, -occurred_at) index, which leads with it.
     user = models.ForeignKey(
@@ -94,36 +95,3 @@ class Activity(models.Model):
 
     def __str__(self):
         return f"{self.user} → {self.get_status_display()} {self.resource} at {self.occurred_at:%Y-%m-%d %H:%M}"
-
-
-class ActivityDay(models.Model):
-    """How many status changes a learner made on one day (in TIME_ZONE): the heatmap and the
-    streaks read these few rows instead of grouping every Activity row. Counted by
-    progress_set_status in the transaction that logs the Activity; a day's count stays when the
-    resource it was about is deleted later (the learner was active that day all the same)."""
-
-    # Indexed by the unique constraint, which leads with it.
-    user = models.ForeignKey(
-        settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="+", db_index=False
-    )
-    day = models.DateField()
-    count = models.PositiveIntegerField()
-
-    class Meta:
-        constraints = [
-            models.UniqueConstraint(
-                fields=["user", "day"],
-                name="activityday_one_row_per_user_day",
-                violation_error_message="This learner already has a row for this day.",
-                violation_error_code="day_exists",
-            ),
-            models.CheckConstraint(
-                condition=models.Q(count__gt=0),
-                name="activityday_count_positive",
-                violation_error_message="The count must be at least 1.",
-                violation_error_code="count_not_positive",
-            ),
-        ]
-
-    def __str__(self):
-        return f"{self.user} · {self.day}: {self.count}"

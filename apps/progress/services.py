@@ -2,20 +2,19 @@
 
 The status rules live here once, in Python (`_apply_status`). Every write names the state the
 learner wants (never "toggle"), so double clicks and retries converge. A write locks the learner's
-row for the resource (select_for_update), changes it, and logs its Activity and the day's count
-(ActivityDay) in the same transaction; the database's constraints (one row per learner and
-resource, completed only when done, a positive day count) guard what the rules promise.
+row for the resource (select_for_update), changes it, and logs its Activity in the same
+transaction; the database's constraints (one row per learner and resource, completed only when
+done) guard what the rules promise.
 """
 
 from dataclasses import dataclass
 from datetime import datetime
 
 from django.db import IntegrityError, transaction
-from django.db.models import F
 from django.utils import timezone
 
 from apps.catalog.models import Resource
-from apps.progress.models import Activity, ActivityDay, Progress, Status
+from apps.progress.models import Activity, Progress, Status
 
 # What the tick asks when it clears a done resource: "not done", which is not one status. A resource
 # that was in progress before it was done goes back to in progress, keeping its start; one ticked
@@ -36,18 +35,19 @@ class ProgressChange:
     note: str | None = None
     started_at: datetime | None = None
     completed_at: datetime | None = None
-    at: datetime | None = None  # when it happened (an import's own date); None: now
+    at: datetime | None = None  # when it happened (an import's own date); None: not known
 
 
 def progress_set_status(
-    *, user, resource, status, note=None, started_at=None, completed_at=None, at=None
+    *, user, resource, status, note=None, started_at=None, completed_at=None, at=None, dated=False
 ):
     """Put `resource` in `status` for `user`; returns the Progress row, or None when none is kept.
 
     Idempotent: the same status (and note) again changes nothing and logs no activity.
     `started_at`/`completed_at` carry an import's own dates (the earliest wins), and the activity
     is logged at `at`, else at the date the change carries (`completed_at`, then `started_at`),
-    else now: imported history lands on its own days.
+    else now: imported history lands on its own days. `dated` (imports): a change that carries
+    no date of its own is not logged at all, rather than logged now, when it did not happen.
     """
     if status not in Status.values and status != UNDONE:
         raise ProgressError(f"Unknown status {status!r}.")
@@ -57,6 +57,7 @@ def progress_set_status(
         "started_at": _aware(started_at),
         "completed_at": _aware(completed_at),
         "at": _aware(at),
+        "dated": dated,
     }
     return _once_more_on_conflict(_write, user=user, resource=resource, **change)
 
@@ -72,7 +73,7 @@ def _once_more_on_conflict(write, **kwargs):
             return write(**kwargs)
 
 
-def _write(*, user, resource, status, note, started_at, completed_at, at):
+def _write(*, user, resource, status, note, started_at, completed_at, at, dated):
     now = at or timezone.now()
     progress = _locked_row(user=user, resource=resource)
     previous = progress.status if progress else Status.NOT_STARTED
@@ -102,7 +103,8 @@ def _write(*, user, resource, status, note, started_at, completed_at, at):
         progress.save()
     if previous != status:
         carried = {Status.DONE: completed_at, Status.IN_PROGRESS: started_at}.get(status)
-        _log(user=user, resource=resource, status=status, at=at or carried or now)
+        if at or carried or not dated:
+            _log(user=user, resource=resource, status=status, at=at or carried or now)
     return progress
 
 
@@ -126,6 +128,8 @@ def _apply_status(progress, *, status, previous, now, started_at=None, completed
         progress.started_at = None
     elif status in (Status.IN_PROGRESS, Status.DONE):
         progress.started_at = _earliest(progress.started_at, started_at) or now
+    elif started_at is not None:  # skipped after starting, as an import carries it
+        progress.started_at = _earliest(progress.started_at, started_at)
     if status == Status.DONE:
         kept = progress.completed_at if previous == Status.DONE else None
         progress.completed_at = _earliest(kept, completed_at) or now
@@ -138,16 +142,8 @@ def _locked_row(*, user, resource) -> Progress | None:
 
 
 def _log(*, user, resource, status, at) -> None:
-    """The Activity row of a status change and its day's count, in the caller's transaction."""
+    """The Activity row of a status change, in the caller's transaction."""
     Activity.objects.create(user=user, resource=resource, status=status, occurred_at=at)
-    day = timezone.localdate(at)
-    if ActivityDay.objects.filter(user=user, day=day).update(count=F("count") + 1):
-        return
-    try:
-        with transaction.atomic():  # a savepoint: a concurrent first change of the day may win
-            ActivityDay.objects.create(user=user, day=day, count=1)
-    except IntegrityError:
-        ActivityDay.objects.filter(user=user, day=day).update(count=F("count") + 1)
 
 
 def progress_set_note(*, user, resource, note):
@@ -182,6 +178,7 @@ def progress_apply_many(*, user, changes):
                 started_at=change.started_at,
                 completed_at=change.completed_at,
                 at=change.at,
+                dated=True,
             )
 
 

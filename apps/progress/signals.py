@@ -1,12 +1,17 @@
-"""Apply the tick an anonymous visitor made, once they have signed in."""
+"""Apply the tick an anonymous visitor made, once they have signed in; and tell the layers above
+progress that an account export was imported."""
 
 from django.contrib.auth.signals import user_logged_in
-from django.dispatch import receiver
+from django.dispatch import Signal, receiver
 
 from apps.catalog.models import Resource
 from apps.progress.services import ProgressError, progress_set_status
 
 PENDING_SESSION_KEY = "pending_progress"  # {"resource": uuid, "status": status}, set by the tick
+
+# Sent by import_apply, in its transaction, with `user` and `followed_paths` (the file's items,
+# each a dict with a "path" uuid): paths sit above progress, so apps.paths restores them.
+account_data_imported = Signal()
 
 
 @receiver(user_logged_in)

@@ -47,7 +47,7 @@ def progress_import(request):
         except ProgressImportError as exc:
             form.add_error(None, str(exc))
         else:
-            if request.POST.get("confirm") == "1" and plan.changes:
+            if request.POST.get("confirm") == "1" and plan.anything_to_apply:
                 import_apply(user=request.user, plan=plan)
                 count = len(plan.changes)
                 messages.success(request, f"Imported: {count} resource{pluralize(count)} updated.")

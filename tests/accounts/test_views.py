@@ -141,6 +141,7 @@ def test_data_export_is_a_json_attachment_of_only_my_data(my_client, me, someone
     assert response.json() == {
         "user": {"email": "me@example.com"},
         "progress": [{"note": "note of me"}],
+        "followed_paths": [],
     }
     assert b"someone" not in response.content
 

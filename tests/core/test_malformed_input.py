@@ -141,7 +141,6 @@ WATCHED = [
     "socialaccount.SocialAccount",
     "progress.Progress",
     "progress.Activity",
-    "progress.ActivityDay",
     "paths.PathFollow",
     "paths.LearningPath",
     "paths.PathStep",

@@ -24,33 +24,35 @@ def two_guides():
         position=1,
     )
     second = GuideFactory(title="Training", position=2)
+    backprop = ResourceFactory(title="Backprop", url="https://example.com/backprop")
     EntryFactory(
         section=SectionFactory(guide=second, title="Basics", position=1),
-        resource=ResourceFactory(title="Backprop", url="https://example.com/backprop"),
+        resource=backprop,
         position=1,
     )
-    return {"paged": paged}
+    return {"paged": paged, "batching": batching.entries.get().resource, "backprop": backprop}
 
 
 def test_markdown_has_exactly_one_blank_line_around_every_heading(two_guides):
     user = UserFactory()
     progress_set_status(user=user, resource=two_guides["paged"], status=Status.DONE)
+    marker = {name: f" <!-- syllabus:{resource.uuid} -->" for name, resource in two_guides.items()}
     assert progress_markdown(user) == (
         "# Inference\n"
         "\n"
         "## Serving\n"
         "\n"
-        "- [x] [Paged attention](https://example.com/paged)\n"
+        f"- [x] [Paged attention](https://example.com/paged){marker['paged']}\n"
         "\n"
         "## Batching\n"
         "\n"
-        "- [ ] [Continuous batching](https://example.com/cb)\n"
+        f"- [ ] [Continuous batching](https://example.com/cb){marker['batching']}\n"
         "\n"
         "# Training\n"
         "\n"
         "## Basics\n"
         "\n"
-        "- [ ] [Backprop](https://example.com/backprop)\n"
+        f"- [ ] [Backprop](https://example.com/backprop){marker['backprop']}\n"
     )
 
 

@@ -14,7 +14,7 @@ from django.utils import timezone
 from apps.progress.exports import JSON_FORMAT, progress_csv
 from apps.progress.forms import MAX_IMPORT_BYTES
 from apps.progress.imports import ProgressImportError, import_apply, import_plan
-from apps.progress.models import Activity, ActivityDay, Progress, Status
+from apps.progress.models import Activity, Progress, Status
 from apps.progress.selectors import activity_year
 from apps.progress.services import progress_set_status
 
@@ -197,15 +197,15 @@ def test_imported_history_shows_on_its_own_days(client, user, catalog):
         ),
     )
     import_apply(user=user, plan=plan)
-    days = dict(ActivityDay.objects.filter(user=user).values_list("day", "count"))
+    year = activity_year(user=user)
+    days = {day: count for day, count in year.days if count}
     assert days == {timezone.localdate(ten_days_ago): 1, timezone.localdate(nine_days_ago): 1}
     assert today not in days, "imported history is not today's activity"
-    year = activity_year(user=user)
     assert year.longest_streak == 2 and year.current_streak == 0
     assert dict(year.days)[timezone.localdate(ten_days_ago)] == 1
 
 
-def test_a_status_without_a_date_is_todays_activity(user, catalog):
+def test_an_imported_status_without_a_date_is_not_logged_now(user, catalog):
     resource = catalog["resources"][0]
     import_apply(
         user=user,
@@ -213,9 +213,9 @@ def test_a_status_without_a_date_is_todays_activity(user, catalog):
             user=user, content=_json({"resource": str(resource.uuid), "status": "skipped"})
         ),
     )
-    assert list(ActivityDay.objects.filter(user=user).values_list("day", flat=True)) == [
-        timezone.localdate()
-    ]
+    assert Progress.objects.get(user=user, resource=resource).status == Status.SKIPPED
+    assert not Activity.objects.filter(user=user).exists()
+    assert activity_year(user=user).total == 0
 
 
 def test_a_csv_export_comes_back(client, user, catalog):

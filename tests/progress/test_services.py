@@ -5,7 +5,7 @@ import pytest
 from django.db import connection
 from django.utils import timezone
 
-from apps.progress.models import Activity, ActivityDay, Progress, Status
+from apps.progress.models import Activity, Progress, Status
 from apps.progress.selectors import activity_year
 from apps.progress.services import ProgressError, progress_set_note, progress_set_status
 
@@ -79,22 +79,22 @@ def test_the_same_status_again_writes_nothing(user, catalog):
     assert again.updated_at == first.updated_at == Progress.objects.get(pk=first.pk).updated_at
 
 
-def test_each_status_change_counts_on_its_day_and_repeats_do_not(user, other_user, catalog):
-    first, second = catalog["resources"][:2]
+def test_a_day_counts_what_was_started_or_finished_on_it_not_clicks(user, other_user, catalog):
+    first, second, third = catalog["resources"][:3]
     monday = timezone.make_aware(timezone.datetime(2026, 3, 2, 23, 30))
     tuesday = monday + timedelta(hours=1)  # just past midnight in TIME_ZONE
     progress_set_status(user=user, resource=first, status=Status.DONE, at=monday)
-    progress_set_status(
-        user=user, resource=first, status=Status.DONE, at=monday
-    )  # no change, no count
+    progress_set_status(user=user, resource=first, status=Status.DONE, at=monday)  # no change
     progress_set_status(user=user, resource=second, status=Status.IN_PROGRESS, at=monday)
-    progress_set_status(user=user, resource=first, status=Status.NOT_STARTED, at=tuesday)
+    # Ticked and unticked: not a day's work.
+    progress_set_status(user=user, resource=third, status=Status.DONE, at=tuesday)
+    progress_set_status(user=user, resource=third, status=Status.NOT_STARTED, at=tuesday)
     progress_set_status(user=other_user, resource=first, status=Status.DONE, at=tuesday)
-    days = ActivityDay.objects.filter(user=user).order_by("day").values_list("day", "count")
-    assert list(days) == [(monday.date(), 2), (tuesday.date(), 1)]
-    assert ActivityDay.objects.get(user=other_user).count == 1
-    # The days agree with the log they summarize.
-    assert Activity.objects.filter(user=user).count() == sum(count for _, count in days)
+    year = activity_year(user=user, today=tuesday.date())
+    assert [(day, count) for day, count in year.days if count] == [(monday.date(), 2)]
+    assert (year.current_streak, year.longest_streak) == (1, 1)
+    other = activity_year(user=other_user, today=tuesday.date())
+    assert [(day, count) for day, count in other.days if count] == [(tuesday.date(), 1)]
 
 
 def test_streaks_and_heatmap_read_the_day_counts(user, catalog):
@@ -115,10 +115,13 @@ def test_streaks_and_heatmap_read_the_day_counts(user, catalog):
         on(days_ago, resources[days_ago - 7])
     on(1, resources[4])  # yesterday and today: the current streak is 2
     on(0, resources[5])
-    on(0, resources[5], Status.NOT_STARTED)
+    on(0, catalog["shared"])
+    on(
+        0, catalog["shared"], Status.NOT_STARTED
+    )  # unticked: today counts one thing, not three clicks
     year = activity_year(user=user)
-    assert (year.current_streak, year.longest_streak, year.active_days, year.total) == (2, 4, 6, 7)
-    assert year.days[-1] == (today, 2) and year.busiest == (today, 2)
+    assert (year.current_streak, year.longest_streak, year.active_days, year.total) == (2, 4, 6, 6)
+    assert year.days[-1] == (today, 1) and year.busiest == (today - timedelta(days=10), 1)
 
 
 def test_latest_rows_are_the_newest_published_ones_even_behind_newer_unpublished_ones(
@@ -226,9 +229,6 @@ def test_every_change_keeps_the_status_rules(user, catalog, row, status):
             assert found.completed_at == row[3]  # done again keeps its day
     logged = list(Activity.objects.filter(user=user).values_list("status", flat=True))
     assert logged == ([] if before == status else [status])
-    assert list(ActivityDay.objects.filter(user=user).values_list("count", flat=True)) == (
-        [] if before == status else [1]
-    )
 
 
 def test_an_imported_change_is_logged_on_its_own_day(user, catalog):
@@ -244,7 +244,7 @@ def test_an_imported_change_is_logged_on_its_own_day(user, catalog):
         user=user, resource=other, status=Status.IN_PROGRESS, started_at=datetime(2025, 3, 1, 12, 0)
     )
     assert Progress.objects.get(user=user, resource=resource).completed_at == finished
-    days = set(ActivityDay.objects.filter(user=user).values_list("day", flat=True))
+    days = {timezone.localdate(at) for at in Activity.objects.values_list("occurred_at", flat=True)}
     assert days == {timezone.localdate(finished), datetime(2025, 3, 1).date()}
 
 

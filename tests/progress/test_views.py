@@ -77,8 +77,9 @@ def test_htmx_tick_reads_what_its_bars_need_with_its_write(client, user, catalog
         )
     assert "2/7 · 29%" in unescape(response.content.decode())  # this tick and the earlier one
     # The session, its user, the token; the write in one transaction (savepoint, the row locked,
-    # written, its activity, its day counted, release); then the learner's statuses.
-    assert len(queries) == 3 + 6 + 1
+    # written, its activity, release); then the learner's statuses. (The day's count is gone: the
+    # heatmap reads the rows' own dates.)
+    assert len(queries) == 3 + 5 + 1
 
 
 def test_htmx_tick_on_the_dashboard_refreshes_its_guide_and_section_bars_as_shown(
@@ -341,9 +342,9 @@ def test_dashboard_heatmap_sums_up_the_learners_year(client, user, catalog):
     html = client.get(reverse("progress:dashboard")).content.decode()
     figure = html.split('<figure class="heatmap">')[1].split("</figure>")[0]
     today = timezone.localdate()
-    assert '<desc id="heatmap-desc">2 changes on 1 day.</desc>' in figure
+    assert '<desc id="heatmap-desc">2 things started or finished on 1 day.</desc>' in figure
     assert (
-        f"2 changes on 1 active day in the last year; busiest day {today.day} {today:%b %Y} (2).</span>"
+        f"2 things started or finished on 1 active day in the last year; busiest day {today.day} {today:%b %Y} (2).</span>"
         in figure
     )
     weeks_back = today.weekday() + 1 + 52 * 7  # from a Sunday, 53 columns

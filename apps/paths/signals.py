@@ -1,0 +1,31 @@
+"""Follow again the paths an imported "Download all my data" file says its learner followed."""
+
+from django.dispatch import receiver
+from django.utils.dateparse import parse_datetime
+
+from apps.paths.models import LearningPath
+from apps.paths.services import path_follow_restore
+from apps.progress.signals import account_data_imported
+
+
+@receiver(account_data_imported)
+def restore_followed_paths(sender, user, followed_paths, **kwargs):
+    """Each published path of the file followed again, with its date and pace; a path the learner
+    already follows stays as it is. `followed_paths` was checked by the import (dicts with a uuid)."""
+    paths = LearningPath.objects.filter(is_published=True).in_bulk(
+        [item["path"] for item in followed_paths], field_name="uuid"
+    )
+    for item in followed_paths:
+        path = paths.get(item["path"])
+        if path is None:
+            continue
+        hours = item.get("hours_per_week")
+        minutes = item.get("done_minutes_at_follow")
+        followed_at = item.get("followed_at")
+        path_follow_restore(
+            user=user,
+            path=path,
+            hours_per_week=hours if isinstance(hours, int) and 1 <= hours <= 168 else None,
+            followed_at=parse_datetime(followed_at) if isinstance(followed_at, str) else None,
+            done_minutes_at_follow=minutes if isinstance(minutes, int) and minutes >= 0 else 0,
+        )
