@@ -366,14 +366,20 @@ def safe_next(request, fallback):
 def progress_note(request, resource_uuid):
     resource = published_get(Resource, uuid=resource_uuid)
     form = NoteForm(request.POST)
-    if form.is_valid():
-        progress_set_note(user=request.user, resource=resource, note=form.cleaned_data["note"])
-        messages.success(request, "Note saved.")
-    else:
-        messages.error(request, "Notes can be at most 10,000 characters; nothing was saved.")
+    if not form.is_valid():
+        return _refused(
+            request, NOTE_TOO_LONG, status=400, back=safe_next(request, resource.get_absolute_url())
+        )
+    row = progress_set_note(user=request.user, resource=resource, note=form.cleaned_data["note"])
+    if request.htmx:  # the resource page's progress block, the note as saved
+        return retarget(
+            _resource_progress(request, resource, row, note_saved=True), f"#{RESOURCE_PROGRESS_ID}"
+        )
+    messages.success(request, "Note saved.")
     return redirect(safe_next(request, resource.get_absolute_url()))
 
 
+NOTE_TOO_LONG = "Notes can be at most 10,000 characters; nothing was saved."
 TICK_BUTTON_ID_PREFIX = "tick-btn-"  # progress/includes/tick.html
 
 
@@ -389,6 +395,12 @@ def progress_set(request, resource_uuid):
             request, "That status is not valid; nothing was changed.", status=400, back=back
         )
     status = form.cleaned_data["status"]
+    note = None  # the resource page posts its note with a status: typed text is saved, not lost
+    if request.user.is_authenticated and "note" in request.POST:
+        note_form = NoteForm(request.POST)
+        if not note_form.is_valid():
+            return _refused(request, NOTE_TOO_LONG, status=400, back=back)
+        note = note_form.cleaned_data["note"].strip()
     if not request.user.is_authenticated:
         # Remembered across sign-in (see apps.progress.signals), then applied.
         request.session[PENDING_SESSION_KEY] = {"resource": str(resource.uuid), "status": status}
@@ -396,7 +408,7 @@ def progress_set(request, resource_uuid):
         messages.info(request, f"Sign in to track your progress; “{resource.title}” will be saved.")
         return HttpResponseClientRedirect(login_url) if request.htmx else redirect(login_url)
 
-    row = progress_set_status(user=request.user, resource=resource, status=status)
+    row = progress_set_status(user=request.user, resource=resource, status=status, note=note)
     scope = form.cleaned_data["scope"]
     if not request.htmx:
         return redirect(back + _row_anchor(scope, form.cleaned_data["slot"]))
@@ -454,8 +466,9 @@ def _row_anchor(scope: str, slot: str) -> str:
     return f"#{prefix}{slot}" if slot and prefix else ""
 
 
-def _resource_progress(request, resource, row):
+def _resource_progress(request, resource, row, *, note_saved=False):
     context = {
+        "note_saved": note_saved,
         "resource": resource,
         "my_progress": row,
         "status_choices": Status.choices,
