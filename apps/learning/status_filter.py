@@ -46,9 +46,14 @@ class StatusFilter:
 
 
 def status_filter_from(request) -> StatusFilter:
-    if not request.user.is_authenticated:
+    return status_filter_of(user=request.user, params=request.GET)
+
+
+def status_filter_of(*, user, params) -> StatusFilter:
+    """The filter `params` (a QueryDict: a request's, or the page a tick came from) ask `user` for."""
+    if not user.is_authenticated:
         return StatusFilter()
-    value = request.GET.get(PARAM, "")
+    value = params.get(PARAM, "")
     if not value:
         return StatusFilter(offered=True)
     choice = _BY_VALUE.get(value)
