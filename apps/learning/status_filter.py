@@ -82,6 +82,7 @@ def status_filter_context(
     options = [
         {
             "label": "All",
+            "value": "all",  # the chip's id: htmx keeps focus on it across the swap
             "href": href(None),
             "count": total,
             "current": status_filter.choice is None,
@@ -93,6 +94,7 @@ def status_filter_context(
         options.append(
             {
                 "label": choice.label,
+                "value": choice.value,
                 "href": href(choice),
                 "count": counts[choice.value],
                 "current": status_filter.choice == choice,

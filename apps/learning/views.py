@@ -439,7 +439,7 @@ def progress_set(request, resource_uuid):
         scope=scope,
         statuses=statuses,
         status=status,
-        slots=[slot, *other_slots],
+        slots=[slot, *context["other_slots"]],
         path_view=path_view,
     )
     if scope == "dashboard":  # its lists of started and finished resources, and the paths' pace
