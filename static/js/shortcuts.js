@@ -59,19 +59,22 @@ function showError(text, elt) {
   list.append(item);
   box.replaceChildren(list);
 }
-const busyRows = new WeakMap(); // the element that sent a request -> its row (the swap detaches it)
+const busyRows = new WeakMap(); // a request (its XMLHttpRequest) -> the row it is for
 document.addEventListener("htmx:beforeRequest", (event) => {
   const row = rowOf(event.detail.elt);
   if (!row) return;
-  busyRows.set(event.detail.elt, row);
+  busyRows.set(event.detail.xhr, row);
   row.setAttribute("aria-busy", "true");
   const old = row.querySelector(".row-error");
   if (old) old.remove();
 });
-document.addEventListener("htmx:afterRequest", (event) => {
-  const row = busyRows.get(event.detail.elt);
+function notBusy(event) {
+  const row = busyRows.get(event.detail.xhr);
   if (row) row.removeAttribute("aria-busy");
-});
+}
+// Before the swap (it replaces the tick that sent the request), and after one that swapped nothing.
+document.addEventListener("htmx:beforeSwap", notBusy);
+document.addEventListener("htmx:afterRequest", notBusy);
 document.addEventListener("htmx:responseError", (event) => {
   const xhr = event.detail.xhr;
   const plain = (xhr.getResponseHeader("Content-Type") || "").startsWith("text/plain");
