@@ -460,11 +460,12 @@ def progress_set(request, resource_uuid):
 
 
 def _list_refresh(request, *, scope, statuses, status, slots, path_view) -> dict:
-    """What else a tick changes on a list page with a status filter (guide, topic, path), read
+    """What else a tick changes on a list with a status filter (guide, topic, path, search), read
     from the page's own address (`HX-Current-URL`): the filter's counts, sent out of band, and
     the resource's rows when the filter no longer keeps them (`gone_rows`, removed). Nothing for
     another page, or an address that is not this scope's page. No query: the list's rows come
-    from the memo (apps.learning.shared) and the statuses are the tick's own."""
+    from the memo (apps.learning.shared; a search's ids once per content version, as its page
+    read them) and the statuses are the tick's own."""
     current = urlsplit(request.htmx.current_url or "")
     params = QueryDict(current.query)
     kind, _, key = scope.partition(":")
@@ -474,18 +475,32 @@ def _list_refresh(request, *, scope, statuses, status, slots, path_view) -> dict
             page, form_class = guide.get_absolute_url(), GuideFilterForm
             filters, _ = _filters_from(params, form_class)
             rows = shared.guide_parts(guide=guide, filters=filters, path=page).entries
+            found = rows.row_statuses(statuses)
             target, nouns = "guide-entries", ("entry", "entries")
         elif kind == "topic":
             topic = published_get(Topic, slug=key)
             page, form_class = topic.get_absolute_url(), TopicFilterForm
             filters, _ = _filters_from(params, form_class)
             rows = shared.topic_parts(topic=topic, filters=filters, path=page).resources
+            found = rows.row_statuses(statuses)
             target, nouns = "topic-resources", ("resource", "resources")
+        elif not scope and current.path == reverse_cached("catalog:search"):
+            page = current.path
+            guides = [(g.slug, g.title) for g in selectors.guides_with_top_sections()]
+            form = SearchForm(params, guides=guides)
+            query, search_filters = form.query(), form.filters()
+            if not query:
+                return {}
+            filters = {"q": query, **search_filters}
+            ids = shared.search_ids(query=query, filters=search_filters)
+            found = [statuses.get(pk, "") for pk in ids]  # every result's, not one page's
+            target, nouns = "search-results", ("result", "results")
         elif kind == "path" and path_view is not None:
             page, filters = path_view.path.get_absolute_url(), {}
             rows = shared.path_steps(
                 path=path_view.path, outline=lambda: path_selectors.path_outline(path_view.path)
             )
+            found = rows.row_statuses(statuses)
             target, nouns = "path-steps", ("resource", "resources")
         else:
             return {}
@@ -496,7 +511,7 @@ def _list_refresh(request, *, scope, statuses, status, slots, path_view) -> dict
     status_filter = status_filter_of(user=request.user, params=params)
     context = status_filter_context(
         status_filter,
-        rows.row_statuses(statuses),
+        found,
         path=page,
         params=filters,
         target=target,

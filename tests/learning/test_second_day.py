@@ -321,5 +321,7 @@ def test_query_counts_of_ticks_that_refresh_more_are_pinned(client, user, catalo
     guide = catalog["guide"]
     guide_page = f"{guide.get_absolute_url()}?status=not_done&tier=1"
     assert queries_of(resources[3], f"guide:{guide.uuid}", guide_page) == 3 + 6 + 1
+    # A search's ids are read once per content version (the page itself read them).
+    assert queries_of(resources[4], "", "/search/?q=alpha&status=not_done") == 3 + 6 + 1
     # The resource page's block needs the row only, which the write returned.
     assert queries_of(resources[2], "resource") == 3 + 6

@@ -474,3 +474,17 @@ def test_a_tick_from_another_address_refreshes_no_filter(learner, catalog):
         {"status": "undone", "scope": scope, "next": f"{guide.get_absolute_url()}?status=not_done"},
     )
     assert response["Location"].startswith(f"{guide.get_absolute_url()}?status=not_done")
+
+
+def test_a_tick_on_a_filtered_search_refreshes_its_counts_over_every_result(learner, catalog):
+    client = signed_in(learner)
+    page = reverse("catalog:search") + "?q=alpha&status=not_done"
+    resource = catalog["resources"][2]
+    html = html_of(htmx_tick(client, resource, scope="", page=page))
+    assert status_block(html, "search-results") == status_block(
+        html_of(client.get(page)), "search-results"
+    )
+    assert f'<li id="resource-{resource.uuid}" hx-swap-oob="delete"></li>' in html
+    # A search page without a query has no list to refresh.
+    html = html_of(htmx_tick(client, resource, scope="", page=reverse("catalog:search")))
+    assert '-status" hx-swap-oob' not in html and "delete" not in html
