@@ -74,6 +74,20 @@ function notBusy(event) {
 }
 // Before the swap (it replaces the tick that sent the request), and after one that swapped nothing.
 document.addEventListener("htmx:beforeSwap", notBusy);
+// A tick can take its row away (a status filter that no longer keeps it): focus, which was on
+// the row's checkbox, goes on to the next row's instead of falling back to the page's start.
+document.addEventListener("htmx:beforeSwap", (event) => {
+  const row = busyRows.get(event.detail.xhr);
+  if (!row || !row.contains(document.activeElement)) return;
+  const boxes = Array.from(document.querySelectorAll(".tick-box"));
+  const after = boxes.filter((box) => row.compareDocumentPosition(box) & Node.DOCUMENT_POSITION_FOLLOWING && !row.contains(box));
+  const before = boxes.filter((box) => row.compareDocumentPosition(box) & Node.DOCUMENT_POSITION_PRECEDING).reverse();
+  setTimeout(() => { // the swap is done by now
+    if (row.isConnected) return;
+    const next = [...after, ...before].find((box) => box.isConnected);
+    if (next) next.focus();
+  }, 0);
+});
 document.addEventListener("htmx:afterRequest", notBusy);
 document.addEventListener("htmx:responseError", (event) => {
   const xhr = event.detail.xhr;

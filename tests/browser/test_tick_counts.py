@@ -64,8 +64,18 @@ def test_a_tick_with_hide_done_on_agrees_with_a_reload(page, live_server, guide,
     assert numbers(page) == after_tick
     assert "2/5" in after_tick["bars"][f"bar-guide-{guide.uuid}"]
 
+    # By keyboard: the row leaves, and focus goes on to the next row's checkbox.
+    tick(page, "Speculative decoding").focus()
+    page.keyboard.press("Space")
+    expect(page.locator("#guide-entries li.row")).to_have_count(2)
+    expect(tick(page, "Continuous batching")).to_be_focused()
+    page.keyboard.press("Space")  # the last one of its section: on to the next section's
+    expect(tick(page, "KV cache quantization")).to_be_focused()
+    page.goto(url)
+    expect(page.locator("#guide-entries li.row")).to_have_count(1)
+
     # Marked in progress from its menu, a row stays under "Hide done"; the counts move again.
-    row = page.locator("li.row", has_text="Continuous batching")
+    row = page.locator("li.row", has_text="KV cache quantization")
     row.locator("summary").click()
     row.get_by_role("button", name="In progress").click()
     expect(row.locator(".tick-status")).to_have_text("In progress")
