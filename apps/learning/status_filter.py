@@ -46,9 +46,14 @@ class StatusFilter:
 
 
 def status_filter_from(request) -> StatusFilter:
-    if not request.user.is_authenticated:
+    return status_filter_of(user=request.user, params=request.GET)
+
+
+def status_filter_of(*, user, params) -> StatusFilter:
+    """The filter `params` (a QueryDict: a request's, or the page a tick came from) ask `user` for."""
+    if not user.is_authenticated:
         return StatusFilter()
-    value = request.GET.get(PARAM, "")
+    value = params.get(PARAM, "")
     if not value:
         return StatusFilter(offered=True)
     choice = _BY_VALUE.get(value)
@@ -77,6 +82,7 @@ def status_filter_context(
     options = [
         {
             "label": "All",
+            "value": "all",  # the chip's id: htmx keeps focus on it across the swap
             "href": href(None),
             "count": total,
             "current": status_filter.choice is None,
@@ -88,6 +94,7 @@ def status_filter_context(
         options.append(
             {
                 "label": choice.label,
+                "value": choice.value,
                 "href": href(choice),
                 "count": counts[choice.value],
                 "current": status_filter.choice == choice,

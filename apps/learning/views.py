@@ -6,11 +6,11 @@ Each list page is one URL serving both the whole page and, to htmx, the fragment
 link too. What is the same for every learner comes from apps.learning.shared.
 """
 
-from urllib.parse import quote, urlencode
+from urllib.parse import quote, urlencode, urlsplit
 
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
-from django.http import Http404, HttpResponse
+from django.http import Http404, HttpResponse, QueryDict
 from django.shortcuts import redirect, render
 from django.urls import reverse
 from django.utils.http import url_has_allowed_host_and_scheme
@@ -25,7 +25,11 @@ from apps.core.content import memoized, published_get
 from apps.core.reversing import reverse_cached
 from apps.learning import shared
 from apps.learning.shared import overlay_fill
-from apps.learning.status_filter import status_filter_context, status_filter_from
+from apps.learning.status_filter import (
+    status_filter_context,
+    status_filter_from,
+    status_filter_of,
+)
 from apps.learning.widgets import (
     bars_for_scope,
     dashboard_tallies,
@@ -52,13 +56,12 @@ def _page_or_fragment(request, template_name: str, fragment: str, context: dict)
     return render(request, template_name, context)
 
 
-def _filters_from(request, form_class) -> tuple[dict, dict]:
-    """The valid filters of the query string, and the context that shows them and any rejected."""
-    if request.GET.keys().isdisjoint(
-        form_class.base_fields
-    ):  # no filter asked for: nothing to check
+def _filters_from(params, form_class) -> tuple[dict, dict]:
+    """The valid filters of a query string (`params`, a QueryDict), and the context that shows
+    them and any rejected."""
+    if params.keys().isdisjoint(form_class.base_fields):  # no filter asked for: nothing to check
         return {}, {"filters": {}, "filter_errors": []}
-    form = form_class(request.GET)
+    form = form_class(params)
     filters = form.cleaned_filters()
     return filters, {"filters": filters, "filter_errors": form.ignored_messages()}
 
@@ -98,7 +101,7 @@ def guide_list(request):
 @vary_on_headers("HX-Request")
 def guide_detail(request, slug):
     guide = published_get(Guide, slug=slug)
-    filters, context = _filters_from(request, GuideFilterForm)
+    filters, context = _filters_from(request.GET, GuideFilterForm)
     parts = shared.guide_parts(guide=guide, filters=filters, path=request.path)
     statuses = progress_selectors.statuses_for(user=request.user)
     tallies = progress_selectors.guide_tallies(guide=guide, statuses=statuses)
@@ -194,7 +197,7 @@ def topic_list(request):
 @vary_on_headers("HX-Request")
 def topic_detail(request, slug):
     topic = published_get(Topic, slug=slug)
-    filters, context = _filters_from(request, TopicFilterForm)
+    filters, context = _filters_from(request.GET, TopicFilterForm)
     parts = shared.topic_parts(topic=topic, filters=filters, path=request.path)
     statuses = progress_selectors.statuses_for(user=request.user)
     resources, status_filter = _status_filtered(
@@ -366,14 +369,20 @@ def safe_next(request, fallback):
 def progress_note(request, resource_uuid):
     resource = published_get(Resource, uuid=resource_uuid)
     form = NoteForm(request.POST)
-    if form.is_valid():
-        progress_set_note(user=request.user, resource=resource, note=form.cleaned_data["note"])
-        messages.success(request, "Note saved.")
-    else:
-        messages.error(request, "Notes can be at most 10,000 characters; nothing was saved.")
+    if not form.is_valid():
+        return _refused(
+            request, NOTE_TOO_LONG, status=400, back=safe_next(request, resource.get_absolute_url())
+        )
+    row = progress_set_note(user=request.user, resource=resource, note=form.cleaned_data["note"])
+    if request.htmx:  # the resource page's progress block, the note as saved
+        return retarget(
+            _resource_progress(request, resource, row, note_saved=True), f"#{RESOURCE_PROGRESS_ID}"
+        )
+    messages.success(request, "Note saved.")
     return redirect(safe_next(request, resource.get_absolute_url()))
 
 
+NOTE_TOO_LONG = "Notes can be at most 10,000 characters; nothing was saved."
 TICK_BUTTON_ID_PREFIX = "tick-btn-"  # progress/includes/tick.html
 
 
@@ -389,6 +398,12 @@ def progress_set(request, resource_uuid):
             request, "That status is not valid; nothing was changed.", status=400, back=back
         )
     status = form.cleaned_data["status"]
+    note = None  # the resource page posts its note with a status: typed text is saved, not lost
+    if request.user.is_authenticated and "note" in request.POST:
+        note_form = NoteForm(request.POST)
+        if not note_form.is_valid():
+            return _refused(request, NOTE_TOO_LONG, status=400, back=back)
+        note = note_form.cleaned_data["note"].strip()
     if not request.user.is_authenticated:
         # Remembered across sign-in (see apps.progress.signals), then applied.
         request.session[PENDING_SESSION_KEY] = {"resource": str(resource.uuid), "status": status}
@@ -396,7 +411,7 @@ def progress_set(request, resource_uuid):
         messages.info(request, f"Sign in to track your progress; “{resource.title}” will be saved.")
         return HttpResponseClientRedirect(login_url) if request.htmx else redirect(login_url)
 
-    row = progress_set_status(user=request.user, resource=resource, status=status)
+    row = progress_set_status(user=request.user, resource=resource, status=status, note=note)
     scope = form.cleaned_data["scope"]
     if not request.htmx:
         return redirect(back + _row_anchor(scope, form.cleaned_data["slot"]))
@@ -419,10 +434,20 @@ def progress_set(request, resource_uuid):
         # A tick drawn without a menu (the resource page has its own buttons) says so.
         "status_menu": request.POST.get("menu") != "0",
     }
+    context |= _list_refresh(
+        request,
+        scope=scope,
+        statuses=statuses,
+        status=status,
+        slots=[slot, *context["other_slots"]],
+        path_view=path_view,
+    )
     if scope == "dashboard":  # its lists of started and finished resources, and the paths' pace
         overview = progress_selectors.progress_overview(user=request.user)
         context |= {
             "dashboard": True,
+            "overall": bars[0],  # the sentence above the overall bar counts with it
+            "year": progress_selectors.activity_year(user=request.user),
             "in_progress_rows": overview.in_progress,
             "recent_rows": overview.done,
             "followed_paths": path_selectors.followed_paths(
@@ -432,6 +457,70 @@ def progress_set(request, resource_uuid):
             ),
         }
     return render(request, "progress/tick_response.html", context)
+
+
+def _list_refresh(request, *, scope, statuses, status, slots, path_view) -> dict:
+    """What else a tick changes on a list with a status filter (guide, topic, path, search), read
+    from the page's own address (`HX-Current-URL`): the filter's counts, sent out of band, and
+    the resource's rows when the filter no longer keeps them (`gone_rows`, removed). Nothing for
+    another page, or an address that is not this scope's page. No query: the list's rows come
+    from the memo (apps.learning.shared; a search's ids once per content version, as its page
+    read them) and the statuses are the tick's own."""
+    current = urlsplit(request.htmx.current_url or "")
+    params = QueryDict(current.query)
+    kind, _, key = scope.partition(":")
+    try:
+        if kind == "guide":
+            guide = published_get(Guide, uuid=key)
+            page, form_class = guide.get_absolute_url(), GuideFilterForm
+            filters, _ = _filters_from(params, form_class)
+            rows = shared.guide_parts(guide=guide, filters=filters, path=page).entries
+            found = rows.row_statuses(statuses)
+            target, nouns = "guide-entries", ("entry", "entries")
+        elif kind == "topic":
+            topic = published_get(Topic, slug=key)
+            page, form_class = topic.get_absolute_url(), TopicFilterForm
+            filters, _ = _filters_from(params, form_class)
+            rows = shared.topic_parts(topic=topic, filters=filters, path=page).resources
+            found = rows.row_statuses(statuses)
+            target, nouns = "topic-resources", ("resource", "resources")
+        elif not scope and current.path == reverse_cached("catalog:search"):
+            page = current.path
+            guides = [(g.slug, g.title) for g in selectors.guides_with_top_sections()]
+            form = SearchForm(params, guides=guides)
+            query, search_filters = form.query(), form.filters()
+            if not query:
+                return {}
+            filters = {"q": query, **search_filters}
+            ids = shared.search_ids(query=query, filters=search_filters)
+            found = [statuses.get(pk, "") for pk in ids]  # every result's, not one page's
+            target, nouns = "search-results", ("result", "results")
+        elif kind == "path" and path_view is not None:
+            page, filters = path_view.path.get_absolute_url(), {}
+            rows = shared.path_steps(
+                path=path_view.path, outline=lambda: path_selectors.path_outline(path_view.path)
+            )
+            found = rows.row_statuses(statuses)
+            target, nouns = "path-steps", ("resource", "resources")
+        else:
+            return {}
+    except Http404:
+        return {}
+    if current.path != page:  # sent from somewhere else (or forged): its lists are not ours
+        return {}
+    status_filter = status_filter_of(user=request.user, params=params)
+    context = status_filter_context(
+        status_filter,
+        found,
+        path=page,
+        params=filters,
+        target=target,
+        nouns=nouns,
+    )
+    if status_filter.show and not status_filter.show(status):
+        prefix = ROW_ID_PREFIXES[kind]
+        context["gone_rows"] = [f"{prefix}{slot}" for slot in slots]
+    return context
 
 
 RESOURCE_SCOPE = "resource"  # the tick form's scope on a resource page
@@ -454,8 +543,9 @@ def _row_anchor(scope: str, slot: str) -> str:
     return f"#{prefix}{slot}" if slot and prefix else ""
 
 
-def _resource_progress(request, resource, row):
+def _resource_progress(request, resource, row, *, note_saved=False):
     context = {
+        "note_saved": note_saved,
         "resource": resource,
         "my_progress": row,
         "status_choices": Status.choices,

@@ -15,10 +15,35 @@ document.addEventListener("keydown", (event) => {
   event.preventDefault();
 });
 
-// A tick the server refused (a forged status) or could not
-// reach: htmx swaps nothing for an error, so say what happened where the page's messages go.
-// The server's own words when it sent plain text, else a general one (an HTML error page).
-function showError(text) {
+// A tick on its way, and what a failed one says. While a tick's request is out its row is
+// aria-busy (htmx puts its request class on the button; app.css draws both). A tick the server
+// refused (a forged status, a note too long) or could not reach swaps nothing: the error is said
+// on the tick's own row, where the learner is looking; other requests say it where the page's
+// messages go. The server's own words when it sent plain text, else a general one.
+const ROW = "li, .my-progress";
+
+function rowOf(elt) {
+  return elt instanceof Element && elt.closest(".tick, #my-progress") ? elt.closest(ROW) : null;
+}
+
+function showError(text, elt) {
+  const row = rowOf(elt);
+  if (row) {
+    let note = row.querySelector(":scope .row-error");
+    if (!note) {
+      note = document.createElement("p");
+      note.className = "row-error";
+      note.setAttribute("role", "alert");
+      const body = row.querySelector(".row__body, .row-body");
+      const buttons = row.querySelector(".status-buttons");
+      if (body) body.prepend(note);
+      else if (buttons) buttons.after(note);
+      else row.append(note);
+    }
+    note.textContent = text;
+    note.scrollIntoView({ block: "nearest" });
+    return;
+  }
   let box = document.getElementById("htmx-error");
   if (!box) {
     box = document.createElement("div");
@@ -34,12 +59,52 @@ function showError(text) {
   list.append(item);
   box.replaceChildren(list);
 }
+const busyRows = new WeakMap(); // a request (its XMLHttpRequest) -> the row it is for
+document.addEventListener("htmx:beforeRequest", (event) => {
+  const row = rowOf(event.detail.elt);
+  if (!row) return;
+  busyRows.set(event.detail.xhr, row);
+  row.setAttribute("aria-busy", "true");
+  const old = row.querySelector(".row-error");
+  if (old) old.remove();
+});
+function notBusy(event) {
+  const row = busyRows.get(event.detail.xhr);
+  if (row) row.removeAttribute("aria-busy");
+}
+// Before the swap (it replaces the tick that sent the request), and after one that swapped nothing.
+document.addEventListener("htmx:beforeSwap", notBusy);
+// A tick can take its row away (a status filter that no longer keeps it): focus, which was on
+// the row's checkbox, goes on to the next row's instead of falling back to the page's start.
+document.addEventListener("htmx:beforeSwap", (event) => {
+  const row = busyRows.get(event.detail.xhr);
+  if (!row || !row.contains(document.activeElement)) return;
+  const boxes = Array.from(document.querySelectorAll(".tick-box"));
+  const after = boxes.filter((box) => row.compareDocumentPosition(box) & Node.DOCUMENT_POSITION_FOLLOWING && !row.contains(box));
+  const before = boxes.filter((box) => row.compareDocumentPosition(box) & Node.DOCUMENT_POSITION_PRECEDING).reverse();
+  setTimeout(() => { // the swap is done by now
+    if (row.isConnected) return;
+    const next = [...after, ...before].find((box) => box.isConnected);
+    if (next) next.focus();
+  }, 0);
+});
+document.addEventListener("htmx:afterRequest", notBusy);
 document.addEventListener("htmx:responseError", (event) => {
   const xhr = event.detail.xhr;
   const plain = (xhr.getResponseHeader("Content-Type") || "").startsWith("text/plain");
-  showError(plain && xhr.responseText ? xhr.responseText : "That did not work, and nothing was changed. Reload the page and try again.");
+  showError(plain && xhr.responseText ? xhr.responseText : "That did not work, and nothing was changed. Reload the page and try again.", event.detail.elt);
 });
-document.addEventListener("htmx:sendError", () => showError("The server could not be reached, and nothing was changed. Try again."));
+document.addEventListener("htmx:sendError", (event) => showError("The server could not be reached, and nothing was changed. Try again.", event.detail.elt));
+
+// Escape closes an open row menu (progress/includes/status_menu.html) and gives focus back to its toggle.
+document.addEventListener("keydown", (event) => {
+  if (event.key !== "Escape" || !(event.target instanceof Element)) return;
+  const menu = event.target.closest("details.tick-menu[open]");
+  if (!menu) return;
+  menu.open = false;
+  menu.querySelector("summary").focus();
+  event.preventDefault();
+});
 
 // Back and Forward show the learner's progress as it is now. A signed-in page (<body data-fresh-on-back>)
 // that the browser brings back from its back/forward cache, or from its HTTP cache without asking the

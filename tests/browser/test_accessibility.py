@@ -7,6 +7,7 @@ seeded catalog, as a visitor or a signed-in learner with some progress, whicheve
 import pytest
 from axe_playwright_python.sync_playwright import Axe
 from django.core.management import call_command
+from playwright.sync_api import expect
 
 from apps.catalog.models import Guide, Resource, Topic
 from apps.paths.models import LearningPath
@@ -127,3 +128,88 @@ def test_page_has_no_serious_accessibility_violation(
         if blocking:
             report.append(f"{name} {path} in {scheme} mode:\n{_describe(blocking)}")
     assert not report, "serious/critical axe violations:\n" + "\n".join(report)
+
+
+# --- Beyond axe: contrast of the checkbox, focus across a swap, keyboard reach, phone targets ---
+
+CONTRAST = """box => {
+  const rgb = c => c.match(/[\\d.]+/g).slice(0, 4).map(Number);
+  const lum = ([r, g, b]) => {
+    const f = v => (v /= 255) <= 0.03928 ? v / 12.92 : ((v + 0.055) / 1.055) ** 2.4;
+    return 0.2126 * f(r) + 0.7152 * f(g) + 0.0722 * f(b);
+  };
+  let card = box.parentElement;  // the first ancestor that paints a background: the card
+  while (card && (rgb(getComputedStyle(card).backgroundColor)[3] ?? 1) === 0) card = card.parentElement;
+  const [a, b] = [lum(rgb(getComputedStyle(box).borderTopColor)),
+                  lum(rgb(getComputedStyle(card || document.body).backgroundColor))].sort();
+  return (b + 0.05) / (a + 0.05);
+}"""
+
+
+def test_checkbox_contrast_chip_focus_and_section_names(browser, live_server, catalog, learner):
+    inference = Guide.objects.get(slug="ai-inference-engineering")
+    for scheme in SCHEMES:
+        context = browser.new_context(viewport={"width": 1280, "height": 900}, color_scheme=scheme)
+        page = context.new_page()
+        sign_in(page, live_server, learner)
+        page.goto(live_server.url + inference.get_absolute_url())
+        unchecked = page.locator(".row .tick-box[aria-checked=false]").first
+        ratio = unchecked.evaluate(CONTRAST)
+        assert ratio >= 3, f"unchecked checkbox edge {ratio:.2f}:1 against its card ({scheme})"
+        context.close()
+
+    page = browser.new_page()
+    sign_in(page, live_server, learner)
+    page.goto(live_server.url + inference.get_absolute_url())
+    # Enter on a chip swaps the list and keeps focus on that chip (not <body>), by tier and by status.
+    for chip_id, url in (
+        ("guide-entries-tier-2", "?tier=2"),
+        ("guide-entries-status-not_done", "?tier=2&status=not_done"),
+    ):
+        page.locator(f"#{chip_id}").focus()
+        page.keyboard.press("Enter")
+        expect(page).to_have_url(live_server.url + inference.get_absolute_url() + url)
+        expect(page.locator(f"#{chip_id}")).to_be_focused()
+        expect(page.locator(f"#{chip_id}")).to_have_attribute("aria-current", "true")
+
+    # Each "Tier 1" section is named with its topic: no two landmarks share a name.
+    page.goto(live_server.url + inference.get_absolute_url())
+    names = page.evaluate(
+        """() => [...document.querySelectorAll("section.guide-section")].map(s =>
+             s.getAttribute("aria-labelledby").split(" ")
+               .map(id => document.getElementById(id).textContent.trim()).join(" "))"""
+    )
+    assert sum(name.startswith("Tier 1 ") for name in names) > 1
+    assert len(names) == len(set(names))
+    expect(page.get_by_role("region", name="Tier 1", exact=True)).to_have_count(0)
+    page.close()
+
+
+def test_phone_targets_status_word_and_heatmap_by_keyboard(browser, live_server, catalog, learner):
+    context = browser.new_context(viewport={"width": 390, "height": 844})
+    page = context.new_page()
+    sign_in(page, live_server, learner)
+    page.goto(live_server.url + catalog["guide"].get_absolute_url())
+    tick = page.locator(".row .tick", has=page.locator(".tick-status")).first
+    box = tick.locator(".tick-box").bounding_box()
+    menu = tick.locator(".tick-menu > summary").bounding_box()
+    for target in (box, menu):
+        assert target["width"] >= 44 and target["height"] >= 44, target
+    gap = max(menu["y"] - (box["y"] + box["height"]), menu["x"] - (box["x"] + box["width"]))
+    assert gap >= 8, f"checkbox and menu {gap:.1f} px apart"
+    size = tick.locator(".tick-status").evaluate("e => parseFloat(getComputedStyle(e).fontSize)")
+    assert size >= 12
+
+    # The heatmap's scroll area (wider than a phone) is reached by Tab and named.
+    page.goto(live_server.url + "/dashboard/")
+    region = page.get_by_role("region", name="Activity heatmap (scrolls sideways)")
+    assert region.evaluate("e => e.scrollWidth > e.clientWidth")
+    page.locator("#activity-heatmap, #activity-heading").first.evaluate(
+        "e => { e.tabIndex = -1; e.focus(); }"
+    )
+    for _ in range(5):
+        page.keyboard.press("Tab")
+        if region.evaluate("e => e === document.activeElement"):
+            break
+    expect(region).to_be_focused()
+    context.close()

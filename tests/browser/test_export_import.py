@@ -101,7 +101,7 @@ def test_json_export_moves_ticks_notes_and_dates_to_a_fresh_account(
     tick_in_guide(page, live_server, guide, "Paged attention", "Speculative decoding")
     # A status and a note the guide's checkbox cannot express, set on the resource pages.
     page.get_by_role("link", name="Details about Continuous batching").click()
-    page.get_by_role("form", name="Status").get_by_role("button", name="In progress").click()
+    page.get_by_role("group", name="Status").get_by_role("button", name="In progress").click()
     expect(page.get_by_role("button", name="In progress")).to_have_attribute("aria-pressed", "true")
     page.goto(f"{live_server.url}/guides/inference/")
     page.get_by_role("link", name="Details about Paged attention").click()

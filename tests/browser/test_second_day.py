@@ -71,7 +71,7 @@ def test_resource_page_tick_and_status_buttons_agree_without_reload(
     resource = guide.sections.get().entries.get(resource__title="Speculative decoding").resource
     progress_set_status(user=learner, resource=resource, status=Status.SKIPPED)
     page.goto(f"{live_server.url}{resource.get_absolute_url()}")
-    status = page.get_by_role("form", name="Status")
+    status = page.get_by_role("group", name="Status")
     expect(status.get_by_role("button", name="Skipped")).to_have_attribute("aria-pressed", "true")
     tick(page, "Speculative decoding").click()
     expect(status.get_by_role("button", name="Done")).to_have_attribute("aria-pressed", "true")

@@ -302,20 +302,27 @@ def test_query_counts_of_ticks_that_refresh_more_are_pinned(client, user, catalo
         {"action": "follow", "hours_per_week": "3"},
     )
 
-    def queries_of(resource, scope):
+    def queries_of(resource, scope, page=""):
+        headers = {"HX-Request": "true", "HX-Current-URL": f"http://testserver{page}"}
         client.post(
-            tick_url(resource), {"status": "done", "scope": scope}, HTTP_HX_REQUEST="true"
+            tick_url(resource), {"status": "done", "scope": scope}, headers=headers
         )  # the memo
         with CaptureQueriesContext(connection) as queries:
-            client.post(
-                tick_url(resource), {"status": "undone", "scope": scope}, HTTP_HX_REQUEST="true"
-            )
+            client.post(tick_url(resource), {"status": "undone", "scope": scope}, headers=headers)
         return len(queries)
 
     # The write is 5 (savepoint, row locked, deleted, its activity, release: no day count since the
-    # heatmap reads the rows' dates). The statuses; the dashboard's rows and the follows.
-    assert queries_of(resources[0], "dashboard") == 3 + 5 + 1 + 2
-    # The statuses and the learner's follow of the path, for its pace.
-    assert queries_of(resources[1], f"path:{learning_path.uuid}") == 3 + 5 + 1 + 1
+    # heatmap reads the rows' dates). The statuses; the dashboard's rows (one query) and the follows, for its lists and paces;
+    # its activity days, for the streaks and heatmap a tick may change.
+    assert queries_of(resources[0], "dashboard") == 3 + 5 + 1 + 2 + 1
+    # The statuses and the learner's follow of the path, for its pace. Its status filter's
+    # counts come from the memo and the statuses: no query.
+    path_page = f"{learning_path.get_absolute_url()}?status=not_done"
+    assert queries_of(resources[1], f"path:{learning_path.uuid}", path_page) == 3 + 5 + 1 + 1
+    guide = catalog["guide"]
+    guide_page = f"{guide.get_absolute_url()}?status=not_done&tier=1"
+    assert queries_of(resources[3], f"guide:{guide.uuid}", guide_page) == 3 + 5 + 1
+    # A search's ids are read once per content version (the page itself read them).
+    assert queries_of(resources[4], "", "/search/?q=alpha&status=not_done") == 3 + 5 + 1
     # The resource page's block needs the row only, which the write returned.
     assert queries_of(resources[2], "resource") == 3 + 5

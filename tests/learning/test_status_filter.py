@@ -385,3 +385,106 @@ def test_search_query_counts_for_a_learner_are_pinned(learner, catalog):
     assert page_queries(client, url, {"q": "alpha"})[1] == 4
     # A chosen status renders the learner's own page: + the count and the page of results.
     assert page_queries(client, url, {"q": "alpha", "status": "not_done"})[1] == 6
+
+
+# --- A tick over htmx refreshes the filter's counts and the rows it keeps ------------------------
+
+
+def status_block(html, target) -> str:
+    match = re.search(rf'<div id="{target}-status"( hx-swap-oob="true")?>.*?\n</div>', html, re.S)
+    assert match, f"no status filter for #{target}"
+    return re.sub(r' hx-swap-oob="true"', "", match.group(0))
+
+
+def htmx_tick(client, resource, *, scope, page, status="done", slot=""):
+    return client.post(
+        reverse("progress:set", args=[resource.uuid]),
+        {"status": status, "scope": scope, "slot": slot},
+        headers={"HX-Request": "true", "HX-Current-URL": f"http://testserver{page}"},
+    )
+
+
+def test_a_tick_with_hide_done_on_sends_the_counts_of_a_reload_and_removes_its_rows(
+    learner, catalog
+):
+    guide, shared_resource = catalog["guide"], catalog["shared"]
+    page = f"{guide.get_absolute_url()}?status=not_done"
+    client = signed_in(learner)
+    before = html_of(client.get(page))
+    assert "Hide done: showing 7 of 8 entries." in before
+    slots = sorted(
+        f"entry-{entry.uuid}" for entry in shared_resource.entries.filter(section__guide=guide)
+    )
+    assert len(slots) == 2 and set(slots) <= rows(before)
+    first = slots[0].removeprefix("entry-")
+    html = html_of(
+        htmx_tick(client, shared_resource, scope=f"guide:{guide.uuid}", page=page, slot=first)
+    )
+    after = html_of(client.get(page))
+    # The counts are the reload's, chip by chip, and "showing N of M".
+    assert status_block(html, "guide-entries") == status_block(after, "guide-entries")
+    assert "Hide done: showing 5 of 8 entries." in html and chip_count(html, "Hide done") == 5
+    # Both rows of the shared resource leave the list, as they are gone from the reload.
+    for row in slots:
+        assert html.count(f'<li id="{row}" hx-swap-oob="delete"></li>') == 1
+        assert row not in rows(after)
+    # Unticked, it comes back on a reload; the counts agree again, and nothing is removed.
+    html = html_of(
+        htmx_tick(
+            client,
+            shared_resource,
+            scope=f"guide:{guide.uuid}",
+            page=guide.get_absolute_url(),
+            status="undone",
+        )
+    )
+    assert status_block(html, "guide-entries") == status_block(
+        html_of(client.get(guide.get_absolute_url())), "guide-entries"
+    )
+    assert 'hx-swap-oob="delete"' not in html
+
+
+def test_a_tick_on_topic_and_path_pages_refreshes_their_filters(learner, catalog, learning_path):
+    client = signed_in(learner)
+    topic, shared_resource = catalog["topic"], catalog["shared"]
+    page = f"{topic.get_absolute_url()}?status=not_done"
+    html = html_of(htmx_tick(client, shared_resource, scope=f"topic:{topic.slug}", page=page))
+    assert status_block(html, "topic-resources") == status_block(
+        html_of(client.get(page)), "topic-resources"
+    )
+    assert f'<li id="resource-{shared_resource.uuid}" hx-swap-oob="delete">' in html
+    assert "Nothing here is left to do." in html
+
+    page = f"{learning_path.get_absolute_url()}?status=in_progress"
+    in_progress = catalog["resources"][1]
+    html = html_of(htmx_tick(client, in_progress, scope=f"path:{learning_path.uuid}", page=page))
+    assert status_block(html, "path-steps") == status_block(html_of(client.get(page)), "path-steps")
+    assert re.search(r'<li id="step-item-[^"]+" hx-swap-oob="delete">', html)
+
+
+def test_a_tick_from_another_address_refreshes_no_filter(learner, catalog):
+    guide, resource = catalog["guide"], catalog["resources"][2]
+    scope = f"guide:{guide.uuid}"
+    for page in ("/guides/other/?status=not_done", "/", ""):
+        html = html_of(htmx_tick(signed_in(learner), resource, scope=scope, page=page))
+        assert '-status" hx-swap-oob' not in html and 'hx-swap-oob="delete"' not in html
+    # Without JavaScript the page is simply loaded again, with its filter.
+    response = signed_in(learner).post(
+        reverse("progress:set", args=[resource.uuid]),
+        {"status": "undone", "scope": scope, "next": f"{guide.get_absolute_url()}?status=not_done"},
+    )
+    assert response["Location"].startswith(f"{guide.get_absolute_url()}?status=not_done")
+
+
+def test_a_tick_on_a_filtered_search_refreshes_its_counts_over_every_result(learner, catalog):
+    client = signed_in(learner)
+    page = reverse("catalog:search") + "?q=alpha&status=not_done"
+    resource = catalog["resources"][2]
+    html = html_of(htmx_tick(client, resource, scope="", page=page))
+    assert status_block(html, "search-results") == status_block(
+        html_of(client.get(page)), "search-results"
+    )
+    assert f'<li id="resource-{resource.uuid}" hx-swap-oob="delete"></li>' in html
+    # A search page without a query has no list to refresh.
+    html = html_of(htmx_tick(client, resource, scope="", page=reverse("catalog:search")))
+    assert '-status" hx-swap-oob' not in html and "delete" not in html

@@ -99,8 +99,12 @@ def test_htmx_tick_on_the_dashboard_refreshes_its_guide_and_section_bars_as_show
     )
     assert f'id="bar-guide-{guide.uuid}" class="bar bar--compact" hx-swap-oob="true"' in html
     assert f'id="bar-section-{top.uuid}" class="bar bar--compact" hx-swap-oob="true"' in html
-    # overall; both guides; every top section; the in-progress and recently completed lists
-    assert html.count('hx-swap-oob="true"') == 1 + 2 + 3 + 2
+    # overall; both guides; every top section; the in-progress and recently completed lists;
+    # the sentence counting what is done, and the streaks with the heatmap
+    assert html.count('hx-swap-oob="true"') == 1 + 2 + 3 + 2 + 2
+    assert 'id="dashboard-overall" hx-swap-oob="true">1 of 10 resources done' in html
+    assert 'id="dashboard-activity" hx-swap-oob="true"' in html
+    assert "<strong>1</strong> day current streak" in html
     assert 'id="dashboard-recent" hx-swap-oob="true"' in html and resource.title in html
 
 
@@ -493,3 +497,67 @@ def test_guide_page_with_progress_keeps_a_constant_query_count(client, user, cat
         )
     # Warm: the session, its user, the token, and the learner's statuses.
     assert page_queries(client, guide.get_absolute_url()) == small == (small[0], 4)
+
+
+# --- A note typed on the resource page is saved with a status click, never lost ----------------
+
+
+def test_a_status_click_on_the_resource_page_saves_the_note_typed_with_it(client, user, catalog):
+    resource = catalog["resources"][0]
+    client.force_login(user)
+    page = client.get(resource.get_absolute_url()).content.decode()
+    # The checkbox, the status buttons and the note are one form: the checkbox's.
+    [form] = re.findall(r'<form id="tick-form".*?</form>', page, re.DOTALL)
+    assert 'name="note"' in form and 'id="status-in_progress"' in form and "Save note" in form
+    assert page.count('id="tick-form"') == 1 and 'form="tick-form"' in page
+    response = client.post(
+        tick_url(resource),
+        {"status": "in_progress", "scope": "resource", "note": "  typed, not saved yet  "},
+        HTTP_HX_REQUEST="true",
+    )
+    assert response["HX-Retarget"] == "#my-progress"
+    assert ">typed, not saved yet</textarea>" in response.content.decode()
+    row = Progress.objects.get(user=user, resource=resource)
+    assert (row.status, row.note) == (Status.IN_PROGRESS, "typed, not saved yet")
+    # Without JavaScript the checkbox posts the whole form: the note comes along.
+    response = client.post(
+        tick_url(resource) + f"?slot={resource.uuid}",
+        {"status": "done", "scope": "resource", "note": "changed", "next": "/"},
+    )
+    assert response.status_code == 302 and response["Location"] == "/#my-progress"
+    row.refresh_from_db()
+    assert (row.status, row.note) == (Status.DONE, "changed")
+
+
+def test_a_tick_without_a_note_field_leaves_the_note_alone(client, user, catalog):
+    resource = catalog["resources"][0]
+    progress_set_note(user=user, resource=resource, note="kept")
+    client.force_login(user)
+    client.post(tick_url(resource), {"status": "done", "scope": "guide:x"}, HTTP_HX_REQUEST="true")
+    assert Progress.objects.get(user=user, resource=resource).note == "kept"
+
+
+def test_a_too_long_note_with_a_status_changes_nothing_and_says_why(client, user, catalog):
+    resource = catalog["resources"][0]
+    client.force_login(user)
+    data = {"status": "done", "scope": "resource", "note": "x" * 10_001}
+    response = client.post(tick_url(resource), data, HTTP_HX_REQUEST="true")
+    assert response.status_code == 400 and "at most 10,000 characters" in response.content.decode()
+    response = client.post(tick_url(resource), data | {"next": resource.get_absolute_url()})
+    assert response.status_code == 302
+    assert "at most 10,000 characters" in str(list(get_messages(response.wsgi_request))[0])
+    assert not Progress.objects.filter(user=user).exists()
+
+
+def test_save_note_over_htmx_swaps_the_block_with_the_note_saved(client, user, catalog):
+    resource = catalog["resources"][0]
+    client.force_login(user)
+    url = reverse("progress:note", args=[resource.uuid])
+    response = client.post(url, {"note": "mine"}, HTTP_HX_REQUEST="true")
+    html = response.content.decode()
+    assert response["HX-Retarget"] == "#my-progress" and ">mine</textarea>" in html
+    assert "Note saved." in html and "<html" not in html
+    assert Progress.objects.get(user=user, resource=resource).note == "mine"
+    response = client.post(url, {"note": "y" * 10_001}, HTTP_HX_REQUEST="true")
+    assert response.status_code == 400
+    assert Progress.objects.get(user=user, resource=resource).note == "mine"
