@@ -7,6 +7,7 @@ on it, never on auto ids.
 """
 
 import uuid
+from functools import lru_cache
 
 from django.db import models
 from django.db.models import Q
@@ -42,6 +43,19 @@ class LinkStatus(models.TextChoices):
     REDIRECTED = "redirected", "Redirected"
     BROKEN = "broken", "Broken"
     ERROR = "error", "Unreachable"
+
+
+@lru_cache(maxsize=65_536)
+def url_key(url: str | None) -> str:
+    """A URL's identity in the catalog (the importer's ``normalize_url``), "" for none: what
+    resources and their extra links store as ``url_key`` and every URL match compares. Cached:
+    an import reads the same links many times over."""
+    if not url:
+        return ""
+    # Read late: the importer package imports these models.
+    from apps.catalog.importer.urls import normalize_url
+
+    return normalize_url(url)
 
 
 class UUIDQuerySet(models.QuerySet):
@@ -184,6 +198,13 @@ class Resource(CatalogModel):
         blank=True,
         help_text="Normalized; empty for a concept, book or chapter.",
     )
+    url_key = models.CharField(
+        max_length=2000,
+        editable=False,
+        db_index=True,
+        default="",
+        help_text="The URL in its normalized form, set on save: what URL matching compares.",
+    )
     url_issue = models.CharField(
         max_length=300,
         blank=True,
@@ -237,6 +258,9 @@ class Resource(CatalogModel):
         # An empty URL means "no URL": store NULL so the unique constraint ignores it.
         if not self.url:
             self.url = None
+        self.url_key = url_key(self.url)
+        if kwargs.get("update_fields") is not None and "url" in kwargs["update_fields"]:
+            kwargs["update_fields"] = {*kwargs["update_fields"], "url_key"}
         super().save(*args, **kwargs)
 
     def get_absolute_url(self):
@@ -270,6 +294,13 @@ class ResourceLink(UUIDModel):
 
     resource = models.ForeignKey(Resource, on_delete=models.CASCADE, related_name="links")
     url = models.URLField(max_length=2000)
+    url_key = models.CharField(
+        max_length=2000,
+        editable=False,
+        db_index=True,
+        default="",
+        help_text="The URL in its normalized form, set on save: what URL matching compares.",
+    )
     label = models.CharField(max_length=300, blank=True)
     position = models.PositiveIntegerField(default=0)
 
@@ -286,6 +317,12 @@ class ResourceLink(UUIDModel):
 
     def __str__(self):
         return self.label or self.url
+
+    def save(self, *args, **kwargs):
+        self.url_key = url_key(self.url)
+        if kwargs.get("update_fields") is not None and "url" in kwargs["update_fields"]:
+            kwargs["update_fields"] = {*kwargs["update_fields"], "url_key"}
+        super().save(*args, **kwargs)
 
 
 class Entry(CatalogModel):

@@ -18,6 +18,7 @@ from apps.catalog.models import (
     ResourceLink,
     Section,
     Topic,
+    url_key,
 )
 from apps.progress import services as progress_services
 from apps.progress.models import Activity, Progress
@@ -294,18 +295,15 @@ def _merge_entries(survivor, duplicates, result):
 
 
 def _merge_links(survivor, duplicates, result):
-    normalize = _url_normalizer()
     known = {
-        normalize(url)
-        for url in [survivor.url, *survivor.links.values_list("url", flat=True)]
-        if url
+        key for key in [survivor.url_key, *survivor.links.values_list("url_key", flat=True)] if key
     }
     position = next_position(survivor.links.all())
     for duplicate in duplicates:
         candidates = [(duplicate.url, duplicate.title)] if duplicate.url else []
         candidates += [(link.url, link.label) for link in duplicate.links.order_by("position")]
         for url, label in candidates:
-            key = normalize(url)
+            key = url_key(url)  # the models' own rule, as their url_key columns hold it
             if key in known:
                 continue
             known.add(key)
@@ -379,18 +377,3 @@ def _unique_field_sets(model, fk_name):
         and constraint.condition is None
     ]
     return [group for group in groups if fk_name in group]
-
-
-def _url_normalizer():
-    try:
-        from apps.catalog.importer.urls import normalize_url
-    except ImportError:  # the importer is optional to the merge: compare as stored
-        return lambda url: url
-
-    def normalize(url):
-        try:
-            return normalize_url(url) or url
-        except Exception:  # a malformed stored URL still compares to itself
-            return url
-
-    return normalize

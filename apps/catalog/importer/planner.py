@@ -492,11 +492,11 @@ def catalog_resources(plan: ImportPlan) -> dict:
     Reads only."""
     from apps.catalog.models import Resource, ResourceAlias, ResourceLink
 
-    urls = [p.url for p in plan.resources if p.url]
-    by_url = {r.url: r for r in Resource.objects.filter(url__in=urls)}
+    urls = [p.url for p in plan.resources if p.url]  # normalized: each is its url_key
+    by_url = {r.url_key: r for r in Resource.objects.filter(url_key__in=urls)}
     by_link = {
-        link.url: link.resource
-        for link in ResourceLink.objects.filter(url__in=urls).select_related("resource")
+        link.url_key: link.resource
+        for link in ResourceLink.objects.filter(url_key__in=urls).select_related("resource")
     }
     uuids = [p.uuid for p in plan.resources]
     by_uuid = {r.uuid: r for r in Resource.objects.filter(uuid__in=uuids)}

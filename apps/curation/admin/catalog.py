@@ -30,6 +30,7 @@ from apps.catalog.models import (
     ResourceLink,
     Section,
     Topic,
+    url_key,
 )
 from apps.curation import views as curation_views
 from apps.curation.admin.base import (
@@ -671,7 +672,9 @@ class ResourceAdminForm(forms.ModelForm):
         if not url:
             return None
         url = normalize_url(url)
-        duplicate = Resource.objects.filter(url=url).exclude(pk=self.instance.pk).first()
+        duplicate = (
+            Resource.objects.filter(url_key=url_key(url)).exclude(pk=self.instance.pk).first()
+        )
         if duplicate is not None:
             link = reverse("admin:catalog_resource_change", args=[duplicate.pk])
             raise ValidationError(
