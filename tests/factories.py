@@ -96,3 +96,9 @@ class EntryFactory(factory.django.DjangoModelFactory):
     section = factory.SubFactory(SectionFactory)
     resource = factory.SubFactory(ResourceFactory)
     position = factory.Sequence(lambda n: n)
+
+
+def listed_resource(**kwargs) -> Resource:
+    """A resource listed in a published guide (a published entry in a published section), so
+    learners may see it: a resource in no guide is hidden (apps.catalog.selectors.visible_resources)."""
+    return EntryFactory(resource=ResourceFactory(**kwargs)).resource

@@ -15,7 +15,6 @@ import unicodedata
 
 from django.db import connection
 
-from apps.catalog.models import Resource
 from apps.core.content import memoized
 
 # A hyphen, underscore or slash between two letters or digits joins words: "kv-cache", "fp8/int8".
@@ -131,7 +130,7 @@ def suggestion(words: list[str]) -> str:
 _WORDS_SQL = """
 SELECT word FROM (
     SELECT DISTINCT unnest(regexp_split_to_array(lower(title || ' ' || author), '[^[:alnum:]]+')) AS word
-    FROM catalog_resource WHERE is_published
+    FROM catalog_resource WHERE id IN ({visible})
 ) AS words
 WHERE length(word) > 1 AND similarity(word, %s) >= %s
 ORDER BY similarity(word, %s) DESC, word
@@ -140,8 +139,11 @@ LIMIT 1
 
 
 def _nearest_postgres(word: str) -> str:
+    visible, params = _visible_resources().values("id").query.sql_with_params()
     with connection.cursor() as cursor:
-        cursor.execute(_WORDS_SQL, [word, SUGGEST_MIN_SIMILARITY, word])
+        cursor.execute(
+            _WORDS_SQL.format(visible=visible), [*params, word, SUGGEST_MIN_SIMILARITY, word]
+        )
         row = cursor.fetchone()
     return row[0] if row else word
 
@@ -155,8 +157,15 @@ def _nearest_python(word: str) -> str:
 
 
 def _vocabulary() -> list[str]:
-    """Every word of the published titles and authors, lowercased; per content version."""
+    """Every word of the visible resources' titles and authors, lowercased; per content version."""
     words = set()
-    for title, author in Resource.objects.published().values_list("title", "author"):
+    for title, author in _visible_resources().values_list("title", "author"):
         words.update(w for w in _PLAIN_WORD.findall(f"{title} {author}".lower()) if len(w) > 1)
     return sorted(words)
+
+
+def _visible_resources():
+    """What learners may see (apps.catalog.selectors, which imports this module: read late)."""
+    from apps.catalog.selectors import visible_resources
+
+    return visible_resources()

@@ -5,8 +5,10 @@ fetched with their relations in bulk and arranged in Python.
 
 What a learner sees: only published guides, sections, entries and resources. A section is
 also hidden when one of its ancestors is unpublished, and a hidden section hides its
-entries, so a curator can withdraw a whole branch of a guide with one switch. Everything
-else (progress bars, exports, the dashboard) asks `visible_entries` and `guide_structure`.
+entries, so a curator can withdraw a whole branch of a guide with one switch. A resource is
+visible only through a visible entry (`visible_resources`). Everything else (search, resource
+pages, ticks, paths, topics, suggestions, progress bars, exports, the dashboard) asks
+`visible_resources`, `visible_entries` and `guide_structure`.
 """
 
 from collections import Counter, defaultdict
@@ -14,6 +16,7 @@ from collections.abc import Collection
 from dataclasses import dataclass, field
 
 from django.contrib.postgres.search import SearchQuery, SearchRank, SearchVector
+from django.core.exceptions import ValidationError
 from django.core.paginator import Page, Paginator
 from django.db import connection
 from django.db.models import (
@@ -29,11 +32,21 @@ from django.db.models import (
     When,
     prefetch_related_objects,
 )
+from django.http import Http404
 from django.shortcuts import get_object_or_404
 
 from apps.catalog import search
 from apps.catalog.forms import TIER_CHOICES
-from apps.catalog.models import Entry, Guide, Kind, Priority, Resource, Section, Topic
+from apps.catalog.models import (
+    Entry,
+    Guide,
+    Kind,
+    Priority,
+    Resource,
+    ResourceLink,
+    Section,
+    Topic,
+)
 from apps.core.content import memoized
 
 SEARCH_PAGE_SIZE = 20
@@ -42,6 +55,63 @@ SEARCH_MAX_WORDS = (
 )
 SEARCH_CONFIG = "english"
 PRIORITY_LABELS = [(Priority.MUST, "Must read"), (Priority.MAYBE, "Maybe")]  # as the badges say it
+
+
+# --- What learners may see -------------------------------------------------------------------
+def visible_resources() -> QuerySet:
+    """Every resource a learner may see: the one rule search, resource pages, ticks (visitors'
+    and learners'), paths, topics, "did you mean" and exports ask.
+
+    A resource is visible when it is published itself AND a visible entry lists it: a
+    published entry in a published section (every ancestor section published too) of a
+    published guide (`visible_entries`). A draft guide's resources are therefore hidden, and so
+    are those listed only under an unpublished section or entry. A path does not publish a
+    resource: a path is a reading order over the guides, so a step lists only visible resources
+    (a path cannot leak a draft guide's). A resource in no guide at all (its entry removed by a
+    sync) is hidden too. Learners keep their progress on a hidden resource: it stays in the
+    database, in "Download all my data", and reappears when the resource is visible again.
+    """
+    return Resource.objects.filter(
+        is_published=True, id__in=visible_entries().values("resource_id")
+    )
+
+
+def visible_resource_ids() -> frozenset:
+    """The ids of `visible_resources`, per content version (the same rule, read from the memo)."""
+    return guide_structure().all_resources
+
+
+def visible_resources_by_id() -> dict[int, Resource]:
+    """{id: Resource} of every visible resource; shared per content version, read-only."""
+    return memoized("visible-resources", lambda: {r.id: r for r in visible_resources()})
+
+
+def visible_url_keys() -> dict[str, int]:
+    """{url_key: resource id} of every visible resource's URL and extra links, for matching a
+    link to a resource (a resource's own URL wins over another's extra link); per content version."""
+
+    def build():
+        visible = visible_resources()
+        keys = dict(
+            ResourceLink.objects.filter(resource__in=visible).values_list("url_key", "resource_id")
+        )
+        keys.update(visible.exclude(url_key="").values_list("url_key", "id"))
+        return keys
+
+    return memoized("visible-url-keys", build)
+
+
+def visible_resource(*, uuid) -> Resource:
+    """The visible resource with this uuid (a uuid or its text), or Http404; no query when warm.
+    Shared, so read-only."""
+    by_uuid = memoized(
+        "visible-resources-by-uuid",
+        lambda: {r.uuid: r for r in visible_resources_by_id().values()},
+    )
+    try:
+        return by_uuid[Resource._meta.get_field("uuid").to_python(uuid)]
+    except (KeyError, ValidationError):
+        raise Http404("No Resource matches the given query.") from None
 
 
 # --- Page data -------------------------------------------------------------------------------
@@ -288,11 +358,6 @@ def guides_with_top_sections() -> list[Guide]:
     return memoized("guides-top-sections", build)
 
 
-def published_resources() -> dict[int, Resource]:
-    """{id: Resource} of every published resource; shared per content version, read-only."""
-    return memoized("published-resources", lambda: {r.id: r for r in Resource.objects.published()})
-
-
 def _facet(name: str, label: str, choices, counts: Counter, active: str | None) -> Facet:
     """Options for the values that occur (plus the active one, so it can be switched off)."""
     options = [
@@ -327,13 +392,8 @@ def catalog_overview() -> CatalogOverview:
         )
         for guide in Guide.objects.published()
     ]
-    topics = list(
-        Topic.objects.published().annotate(
-            resource_count=Count("resources", filter=Q(resources__is_published=True))
-        )
-    )
     return CatalogOverview(
-        guides=guides, topics=topics, resource_count=Resource.objects.published().count()
+        guides=guides, topics=topic_list(), resource_count=len(visible_resource_ids())
     )
 
 
@@ -417,9 +477,9 @@ def _prune(section: Section, *, keep_empty: bool) -> None:
 
 # --- Resource --------------------------------------------------------------------------------
 def resource_details(*, uuid) -> Resource:
-    """The published resource with ``.links``, ``.published_topics`` and ``.placements`` (every
+    """The visible resource with ``.links``, ``.published_topics`` and ``.placements`` (every
     guide and section). Http404 if none."""
-    resource = get_object_or_404(Resource.objects.published(), uuid=uuid)
+    resource = get_object_or_404(visible_resources(), uuid=uuid)
     prefetch_related_objects(
         [resource],
         "links",
@@ -431,16 +491,17 @@ def resource_details(*, uuid) -> Resource:
 
 # --- Topics ----------------------------------------------------------------------------------
 def topic_list() -> list[Topic]:
+    """Published topics, each with ``.resource_count``: its visible resources."""
     return list(
         Topic.objects.published().annotate(
-            resource_count=Count("resources", filter=Q(resources__is_published=True))
+            resource_count=Count("resources", filter=Q(resources__in=visible_resources()))
         )
     )
 
 
 def topic_contents(*, topic: Topic, filters: dict[str, str]) -> TopicContents:
-    """The topic's published resources from every guide, each with the guides it appears in."""
-    resources = topic.resources.published()
+    """The topic's visible resources from every guide, each with the guides it appears in."""
+    resources = visible_resources().filter(topics=topic)
     kind_counts = Counter(
         dict(resources.order_by().values("kind").annotate(n=Count("id")).values_list("kind", "n"))
     )
@@ -543,7 +604,7 @@ def _word_query(word: str) -> SearchQuery:
 
 
 def search_resources(query: str, *, filters: dict | None = None) -> QuerySet:
-    """Published resources matching ``query`` over title, author, description and the URL's host,
+    """Visible resources matching ``query`` over title, author, description and the URL's host,
     best first, narrowed by ``filters`` ("kind", "guide": a published guide's slug; validated).
 
     Forgiving (apps.catalog.search): a word is found joined or split ("kvcache" finds "KV cache",
@@ -555,7 +616,7 @@ def search_resources(query: str, *, filters: dict | None = None) -> QuerySet:
     before the title in alphabetical order. One SQL query, in time linear in the (capped) words.
     """
     words = search_words(query)
-    resources = Resource.objects.published()
+    resources = visible_resources()
     if not words:
         return resources.none()
     filters = filters or {}

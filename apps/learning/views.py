@@ -20,7 +20,7 @@ from django_htmx.http import HttpResponseClientRedirect, retarget
 
 from apps.catalog import selectors
 from apps.catalog.forms import GuideFilterForm, SearchForm, TopicFilterForm
-from apps.catalog.models import Guide, Resource, ResourceAlias, Topic
+from apps.catalog.models import Guide, ResourceAlias, Topic
 from apps.core.content import memoized, published_get
 from apps.core.reversing import reverse_cached
 from apps.learning import shared
@@ -163,7 +163,7 @@ def resource_detail(request, uuid):
     except Http404:
         # A resource merged into another: its old address answers for the survivor, for good.
         alias = ResourceAlias.objects.filter(uuid=uuid).values_list("resource_id", flat=True)
-        survivor = selectors.published_resources().get(next(iter(alias), None))
+        survivor = selectors.visible_resources_by_id().get(next(iter(alias), None))
         if survivor is None:
             raise
         return redirect(survivor.get_absolute_url(), permanent=True)
@@ -367,7 +367,7 @@ def safe_next(request, fallback):
 @login_required
 @require_POST
 def progress_note(request, resource_uuid):
-    resource = published_get(Resource, uuid=resource_uuid)
+    resource = selectors.visible_resource(uuid=resource_uuid)
     form = NoteForm(request.POST)
     if not form.is_valid():
         return _refused(
@@ -390,7 +390,7 @@ TICK_BUTTON_ID_PREFIX = "tick-btn-"  # progress/includes/tick.html
 def progress_set(request, resource_uuid):
     """Put a resource in the status the request names. htmx gets the tick back plus every bar
     on its page (out-of-band); without JavaScript the form posts here and we redirect back."""
-    resource = published_get(Resource, uuid=resource_uuid)
+    resource = selectors.visible_resource(uuid=resource_uuid)
     back = safe_next(request, resource.get_absolute_url())
     form = StatusForm(_with_slot(request))
     if not form.is_valid():

@@ -22,6 +22,7 @@ from apps.catalog.selectors import (
     guide_entries,
     guide_structure,
     guides_with_top_sections,
+    visible_resources,
     visible_tree,
 )
 from apps.core.content import memoized, published_get
@@ -131,10 +132,10 @@ def path_bar(path_view):
 
 
 def topic_tally(*, topic, statuses):
-    """Over what the topic page lists: the topic's published resources."""
+    """Over what the topic page lists: the topic's visible resources."""
     resource_ids = memoized(
         ("topic-resources", topic.id),
-        lambda: frozenset(topic.resources.published().values_list("id", flat=True)),
+        lambda: frozenset(visible_resources().filter(topics=topic).values_list("id", flat=True)),
     )
     return Tally.of(resource_ids, statuses)
 

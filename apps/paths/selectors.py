@@ -13,6 +13,7 @@ from django.http import Http404
 from django.utils import timezone
 
 from apps.catalog.models import Kind
+from apps.catalog.selectors import visible_resources
 from apps.core.content import memoized
 from apps.paths.models import LearningPath, PathFollow, PathStep, StepResource
 from apps.progress.models import Status
@@ -90,9 +91,9 @@ class PathView:
 
 
 def _steps_prefetch():
-    """Steps in order, each with its published resources (`.ordered_steps[].published_items`)."""
+    """Steps in order, each with its visible resources (`.ordered_steps[].published_items`)."""
     published_items = (
-        StepResource.objects.filter(resource__is_published=True)
+        StepResource.objects.filter(resource__in=visible_resources())
         .select_related("resource")
         .order_by("position")
     )

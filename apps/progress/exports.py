@@ -1,7 +1,8 @@
 """A learner's progress as Markdown (the guides' own checklist format), CSV and JSON.
 
-Only published resources appear in these, as everywhere a learner looks; rows on unpublished
-resources are kept in the database and reappear when the resource is published again.
+Only resources learners may see (`apps.catalog.selectors.visible_resources`) appear in these, as
+everywhere a learner looks; rows on hidden resources (unpublished, or in a draft guide) are kept in
+the database and reappear when the resource is visible again.
 "Download all my data" (`user_data_export`) holds every row, published or not.
 """
 
@@ -12,7 +13,7 @@ import re
 from django.utils import timezone
 
 from apps.catalog.models import Guide
-from apps.catalog.selectors import visible_entries
+from apps.catalog.selectors import visible_entries, visible_resources
 from apps.progress.models import Activity, Progress, Status
 
 JSON_FORMAT = "syllabus-progress"
@@ -23,7 +24,7 @@ _BULLET = re.compile(r"^\s*(?:[-*+]|\d+\.)\s+(?:\[[ xX]\]\s+)?")
 def _rows(user, *, published_only=True):
     rows = Progress.objects.filter(user=user)
     if published_only:
-        rows = rows.filter(resource__is_published=True)
+        rows = rows.filter(resource__in=visible_resources())
     return rows.select_related("resource").order_by("resource__title", "resource_id")
 
 
@@ -147,7 +148,7 @@ def progress_markdown(user, guides=None) -> str:
 
 def user_data_export(user) -> dict:
     """Everything Syllabus holds about `user`, for "Download all my data": their progress, notes
-    and activity on every resource, published or not (a learner's data is theirs, whatever
+    and activity on every resource, visible or not (a learner's data is theirs, whatever
     curators do)."""
     from allauth.account.models import EmailAddress
 

@@ -20,7 +20,8 @@ from django.db import transaction
 from django.utils import timezone
 from django.utils.dateparse import parse_datetime
 
-from apps.catalog.models import Resource, ResourceAlias, ResourceLink
+from apps.catalog.models import Resource, ResourceAlias, url_key
+from apps.catalog.selectors import visible_resources, visible_resources_by_id, visible_url_keys
 from apps.progress.exports import CSV_COLUMNS, JSON_FORMAT, csv_cell_unguard
 from apps.progress.models import Progress, Status
 from apps.progress.services import STATUS_RANK, ProgressChange, progress_apply_many
@@ -130,18 +131,12 @@ def _current(user, resource_ids):
 
 
 def _plan_markdown(user, content):
-    from apps.catalog.importer.urls import normalize_url
-
-    url_to_resource = {}
-    for url, resource_id in Resource.objects.published().exclude(url=None).values_list("url", "id"):
-        url_to_resource[url] = resource_id
-    for url, resource_id in ResourceLink.objects.filter(resource__is_published=True).values_list(
-        "url", "resource_id"
-    ):
-        url_to_resource.setdefault(url, resource_id)
+    # What learners may see, from the per-version memo: no query however long the file.
+    visible = visible_resources_by_id()
+    url_to_resource = visible_url_keys()
     titles = {}
-    for title, resource_id in Resource.objects.published().values_list("title", "id"):
-        titles.setdefault(title.casefold(), set()).add(resource_id)
+    for resource_id, resource in visible.items():
+        titles.setdefault(resource.title.casefold(), set()).add(resource_id)
 
     marked = _marked_resources(content)
     plan = ImportPlan(format="markdown")
@@ -167,10 +162,13 @@ def _plan_markdown(user, content):
         hrefs, plain = _inline(text)
         resource_id = None
         for raw_url in hrefs:
-            try:
-                resource_id = url_to_resource.get(normalize_url(raw_url))
-            except ValueError:
-                resource_id = None
+            # A link written as the catalog stores it needs no normalizing (most of them).
+            resource_id = url_to_resource.get(raw_url)
+            if resource_id is None:
+                try:
+                    resource_id = url_to_resource.get(url_key(raw_url))
+                except ValueError:
+                    resource_id = None
             if resource_id:
                 break
         if resource_id is None:
@@ -190,7 +188,6 @@ def _plan_markdown(user, content):
         raise ProgressImportError(
             'No checklist lines ("- [x] …") were found; nothing was imported.'
         )
-    resources = Resource.objects.in_bulk(list(wanted))
     current = _current(user, list(wanted))
     for resource_id in wanted:
         row = current.get(resource_id)
@@ -199,7 +196,7 @@ def _plan_markdown(user, content):
         else:
             plan.changes.append(
                 PlannedChange(
-                    resource=resources[resource_id],
+                    resource=visible[resource_id],
                     current=row.status if row else Status.NOT_STARTED,
                     new=Status.DONE,
                 )
@@ -209,7 +206,7 @@ def _plan_markdown(user, content):
 
 def _marked_resources(content) -> dict:
     """{marker uuid (as text): resource id} for the export's markers in `content` that name a
-    published resource, or one merged into a published one since."""
+    visible resource, or one merged into a visible one since."""
     uuids = {
         UUID(text)
         for match in _MARKER_ANYWHERE.finditer(content)
@@ -219,7 +216,7 @@ def _marked_resources(content) -> dict:
         return {}
     resources = {
         resource.uuid: resource
-        for resource in Resource.objects.published().filter(uuid__in=list(uuids))
+        for resource in visible_resources().filter(uuid__in=list(uuids))
     }
     resources |= _aliased(uuids - set(resources))
     return {str(resource_uuid): resource.id for resource_uuid, resource in resources.items()}
@@ -372,8 +369,7 @@ def _plan_items(user, format, numbered_items):
             continue
         items[UUID(item["resource"])] = (index, item, dates)
     resources = {
-        resource.uuid: resource
-        for resource in Resource.objects.published().filter(uuid__in=list(items))
+        resource.uuid: resource for resource in visible_resources().filter(uuid__in=list(items))
     }
     resources |= _aliased(set(items) - set(resources))
     _drop_merged_twins(items, resources, plan)
@@ -407,10 +403,10 @@ def _plan_items(user, format, numbered_items):
 
 
 def _aliased(uuids) -> dict:
-    """{uuid: its published survivor} for uuids of resources merged away since the export."""
+    """{uuid: its visible survivor} for uuids of resources merged away since the export."""
     if not uuids:
         return {}
-    return ResourceAlias.objects.filter(resource__is_published=True).survivors(uuids)
+    return ResourceAlias.objects.filter(resource__in=visible_resources()).survivors(uuids)
 
 
 def _drop_merged_twins(items, resources, plan):

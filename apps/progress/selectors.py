@@ -15,7 +15,7 @@ from apps.catalog.selectors import (
     SEARCH_MAX_WORDS,
     guide_entries,
     guide_structure,
-    published_resources,
+    visible_resources_by_id,
 )
 from apps.progress.models import Progress, Status
 
@@ -152,7 +152,7 @@ class Overview:
 def progress_overview(*, user, limit=5) -> Overview:
     """The learner's statuses, their latest started and finished published resources and what
     they changed last: one query over their rows (a few hundred), arranged in Python."""
-    resources = published_resources()
+    resources = visible_resources_by_id()
     rows = list(
         Progress.objects.filter(user=user)
         .order_by("-updated_at")
@@ -316,7 +316,7 @@ def notebook(*, user, query: str = "") -> Notebook:
     search keeps a row when every word of `query` is in its resource's title or author or its note,
     in any of the forms the catalog's search finds (apps.catalog.search: "optimise" finds
     "optimize", "kvcache" "KV cache"), ignoring case: linear in the rows and the words."""
-    resources = published_resources()
+    resources = visible_resources_by_id()
     rows = [
         NoteRow(resources[resource_id], status, note, started_at, updated_at)
         for resource_id, status, note, started_at, updated_at in Progress.objects.filter(user=user)

@@ -3,8 +3,9 @@ progress that an account export was imported."""
 
 from django.contrib.auth.signals import user_logged_in
 from django.dispatch import Signal, receiver
+from django.http import Http404
 
-from apps.catalog.models import Resource
+from apps.catalog.selectors import visible_resource
 from apps.progress.services import ProgressError, progress_set_status
 
 PENDING_SESSION_KEY = "pending_progress"  # {"resource": uuid, "status": status}, set by the tick
@@ -21,8 +22,9 @@ def apply_pending_progress(sender, request, user, **kwargs):
     pending = request.session.pop(PENDING_SESSION_KEY, None)
     if not isinstance(pending, dict):
         return
-    resource = Resource.objects.published().filter(uuid=pending.get("resource")).first()
-    if resource is None:
+    try:
+        resource = visible_resource(uuid=pending.get("resource"))
+    except Http404:  # hidden since (or never visible): nothing to apply
         return
     try:
         progress_set_status(user=user, resource=resource, status=pending.get("status"))

@@ -11,6 +11,7 @@ from tests.factories import (
     ResourceFactory,
     SectionFactory,
     TopicFactory,
+    listed_resource,
 )
 
 pytestmark = pytest.mark.django_db
@@ -159,30 +160,30 @@ def titles(queryset):
 
 
 def test_search_of_nothing_finds_nothing():
-    ResourceFactory()
+    listed_resource()
     assert titles(selectors.search_resources("")) == []
 
 
 def test_search_ignores_case_and_requires_every_word():
-    ResourceFactory(
+    listed_resource(
         title="Speculative Decoding", author="Leviathan", description="Draft models guess tokens."
     )
-    ResourceFactory(title="Decoding strategies", author="Someone", description="Beam search.")
+    listed_resource(title="Decoding strategies", author="Someone", description="Beam search.")
     assert titles(selectors.search_resources("DECODING leviathan")) == ["Speculative Decoding"]
 
 
 @sqlite_only
 def test_sqlite_search_puts_title_matches_first():
-    ResourceFactory(title="A survey", description="Covers attention in depth.")
-    ResourceFactory(title="Zero to attention")
+    listed_resource(title="A survey", description="Covers attention in depth.")
+    listed_resource(title="Zero to attention")
     assert titles(selectors.search_resources("attention")) == ["Zero to attention", "A survey"]
 
 
 @postgresql_only
 def test_postgres_search_ranks_title_above_author_above_description():
-    ResourceFactory(title="Notes", author="Kernel Club", description="Misc.")
-    ResourceFactory(title="A survey", author="Someone", description="All about kernels.")
-    ResourceFactory(title="Writing fast kernels", author="Someone", description="Misc.")
+    listed_resource(title="Notes", author="Kernel Club", description="Misc.")
+    listed_resource(title="A survey", author="Someone", description="All about kernels.")
+    listed_resource(title="Writing fast kernels", author="Someone", description="Misc.")
     assert titles(selectors.search_resources("kernel")) == [
         "Writing fast kernels",
         "Notes",
@@ -192,14 +193,14 @@ def test_postgres_search_ranks_title_above_author_above_description():
 
 @postgresql_only
 def test_postgres_search_stems_words():
-    ResourceFactory(title="A Visual Guide to Quantization")
+    listed_resource(title="A Visual Guide to Quantization")
     assert titles(selectors.search_resources("quantizing")) == ["A Visual Guide to Quantization"]
 
 
 @postgresql_only
 def test_postgres_search_understands_websearch_syntax():
-    ResourceFactory(title="Paged attention for serving")
-    ResourceFactory(title="Attention for training")
+    listed_resource(title="Paged attention for serving")
+    listed_resource(title="Attention for training")
     assert titles(selectors.search_resources("attention -training")) == [
         "Paged attention for serving"
     ]
@@ -210,7 +211,7 @@ def test_postgres_search_understands_websearch_syntax():
 
 @postgresql_only
 def test_postgres_search_still_finds_half_typed_words():
-    ResourceFactory(title="FlashAttention-2")
+    listed_resource(title="FlashAttention-2")
     assert titles(selectors.search_resources("flashatt")) == ["FlashAttention-2"]
 
 
@@ -219,5 +220,5 @@ def test_postgres_search_still_finds_half_typed_words():
     "query", ["a:* & !b", "(((", "&|!:*()", "注意力", "🚀", "' OR 1=1 --", "the"]
 )
 def test_postgres_search_survives_odd_input(query):
-    ResourceFactory(title="Something")
+    listed_resource(title="Something")
     list(selectors.search_resources(query))

@@ -16,6 +16,7 @@ from tests.factories import (
     SectionFactory,
     TopicFactory,
     UserFactory,
+    listed_resource,
 )
 
 pytestmark = pytest.mark.django_db
@@ -81,8 +82,9 @@ def test_home_lists_guides_with_section_and_resource_counts(client):
     )  # same resource twice: counted once
     EntryFactory(section=section)
     topic = TopicFactory(title="Quantization")
-    ResourceFactory(topics=[topic])
-    ResourceFactory(topics=[topic], is_published=False)
+    resource.topics.add(topic)
+    EntryFactory(section=section, resource=ResourceFactory(topics=[topic], is_published=False))
+    ResourceFactory(topics=[topic])  # in no guide: hidden, not counted
 
     response = client.get(reverse("catalog:home"))
 
@@ -377,14 +379,14 @@ def test_resource_page_shows_details_links_placements_and_topics(client, guide):
 
 
 def test_broken_link_gets_a_health_note(client):
-    resource = ResourceFactory(link_status=LinkStatus.BROKEN, link_status_code=404)
+    resource = listed_resource(link_status=LinkStatus.BROKEN, link_status_code=404)
     page = html(client.get(resource.get_absolute_url()))
     assert "looked broken" in page and "HTTP 404" in page and "web.archive.org" in page
 
 
 def test_healthy_link_gets_no_health_note(client):
-    page = html(client.get(ResourceFactory(link_status=LinkStatus.OK).get_absolute_url()))
-    assert "looked broken" not in page
+    response = client.get(listed_resource(link_status=LinkStatus.OK).get_absolute_url())
+    assert response.status_code == 200 and "looked broken" not in html(response)
 
 
 @pytest.mark.parametrize(
@@ -415,7 +417,8 @@ def test_resource_query_count_is_constant(client):
 # --- Topics ----------------------------------------------------------------------------------
 def test_topic_list_shows_published_topics_with_counts(client):
     topic = TopicFactory(title="Quantization", description="Fewer bits.")
-    ResourceFactory.create_batch(2, topics=[topic])
+    listed_resource(topics=[topic]), listed_resource(topics=[topic])
+    ResourceFactory(topics=[topic])  # in no guide: hidden, not counted
     TopicFactory(title="Secret", is_published=False)
     page = html(client.get(reverse("catalog:topic-list")))
     assert "Quantization" in page and "Fewer bits." in page and "2 resources" in page
@@ -429,8 +432,9 @@ def test_topic_page_lists_resources_from_every_guide_with_guide_badges(client, g
     other = EntryFactory(
         section=SectionFactory(guide=GuideFactory(title="Cheatsheet")), resource=paper
     )
-    ResourceFactory(title="A video on attention", kind=Kind.VIDEO, topics=[topic])
-    ResourceFactory(title="Withdrawn", topics=[topic], is_published=False)
+    listed_resource(title="A video on attention", kind=Kind.VIDEO, topics=[topic])
+    listed_resource(title="Withdrawn", topics=[topic], is_published=False)
+    ResourceFactory(title="Listed nowhere", topics=[topic])
     ResourceFactory(title="Off topic")
 
     page = html(client.get(topic.get_absolute_url()))
@@ -440,13 +444,13 @@ def test_topic_page_lists_resources_from_every_guide_with_guide_badges(client, g
     assert f'href="{guide.get_absolute_url()}#entry-{entry.uuid}"' in page
     assert f"#entry-{other.uuid}" in page and "Cheatsheet" in page
     assert "A video on attention" in page
-    assert "Withdrawn" not in page and "Off topic" not in page
+    assert "Withdrawn" not in page and "Off topic" not in page and "Listed nowhere" not in page
 
 
 def test_topic_kind_filter_and_its_fragment(client):
     topic = TopicFactory()
-    ResourceFactory(title="The paper", kind=Kind.PAPER, topics=[topic])
-    ResourceFactory(title="The video", kind=Kind.VIDEO, topics=[topic])
+    listed_resource(title="The paper", kind=Kind.PAPER, topics=[topic])
+    listed_resource(title="The video", kind=Kind.VIDEO, topics=[topic])
 
     page = html(client.get(topic.get_absolute_url(), {"kind": "video"}, **HTMX))
 
@@ -458,7 +462,7 @@ def test_topic_kind_filter_and_its_fragment(client):
 
 def test_topic_invalid_kind_is_reported_and_ignored(client):
     topic = TopicFactory()
-    ResourceFactory(title="The paper", kind=Kind.PAPER, topics=[topic])
+    listed_resource(title="The paper", kind=Kind.PAPER, topics=[topic])
     page = html(client.get(topic.get_absolute_url(), {"kind": "podcast"}))
     assert "Ignored the kind filter" in page and "The paper" in page
 
@@ -479,11 +483,12 @@ def test_topic_query_count_does_not_grow(client):
 
 
 def test_topic_list_query_count(client):
-    ResourceFactory(topics=[TopicFactory()])
+    listed_resource(topics=[TopicFactory()])
     small = page_queries(client, reverse("catalog:topic-list"))
     for _ in range(5):
-        ResourceFactory(topics=[TopicFactory()])
-    assert page_queries(client, reverse("catalog:topic-list")) == small == (2, 1)  # warm: the token
+        listed_resource(topics=[TopicFactory()])
+    # Cold: the visible section tree and the topics with their counts; warm: the token.
+    assert page_queries(client, reverse("catalog:topic-list")) == small == (3, 1)
 
 
 # --- Search ----------------------------------------------------------------------------------

@@ -19,7 +19,7 @@ from apps.progress.exports import progress_csv
 from apps.progress.models import Status
 from apps.progress.services import progress_set_status
 from tests.core.test_production_settings import SECRET, run_python
-from tests.factories import UserFactory
+from tests.factories import UserFactory, listed_resource
 
 pytestmark = pytest.mark.django_db
 PASSWORD = "a sturdy passphrase 42"
@@ -128,7 +128,7 @@ def test_all_my_data_keeps_progress_and_notes_on_unpublished_resources(client):
 @pytest.mark.parametrize("start", ["=", "+", "-", "@", "\t", "\r"])
 def test_csv_cells_never_start_a_formula(start):
     learner = UserFactory()
-    resource = Resource.objects.create(
+    resource = listed_resource(
         title=f'{start}HYPERLINK("http://evil")', url="https://example.com/f"
     )
     progress_set_status(user=learner, resource=resource, status=Status.DONE, note=f"{start}1+1")
@@ -169,7 +169,7 @@ def _personal_urls(resource):
 
 def test_every_response_to_a_signed_in_learner_is_no_store(client):
     learner = UserFactory()
-    resource = Resource.objects.create(title="A paper", url="https://example.com/paper")
+    resource = listed_resource(title="A paper", url="https://example.com/paper")
     client.force_login(learner)
     for url in _personal_urls(resource):
         response = client.get(url)
@@ -262,7 +262,7 @@ def test_every_response_has_a_permissions_policy(client):
 )
 def test_a_next_that_is_not_a_path_here_goes_back_to_the_resource(client, next_value):
     learner = UserFactory()
-    resource = Resource.objects.create(title="A paper", url="https://example.com/paper")
+    resource = listed_resource(title="A paper", url="https://example.com/paper")
     client.force_login(learner)
     response = client.post(
         reverse("progress:note", args=[resource.uuid]), {"note": "mine", "next": next_value}

@@ -57,6 +57,14 @@ def catalog(db):
     }
 
 
+# Published resources that no visible entry lists: hidden like their guide, section or entry.
+LISTED_ONLY_WHERE_HIDDEN = (
+    "Under a hidden section zeppelin",
+    "Entry withdrawn zeppelin",
+    "In the secret guide only zeppelin",
+)
+
+
 def page(client, url, status=200):
     response = client.get(url)
     assert response.status_code == status, url
@@ -79,7 +87,8 @@ def test_home_lists_and_counts_only_published_things(client, catalog):
         overview.guides[0].resource_count == 1
     )  # visible only: not the unpublished, withdrawn or hidden-branch ones
     assert overview.guides[0].section_count == 1
-    assert {topic.slug: topic.resource_count for topic in overview.topics} == {"attention": 2}
+    # Visible resources only: not the one listed only under a hidden section.
+    assert {topic.slug: topic.resource_count for topic in overview.topics} == {"attention": 1}
 
 
 def test_guide_page_hides_unpublished_sections_entries_and_resources(client, catalog):
@@ -112,7 +121,7 @@ def test_resource_page_lists_only_visible_placements_and_topics(client, catalog)
 def test_topic_pages_hide_unpublished_topics_and_resources(client, catalog):
     html = page(client, catalog["topic"].get_absolute_url())
     assert "Visible zeppelin paper" in html
-    assert_hidden(html, "Unpublished zeppelin", "Secret guide")
+    assert_hidden(html, "Unpublished zeppelin", "Secret guide", "Under a hidden section zeppelin")
     page(client, catalog["secret_topic"].get_absolute_url(), status=404)
     assert_hidden(page(client, reverse("catalog:topic-list")), "Secret topic")
 
@@ -121,11 +130,11 @@ def test_search_finds_only_published_resources(client, catalog):
     response = client.get(reverse("catalog:search"), {"q": "zeppelin"})
     html = response.content.decode()
     assert "Visible zeppelin paper" in html
-    assert_hidden(html, "Unpublished zeppelin", "Secret guide")
+    assert_hidden(html, "Unpublished zeppelin", "Secret guide", *LISTED_ONLY_WHERE_HIDDEN)
     htmx = client.get(
         reverse("catalog:search"), {"q": "zeppelin"}, HTTP_HX_REQUEST="true"
     ).content.decode()
-    assert_hidden(htmx, "Unpublished zeppelin")
+    assert_hidden(htmx, "Unpublished zeppelin", *LISTED_ONLY_WHERE_HIDDEN)
 
 
 def test_a_learners_dashboard_does_not_show_what_was_unpublished(client, catalog, learner):

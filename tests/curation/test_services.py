@@ -161,7 +161,10 @@ def _export(*items):
 
 
 def test_a_progress_file_exported_before_a_merge_imports_onto_the_survivor():
-    survivor, duplicate = ResourceFactory(title="Keep"), ResourceFactory(title="Dup")
+    survivor, duplicate = (
+        EntryFactory(resource__title="Keep").resource,
+        ResourceFactory(title="Dup"),
+    )
     ada = make_user("ada@example.com")
     exported = _export({"resource": str(duplicate.uuid), "title": "Dup", "status": "done"})
     resource_merge(survivor=survivor, duplicates=[duplicate])
@@ -175,7 +178,10 @@ def test_a_progress_file_exported_before_a_merge_imports_onto_the_survivor():
 
 
 def test_two_items_of_one_file_that_are_now_one_resource_import_the_furthest_status():
-    survivor, duplicate = ResourceFactory(title="Keep"), ResourceFactory(title="Dup")
+    survivor, duplicate = (
+        EntryFactory(resource__title="Keep").resource,
+        ResourceFactory(title="Dup"),
+    )
     ada = make_user("ada@example.com")
     exported = _export(
         {"resource": str(survivor.uuid), "title": "Keep", "status": "in_progress"},

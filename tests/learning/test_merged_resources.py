@@ -1,5 +1,5 @@
 """A resource merged into another: its old page answers with a permanent redirect to the
-survivor's, as long as learners may see the survivor."""
+survivor's, as long as learners may see the survivor (it is listed in a published guide)."""
 
 import uuid
 
@@ -8,7 +8,7 @@ from django.urls import reverse
 
 from apps.catalog.models import Resource
 from apps.curation.services import resource_merge
-from tests.factories import ResourceFactory, UserFactory
+from tests.factories import EntryFactory, ResourceFactory, UserFactory
 
 pytestmark = pytest.mark.django_db
 
@@ -19,7 +19,10 @@ def page(resource_uuid):
 
 @pytest.fixture
 def merged():
-    survivor, duplicate = ResourceFactory(title="Keep"), ResourceFactory(title="Dup")
+    survivor, duplicate = (
+        EntryFactory(resource__title="Keep").resource,
+        ResourceFactory(title="Dup"),
+    )
     resource_merge(survivor=survivor, duplicates=[duplicate])
     return survivor, duplicate.uuid
 
@@ -36,7 +39,7 @@ def test_a_merged_away_page_redirects_for_good_to_the_survivor(client, merged, s
 
 
 def test_every_uuid_of_a_chain_of_merges_redirects_to_the_last_survivor(client):
-    a, b, c = ResourceFactory(), ResourceFactory(), ResourceFactory()
+    a, b, c = ResourceFactory(), ResourceFactory(), EntryFactory().resource
     resource_merge(survivor=b, duplicates=[a])
     resource_merge(survivor=c, duplicates=[b])
     for old in (a.uuid, b.uuid):

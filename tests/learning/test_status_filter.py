@@ -337,9 +337,9 @@ def test_the_other_filters_links_keep_the_learners_status_filter(learner, other_
 def test_search_status_filter_covers_every_page_of_results(user):
     """The filter's counts are of all results, a chosen status pages through only what it keeps,
     and the page links keep it (with and without htmx)."""
-    from tests.factories import ResourceFactory
+    from tests.factories import listed_resource
 
-    found = [ResourceFactory(title=f"Zeta paper {n:02}") for n in range(25)]  # two pages
+    found = [listed_resource(title=f"Zeta paper {n:02}") for n in range(25)]  # two pages
     progress_set_status(user=user, resource=found[0], status=Status.DONE)
     progress_set_status(user=user, resource=found[22], status=Status.IN_PROGRESS)
     progress_set_status(user=user, resource=found[24], status=Status.SKIPPED)
