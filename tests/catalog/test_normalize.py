@@ -1,6 +1,8 @@
 """URL normalization, repair, titles and kinds: the rules that make one resource one row."""
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from apps.catalog.importer.kinds import guess_kind
 from apps.catalog.importer.urls import normalize_url, repair_url, title_from_url
@@ -157,3 +159,64 @@ def test_a_url_urllib_cannot_take_apart_is_kept_as_written():
 )
 def test_short_host_aliases_become_the_sites_own_url(alias, canonical):
     assert normalize_url(alias) == canonical
+
+
+# --- The fast paths (an import reads thousands of links) --------------------------------------
+_HOSTS = [
+    "example.com",
+    "Example.com",
+    "arxiv.org",
+    "export.arxiv.org",
+    "youtu.be",
+    "hf.co",
+    "a-b.co.uk",
+    "1.2.3.4",
+    "example.com.",
+    "example.com:443",
+    "example.com:80",
+    "www.example.com",
+    "WWW.YouTube.com",
+    "user@example.com",
+    "bücher.example",
+    "",
+]
+
+
+@given(
+    scheme=st.sampled_from(["https", "http", "HTTPS", "ftp"]),
+    host=st.sampled_from(_HOSTS),
+    segments=st.lists(st.text(alphabet="aZ09-._~!$&'()*+,;=:@%/?#\"<> é", max_size=6), max_size=4),
+    slash=st.booleans(),
+    query=st.sampled_from(
+        ["", "?", "?utm_source=x", "?s=08", "?ref=hn&utm_medium=y", "?a=1", "?feature=share&pp=1"]
+    ),
+    fragment=st.sampled_from(["", "#", "#:~:text=hi", "#top", "#/route"]),
+)
+@settings(max_examples=600, deadline=None)
+def test_the_fast_paths_give_what_the_full_normalization_gives(
+    scheme, host, segments, slash, query, fragment
+):
+    from apps.catalog.importer.urls import _normalize
+
+    path = "".join(f"/{segment}" for segment in segments) + "/" * slash
+    url = f"{scheme}://{host}{path}{query}{fragment}"
+    try:
+        slow = _normalize(url.strip())
+    except ValueError:
+        slow = url.strip()
+    assert normalize_url(url) == slow
+
+
+def test_the_fast_path_takes_plain_urls_and_leaves_the_rest_to_url_normalize():
+    from apps.catalog.importer.urls import _ALREADY_NORMAL
+
+    assert _ALREADY_NORMAL.fullmatch("https://kipp.ly/transformer-inference-arithmetic")
+    assert _ALREADY_NORMAL.fullmatch("https://example.com/")
+    for url in (
+        "https://example.com",  # gains its "/"
+        "https://example.com/post/",  # loses the trailing slash
+        "https://arxiv.org/abs/2205.14135",  # arXiv's own rule
+        "https://example.com/a?utm_source=x",  # a query to clean
+        "https://example.com/a/../b",
+    ):
+        assert not _ALREADY_NORMAL.fullmatch(url)

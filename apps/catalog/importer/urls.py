@@ -76,6 +76,16 @@ def _clean_fragment(fragment: str) -> str:
     return quote(unquote(fragment), safe=_FRAGMENT_SAFE)
 
 
+# A URL ``_normalize`` would give back unchanged: http(s), a lowercase ASCII host without port,
+# a path of characters url-normalize keeps as they are, with no empty, "." or ".." segment and no
+# trailing slash (or just "/"), no query, no fragment, and not a host rewritten below. Linear: "."
+# and "/" separate runs of characters they are not part of.
+_ALREADY_NORMAL = re.compile(
+    r"https?://(?!(?:[a-z0-9-]+\.)*(?:arxiv\.org|youtu\.be|hf\.co)/)[a-z0-9-]+(?:\.[a-z0-9-]+)*"
+    r"(?:/|(?:/(?!\.\.?(?:/|$))[A-Za-z0-9\-._~!$&'()*+,;=:@]+)+)"
+)
+
+
 def normalize_url(url: str) -> str:
     """The canonical form of ``url``, used as the Resource's identity.
 
@@ -83,10 +93,37 @@ def normalize_url(url: str) -> str:
     'https://example.com/a/b'
     """
     url = url.strip()
+    # The common cases first: taking a URL apart costs ~0.2 ms, and a 1 MB import has 25,000.
+    if _ALREADY_NORMAL.fullmatch(url):
+        return url
+    if (quick := _normalize_plain(url)) is not None:
+        return quick
     try:
         return _normalize(url)
     except ValueError:
         return url  # not a URL urllib can take apart (``http://[a]/``): kept as written
+
+
+_DEFAULT_PORTS = {"http": ":80", "https": ":443"}
+
+
+def _normalize_plain(url: str) -> str | None:
+    """What ``_normalize`` gives for a URL that only differs from its normal form by case in the
+    scheme or host, a default port, trailing slashes, tracking parameters or a text fragment; None
+    for any other. String operations only: ~20× faster than url-normalize, which spends most of
+    its time on IDNA for hosts that are plain ASCII."""
+    scheme, separator, rest = url.partition("://")
+    rest, _, fragment = rest.partition("#")
+    if not separator or (fragment and not fragment.startswith(":~:")):
+        return None
+    rest, _, query = rest.partition("?")
+    host, _, path = rest.partition("/")
+    scheme, host = scheme.lower(), host.lower()
+    host = host.removesuffix(_DEFAULT_PORTS.get(scheme, "//"))
+    if query and _clean_query(query, host):
+        return None
+    candidate = f"{scheme}://{host}/{path.rstrip('/')}"
+    return candidate if _ALREADY_NORMAL.fullmatch(candidate) else None
 
 
 # arXiv serves one paper at /abs/ID, /pdf/ID, /pdf/ID.pdf and /abs/IDv2: one identity, the abstract page.
