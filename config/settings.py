@@ -183,6 +183,8 @@ ACCOUNT_LOGOUT_ON_GET = False
 ACCOUNT_RATE_LIMITS = {
     "login_failed": env_str("RATE_LIMIT_LOGIN_FAILED", "10/m/ip,5/5m/key"),
     "signup": env_str("RATE_LIMIT_SIGNUP", "20/h/ip"),
+    # Not allauth's: the progress import (apps.progress.views), a preview or a confirmation.
+    "progress_import": env_str("RATE_LIMIT_PROGRESS_IMPORT", "10/m/user,60/h/user"),
     "reset_password": "20/m/ip,5/m/key",
     "confirm_email": "1/3m/key",
 }

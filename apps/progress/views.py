@@ -1,6 +1,7 @@
 """A learner's progress as files: export and import (the tick, the note and the dashboard are
 learner pages, apps.learning)."""
 
+from allauth.core import ratelimit
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
 from django.http import HttpResponse, JsonResponse
@@ -34,12 +35,27 @@ def progress_export(request, fmt):
     return response
 
 
+# allauth's rate limiter (the sign-in and sign-up limits' own): per learner, in the shared cache.
+IMPORT_RATE_LIMIT_ACTION = "progress_import"  # settings.ACCOUNT_RATE_LIMITS
+IMPORT_RATE_LIMITED = (
+    "You have imported several times in a short while: wait a few minutes and try again. "
+    "Nothing was imported."
+)
+
+
 @login_required
 @require_http_methods(["GET", "POST"])
 def progress_import(request):
-    """Upload or paste → preview of what will change → confirm → applied atomically."""
+    """Upload or paste → preview of what will change → confirm → applied atomically. Each POST
+    (a preview or a confirmation) counts against the learner's RATE_LIMIT_PROGRESS_IMPORT."""
     form = ImportForm(request.POST or None, request.FILES or None)
     plan = None
+    if request.method == "POST" and not ratelimit.consume(
+        request, action=IMPORT_RATE_LIMIT_ACTION, user=request.user
+    ):
+        form.is_valid()  # the pasted text stays in the form, to send again later
+        form.add_error(None, IMPORT_RATE_LIMITED)
+        return render(request, "progress/import.html", {"form": form}, status=429)
     if request.method == "POST" and form.is_valid():
         content = form.cleaned_data["content"]
         try:
