@@ -462,3 +462,30 @@ def test_a_forged_merge_choice_imports_nothing(curator_client):
     assert response.status_code == 200
     assert "merge and split choices" in str(response.context["form"].errors)
     assert counts() == before
+
+
+def test_a_list_with_more_links_than_an_import_reads_is_refused_before_it_is_read(
+    curator_client, monkeypatch
+):
+    from apps.catalog.importer import parser
+
+    def not_read(*args, **kwargs):
+        raise AssertionError("the list was parsed")
+
+    monkeypatch.setattr(parser, "_Parser", not_read)
+    links = parser.MAX_LINKS + 1
+    text = "# A huge list\n\n" + "".join(f"- https://s.io/{n}\n" for n in range(links))
+    before = counts()
+    response = preview(curator_client, text=text)
+    assert response.status_code == 200
+    assert response.templates[0].name == "curation/guide_import.html"
+    errors = " ".join(str(e) for e in response.context["form"].errors.values())
+    assert f"This list holds {links:,} links; an import reads at most 5,000." in errors
+    assert counts() == before
+
+
+def test_a_list_at_the_link_limit_is_read():
+    from apps.catalog.importer import parser
+
+    text = "# A big list\n\n" + "".join(f"- https://s.io/{n}\n" for n in range(parser.MAX_LINKS))
+    assert sum(1 for _ in parser.parse_guide(text).items()) == parser.MAX_LINKS
