@@ -215,8 +215,7 @@ def _marked_resources(content) -> dict:
     if not uuids:
         return {}
     resources = {
-        resource.uuid: resource
-        for resource in visible_resources().filter(uuid__in=list(uuids))
+        resource.uuid: resource for resource in visible_resources().filter(uuid__in=list(uuids))
     }
     resources |= _aliased(uuids - set(resources))
     return {str(resource_uuid): resource.id for resource_uuid, resource in resources.items()}
