@@ -17,7 +17,7 @@ from apps.progress.models import Activity, Progress, Status
 from apps.progress.selectors import activity_year
 from apps.progress.services import progress_set_note, progress_set_status
 from tests.accounts.factories import UserFactory
-from tests.factories import ResourceFactory
+from tests.factories import EntryFactory, SectionFactory
 
 pytestmark = pytest.mark.django_db
 
@@ -30,7 +30,8 @@ def _days_ago(days):
 def history(me):
     """A learner with 25 days of history: a 20-day run ending today, ticks undone, skips (one
     after starting, one straight away), something in progress, a note on something not begun."""
-    resources = ResourceFactory.create_batch(32)
+    section = SectionFactory()  # listed in a published guide: learners may see them
+    resources = [EntryFactory(section=section).resource for _ in range(32)]
     for offset in range(20):  # done on each of the last 20 days: the current streak
         progress_set_status(
             user=me, resource=resources[offset], status=Status.DONE, at=_days_ago(offset)
