@@ -125,7 +125,8 @@ def test_the_export_holds_followed_paths_and_the_import_follows_them_again(my_cl
     followed = PathFollow.objects.create(
         user=me, path=paths[0], hours_per_week=3, done_minutes_at_follow=45
     )
-    PathFollow.objects.filter(pk=followed.pk).update(followed_at=_days_ago(12))
+    followed_at = _days_ago(12)
+    PathFollow.objects.filter(pk=followed.pk).update(followed_at=followed_at)
     PathFollow.objects.create(user=me, path=paths[2])
     PathFollow.objects.create(user=UserFactory(), path=paths[1])  # not mine: not exported
     data = json.loads(_export(my_client))
@@ -145,7 +146,7 @@ def test_the_export_holds_followed_paths_and_the_import_follows_them_again(my_cl
     assert set(restored) == {"path-0", "path-2"}
     assert restored["path-0"].hours_per_week == 3
     assert restored["path-0"].done_minutes_at_follow == 45
-    assert restored["path-0"].followed_at == _days_ago(12)
+    assert restored["path-0"].followed_at == followed_at
     # Imported again: nothing doubles, nothing changes.
     _import(client, json.dumps(data))
     assert PathFollow.objects.filter(user=fresh).count() == 2
