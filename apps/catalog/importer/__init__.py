@@ -6,7 +6,7 @@ The public API (what admin, commands and tests use)::
     print(plan.summary())              # sections, entries, new vs already-known resources, warnings
     result = apply_import(plan)        # one transaction; ``replace=True`` rebuilds an existing guide
     parse_guide(data)                  # the pure parse tree (ParsedGuide), no database at all
-    reading_paths()                    # the bundled guides' reading paths (see ``paths``)
+    plan_catalog().paths               # the bundled guides' reading paths (see ``paths``)
     normalize_url(url)                 # the catalog's URL identity
 
 Bad input (empty, binary, undecodable, nothing that looks like a reading list, a
@@ -22,7 +22,7 @@ guide against a newer version of its source: diff and apply).
 from apps.catalog.importer.builder import ImportResult, apply_import
 from apps.catalog.importer.errors import CatalogImportError
 from apps.catalog.importer.parser import ParsedGuide, parse_guide
-from apps.catalog.importer.paths import ReadingPath, ReadingPathStep, reading_paths
+from apps.catalog.importer.paths import ReadingPath, ReadingPathStep
 from apps.catalog.importer.planner import ImportPlan, plan_catalog, plan_import
 from apps.catalog.importer.urls import normalize_url
 
@@ -38,5 +38,4 @@ __all__ = [
     "parse_guide",
     "plan_catalog",
     "plan_import",
-    "reading_paths",
 ]

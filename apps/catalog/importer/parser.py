@@ -142,12 +142,9 @@ class ParsedGuide:
 
 # --- line shapes -------------------------------------------------------------------------
 
-_HEADING = re.compile(r"^(#{1,6})\s+(.*?)\s*#*\s*$")
-_RULE = re.compile(r"^(?:-{3,}|\*{3,}|_{3,})$")
 _BULLET = re.compile(r"^(\s*)([-*+])(?:\s+(.*))?$")
 _ORDERED = re.compile(r"^(\s*)(\d+)[.)]\s+(.*)$")
 _CHECKBOX = re.compile(r"^\[( |x|X)\]\s*")
-_FENCE = re.compile(r"^\s*(```|~~~)")
 _NUMBERED_TITLE = re.compile(r"^(\d{1,3}|[A-Z])\.\s+(.+)$")
 _TIER = re.compile(r"^tier\s*([1-3])\b", re.IGNORECASE)
 _PRIORITY_LABEL = re.compile(r"^\**(MUST|MAYBE)\**\s*:?\**$")
@@ -322,8 +319,6 @@ def _split_author(text: str) -> tuple[str, str]:
 
 _NAME = r"(?:[A-Z]|\([A-Z])[\w.&()'-]*"
 _BY_AUTHOR = re.compile(rf"^by\s+({_NAME}(?:,?\s+(?:and\s+|&\s+)?{_NAME})*)$")
-# "**Title** (2015), G. Hinton et al." — a paper list's author after the year.
-_YEAR_AUTHOR = re.compile(r"^\(?((?:19|20)\d\d)\)?,?\s+([A-Z][^\[\]]{0,80}?)\s*[,.]?\s*$")
 _ITALIC_AUTHORS = re.compile(r"^\*([^*]{2,300})\*")
 # Labels that say what an extra link is (the paper's code, its slides), not what it is called.
 _COMPANION_LABEL = re.compile(
@@ -373,18 +368,6 @@ def _is_named(segment: markdown.Segment, about: str = "") -> bool:
         and not re.search(r"\s", label)
         and label.casefold() not in re.findall(r"[\w.+-]+", about.casefold())
     )
-
-
-def parse_item(
-    body: str, *, context: str = "", tier=None, priority="", raw=""
-) -> ParsedItem | None:
-    """One item from its text (list marker and checkbox already removed); None when it holds nothing.
-
-    Links that name resources of their own ("Chroma, Pinecone, Milvus") are split off: see
-    ``parse_items``, which returns them all.
-    """
-    items = parse_items(body, context=context, tier=tier, priority=priority, raw=raw)
-    return items[0] if items else None
 
 
 def parse_items(

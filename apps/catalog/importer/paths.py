@@ -1,6 +1,7 @@
 """The reading paths the guides define, as plain data keyed on resource uuids.
 
-``reading_paths()`` returns, for the five bundled guides, a list of ``ReadingPath``:
+``guide_paths(guide)`` returns, for one planned guide, a list of ``ReadingPath`` (a catalog
+plan's ``ImportPlan.paths`` holds every guide's):
 
 * ``slug`` — stable, ``<guide slug>-<path name>``, e.g. ``ai-infra-field-notes-kernel-development``;
 * ``title``, ``description`` — for display;
@@ -218,9 +219,3 @@ def guide_paths(guide) -> list[ReadingPath]:
     ]
     return [path for path in candidates if path is not None]
 
-
-def reading_paths() -> list[ReadingPath]:
-    """The reading paths of the five bundled guides; resource uuids match ``fixtures/catalog.json``."""
-    from apps.catalog.importer.planner import plan_catalog
-
-    return plan_catalog().paths

@@ -174,7 +174,6 @@ TOPICS: tuple[TopicSpec, ...] = (
     ),
     TopicSpec("interview-prep", "Interview Prep", "AI infrastructure interview topics."),
 )
-TOPIC_SLUGS = frozenset(topic.slug for topic in TOPICS)
 FALLBACK_TOPIC = "reference-collections"
 
 # Section titles (any guide) → topics. The nearest section with a matching rule decides, and
