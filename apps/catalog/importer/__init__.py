@@ -13,15 +13,18 @@ Bad input (empty, binary, undecodable, nothing that looks like a reading list, a
 taken slug) raises ``CatalogImportError`` whose message can be shown as is.
 
 Layout: ``text`` (decode + mojibake repair) → ``markdown`` (markdown-it-py: block tokens,
-inline segments, HTML blocks as markdown) → ``parser`` (the document as a reader sees it:
-sections, items, what was skipped) → ``planner`` (uuids, dedupe, ``topics``, ``paths``) →
+inline segments, HTML blocks as markdown) → ``events`` (block tokens flattened in reading
+order) → ``parser`` (the document as a reader sees it: sections, items, what was skipped;
+one line's items are ``items``, with ``links``, ``titles`` and ``authors``; ``tables``; a
+guide's own paths and phased plans are ``plans``; the tree is ``parsed``) → ``planner`` (uuids, dedupe, ``topics``, ``paths``) →
 ``builder`` (model instances, writes) / ``fixtures`` (serialized catalog); ``sync`` (a
 guide against a newer version of its source: diff and apply).
 """
 
 from apps.catalog.importer.builder import ImportResult, apply_import
 from apps.catalog.importer.errors import CatalogImportError
-from apps.catalog.importer.parser import ParsedGuide, parse_guide
+from apps.catalog.importer.parsed import ParsedGuide
+from apps.catalog.importer.parser import parse_guide
 from apps.catalog.importer.paths import ReadingPath, ReadingPathStep
 from apps.catalog.importer.planner import ImportPlan, plan_catalog, plan_import
 from apps.catalog.importer.urls import normalize_url

@@ -218,4 +218,3 @@ def guide_paths(guide) -> list[ReadingPath]:
         _must_first(guide),
     ]
     return [path for path in candidates if path is not None]
-

@@ -15,7 +15,8 @@ from django.utils.text import slugify
 from apps.catalog.importer import paths, sources, topics
 from apps.catalog.importer.books import book_key, resolve_book
 from apps.catalog.importer.errors import CatalogImportError
-from apps.catalog.importer.parser import ParsedGuide, ParsedItem, ParsedSection, parse_guide
+from apps.catalog.importer.parsed import ParsedGuide, ParsedItem, ParsedSection
+from apps.catalog.importer.parser import parse_guide
 from apps.catalog.importer.urls import (
     normalize_url,
     query_items,

@@ -1,0 +1,254 @@
+"""Tables: a row holding links is an item; a Section/Chapter table without links is a section per row.
+
+A row's main link is the first in its title column, else its first named link, else its first
+link (a row of buttons ``[<img …>](notebook)`` is read by its buttons); the row's other links are
+the item's companions. ``1) **Name** - what it is`` in a title column is split into the name and
+its description. Which column is which is read from the header's words.
+"""
+
+import re
+from collections.abc import Callable
+from dataclasses import dataclass
+
+from apps.catalog.importer import markdown
+from apps.catalog.importer.kinds import guess_kind
+from apps.catalog.importer.links import (
+    COMPANION_LABEL,
+    button_label,
+    has_button,
+    has_link,
+    image_reason,
+    is_badge,
+    is_button,
+    is_named,
+    symbol_label,
+)
+from apps.catalog.importer.parsed import ParsedItem, ParsedLink
+from apps.catalog.importer.titles import clean_title
+from apps.catalog.importer.urls import repair_url, title_from_url
+
+_TITLE_HEADERS = (
+    "section",
+    "chapter",
+    "title",
+    "name",
+    "paper",
+    "papers",
+    "notebook",
+    "project",
+    "model",
+    "tool",
+    "resource",
+    "course",
+    "book",
+    "article",
+    "repo",
+    "repository",
+    "library",
+    "link",
+    "technique",
+    "method",
+    "topic",
+    "lecture",
+    "lesson",
+    "tutorial",
+    "dataset",
+)
+_TEXT_HEADERS = (
+    "highlights",
+    "description",
+    "summary",
+    "notes",
+    "note",
+    "about",
+    "abstract",
+    "what",
+    "comment",
+)
+_AUTHOR_HEADERS = (
+    "author",
+    "authors",
+    "institute",
+    "institution",
+    "organization",
+    "organisation",
+    "publisher",
+    "by",
+    "lab",
+    "company",
+    "speaker",
+)
+_NUMBER_HEADERS = ("#", "no", "no.", "number")
+_SECTION_HEADERS = ("section", "chapter", "title", "name")
+_NUMBER_ONLY = re.compile(r"[\d\s./:-]+")
+
+
+_TITLE_CELL = re.compile(
+    r"^\s*(?:\d{1,4}[.)]\s*)?(?:\*\*|__)([^*_\n]{1,300})(?:\*\*|__)\s*(?:[-–—:]\s*)?(.*)$"
+)
+
+
+def _split_title_cell(source: str, readable: str) -> tuple[str, str]:
+    """A title cell as (title, description): ``1) **Muse** - GoogleAI introduces …`` → ("Muse", "GoogleAI …")."""
+    if match := _TITLE_CELL.match(source):
+        title = markdown.strip_emphasis(match.group(1)).strip(" :")
+        rest = markdown.squash(markdown.strip_emphasis(match.group(2)))
+        if title and rest:
+            return title, rest
+    return readable, ""
+
+
+@dataclass
+class Chapter:
+    """A row of a section table: a section of the guide holding one chapter to read."""
+
+    title: str
+    number: str
+    highlights: str
+    raw: str
+
+
+class Table:
+    """A markdown table's rows (inline source, the header first) and the lines they were read from."""
+
+    def __init__(self, rows: list[list[str]], raw_rows: list[str]):
+        self.header = [markdown.strip_emphasis(c).lower().strip(" :") for c in rows[0]]
+        self.body = rows[1:]
+        self.raws = (
+            raw_rows[1:] if len(raw_rows) == len(rows) else [" | ".join(r) for r in self.body]
+        )
+        self.title_col = self._column(_TITLE_HEADERS)
+        self.text_col = self._column(_TEXT_HEADERS)
+        self.author_col = self._column(_AUTHOR_HEADERS)
+        self.number_col = self._column(_NUMBER_HEADERS)
+
+    def _column(self, names) -> int | None:
+        return next(
+            (i for i, h in enumerate(self.header) if h in names or h.rstrip("s") in names), None
+        )
+
+    def holds_links(self) -> bool:
+        return any(has_link(cell) or has_button(cell) for row in self.body for cell in row)
+
+    def is_section_table(self) -> bool:
+        return self.title_col is not None and self.header[self.title_col] in _SECTION_HEADERS
+
+    def chapters(self) -> list[Chapter]:
+        """A section table's rows (those with a title)."""
+        chapters = []
+        for raw, row in zip(self.raws, self.body, strict=True):
+            cells = [markdown.strip_emphasis(c) for c in row]
+            if self.title_col >= len(cells) or not cells[self.title_col]:
+                continue
+            chapters.append(
+                Chapter(
+                    title=cells[self.title_col],
+                    number=_cell(cells, self.number_col),
+                    highlights=_cell(cells, self.text_col),
+                    raw=raw,
+                )
+            )
+        return chapters
+
+    def items(self, *, context: str, skip: Callable[[str], None]) -> list[ParsedItem]:
+        """One item per row holding a link; ``skip(reason)`` is told of each badge left out."""
+        items = []
+        for raw, row in zip(self.raws, self.body, strict=True):
+            if item := self._row_item(row, raw, context=context, skip=skip):
+                items.append(item)
+        return items
+
+    def _row_item(self, row, raw, *, context, skip) -> ParsedItem | None:
+        cells = [markdown.segments(cell) for cell in row]
+        web = _row_links(cells, skip)
+        if not web:
+            return None
+        main_index = self._main_link(web)
+        col, main = web[main_index]
+        title, cell_description = self._title(row, cells, col, main)
+        item = ParsedItem(title=clean_title(title) or title_from_url(main.url), kind="", raw=raw)
+        url, issue = repair_url(main.url)
+        item.links.append(ParsedLink(url=url, label=main.text, issue=issue))
+        item.links.extend(_extra_link(p) for k, (_i, p) in enumerate(web) if k != main_index)
+        if self.text_col is not None and self.text_col < len(cells):
+            item.description = markdown.plain(cells[self.text_col])
+            item.note = item.description
+        elif cell_description:
+            item.description = item.note = cell_description
+        if self.author_col is not None and self.author_col < len(cells):
+            item.author = markdown.plain(cells[self.author_col])
+        item.kind = guess_kind(url, item.title, context=context)
+        return item
+
+    def _main_link(self, web) -> int:
+        """The first link in the title column, else the first named link, else the first."""
+        main_index = next(
+            (k for k, (i, p) in enumerate(web) if i == self.title_col and not p.image), None
+        )
+        if main_index is None:
+            main_index = next((k for k, (i, p) in enumerate(web) if not p.image and is_named(p)), 0)
+        return main_index
+
+    def _title(self, row, cells, col, main) -> tuple[str, str]:
+        """The row's (title, description from the title cell) for its main link in column ``col``."""
+        title, cell_description = "", ""
+        title_col = self.title_col
+        if title_col is not None and title_col < len(cells):
+            title = markdown.plain(cells[title_col])
+            if col != title_col:
+                # "1) **Muse** - GoogleAI introduces Muse, …": the bold name, then what it is
+                title, cell_description = _split_title_cell(row[title_col], title)
+        if not title or (col == title_col and main.text and not COMPANION_LABEL.match(main.text)):
+            title = main.text if main.text and not COMPANION_LABEL.match(main.text) else title
+        if not title:
+            # no title column: the words nearest the link, on its left ("| 1 | Foundational | Basic RAG | [button] |")
+            named = [
+                markdown.plain(c)
+                for k, c in enumerate(cells)
+                if k not in (self.text_col, self.author_col)
+                and markdown.plain(c)
+                and not _NUMBER_ONLY.fullmatch(markdown.plain(c))
+            ]
+            left = [
+                markdown.plain(c)
+                for k, c in enumerate(cells[:col])
+                if k not in (self.text_col, self.author_col, self.number_col)
+                and markdown.plain(c)
+                and not _NUMBER_ONLY.fullmatch(markdown.plain(c))
+            ]
+            title = left[-1] if left and main.image else (named[0] if named else "")
+        return title, cell_description
+
+
+def _cell(cells: list[str], col: int | None) -> str:
+    return cells[col] if col is not None and col < len(cells) else ""
+
+
+def _row_links(cells, skip) -> list[tuple[int, markdown.Segment]]:
+    """A row's (column, link) pairs that count: links and buttons, badges left out (and told of)."""
+    links = [
+        (i, p)
+        for i, parts in enumerate(cells)
+        for p in parts
+        if markdown.is_web_link(p) or (p.image and p.url.startswith("http") and p.src != p.url)
+    ]
+    web = [(i, p) for i, p in links if not p.image or not is_badge(p)]
+    if not web:
+        # a row whose only links are buttons ("View on GitHub", "Open in Colab") to its content
+        web = [(i, p) for i, p in links if p.image and is_button(p)]
+    for _, p in links:
+        if p.image and is_badge(p) and (_, p) not in web:
+            skip(image_reason(p))
+    return web
+
+
+def _extra_link(p: markdown.Segment) -> ParsedLink:
+    """A row's link other than its main one, kept under a label saying what it is."""
+    extra_url, extra_issue = repair_url(p.url)
+    label = p.text if re.search(r"\w", p.text) else ""
+    label = label or ("Notebook" if "colab" in p.url else "")
+    if not label and not p.image:
+        label = symbol_label(p.url)  # "[💻](github…)"
+    if p.image and not label:
+        label = button_label(p)
+    return ParsedLink(url=extra_url, label=label or title_from_url(p.url), issue=extra_issue)
