@@ -5,6 +5,7 @@ links, its title, author, description and note) and, after it, one item per link
 resource of its own ("Chroma, Pinecone, Milvus")."""
 
 import re
+from dataclasses import dataclass
 from decimal import Decimal
 
 from apps.catalog.importer import markdown
@@ -47,36 +48,50 @@ _TRIM_NOTE = " ,:;.-–—>/|•·"
 _BULLET_PREFIX = re.compile(r"(?:Paper|Code|Blog|Video|Link)s?", re.IGNORECASE)
 
 
-def parse_items(
-    body: str, *, context: str = "", tier=None, priority="", raw=""
-) -> list[ParsedItem]:
-    text = body
-    done = bool(_DONE.search(text))
-    text = _DONE.sub(" ", text)
-    rating = None
-    if match := _RATING.search(text):
-        rating = Decimal(match.group(1))
-        text = _RATING.sub(" ", text)
-    explicit_kind = None
-    if _BLOG_PREFIX.match(text.strip()):
-        explicit_kind = Kind.SITE
-        text = _BLOG_PREFIX.sub("", text.strip())
-    parts = markdown.segments(text)
-    link_indexes = [i for i, part in enumerate(parts) if markdown.is_web_link(part)]
-    item = ParsedItem(
-        title="", kind="", tier=tier, priority=priority, rating=rating, done=done, raw=raw or body
-    )
-    if not link_indexes:
-        text_only = markdown.plain(parts)
-        if not text_only:
-            return []
-        title, sep, note = text_only.partition(": ")
-        if not sep or len(title) > MAX_HEADING:
-            title, note = text_only, ""
-        item.title, item.note = title.strip(), note.strip()
-        item.kind = explicit_kind or guess_kind(None, item.title, context=context)
-        return [item]
+@dataclass
+class _Marks:
+    """What a line's marks say about its item: ``[DONE]``, ``(rating 8/10)``, ``(blog)``."""
 
+    done: bool = False
+    rating: Decimal | None = None
+    kind: str | None = None
+
+
+def _read_marks(text: str) -> tuple[str, _Marks]:
+    """``text`` without its marks, and what they said."""
+    marks = _Marks(done=bool(_DONE.search(text)))
+    text = _DONE.sub(" ", text)
+    if match := _RATING.search(text):
+        marks.rating = Decimal(match.group(1))
+        text = _RATING.sub(" ", text)
+    if _BLOG_PREFIX.match(text.strip()):
+        marks.kind = Kind.SITE
+        text = _BLOG_PREFIX.sub("", text.strip())
+    return text, marks
+
+
+@dataclass
+class _LinkedLine:
+    """A line holding links, read once: its main link, the words around it, and which of its
+    other links are the item's companions (``extras``) or resources of their own (``split``)."""
+
+    text: str
+    parts: list[markdown.Segment]
+    main: markdown.Segment
+    prefix: str  # the item's own words before its main link
+    split: list[int]
+    extras: list[int]
+    by_links: list[int]  # "…, by [@jordn](…)": the author's page
+    kept: list[markdown.Segment]  # the parts without the split-off links
+    rest_parts: list[markdown.Segment]  # the kept parts after the main link
+    rest: str  # the words after the main link
+    lead: str  # what follows the link once badges and images are set aside
+
+
+def _read_links(text: str, parts: list[markdown.Segment]) -> _LinkedLine | None:
+    link_indexes = [i for i, part in enumerate(parts) if markdown.is_web_link(part)]
+    if not link_indexes:
+        return None
     first = link_indexes[0]
     main = parts[first]
     # A link whose label is only a companion word ("[pdf]") after a bold title: the title names it.
@@ -96,13 +111,29 @@ def parse_items(
         if not parts[i].bare and BY_BEFORE.search(parts[i - 1].text if i else "")
     ]
     split = [i for i in split if i not in by_links]
-    extras = [i for i in link_indexes[1:] if i not in split]
     kept = [p for i, p in enumerate(parts) if i not in split]
-    first = kept.index(main)
-    rest_parts = kept[first + 1 :]
-    # the words after the link; a split-off link inside a sentence is read by its label
-    # ("AutoML library for Keras based on "Auto-Keras: …"."), one in a list of links is not
-    rest = markdown.plain(
+    rest_parts = kept[kept.index(main) + 1 :]
+    return _LinkedLine(
+        text=text,
+        parts=parts,
+        main=main,
+        prefix=prefix,
+        split=split,
+        extras=[i for i in link_indexes[1:] if i not in split],
+        by_links=by_links,
+        kept=kept,
+        rest_parts=rest_parts,
+        rest=_words_after_link(parts, main, split),
+        lead=_lead(rest_parts),
+    )
+
+
+def _words_after_link(
+    parts: list[markdown.Segment], main: markdown.Segment, split: list[int]
+) -> str:
+    """The words after the link; a split-off link inside a sentence is read by its label
+    ("AutoML library for Keras based on "Auto-Keras: …"."), one in a list of links is not."""
+    return markdown.plain(
         [
             part
             for index, part in enumerate(parts)
@@ -122,106 +153,177 @@ def parse_items(
             )
         ]
     )
-    # what follows the link once badges and images are set aside ("[AIDE](…) ![](stars) - …")
+
+
+def _lead(rest_parts: list[markdown.Segment]) -> str:
+    """What follows the link once badges and images are set aside ("[AIDE](…) ![](stars) - …")."""
     words_after = []
     for part in rest_parts:
         if part.url and not part.image:
             break
         words_after.append(part.text if not part.image else "")
-    lead = "".join(words_after)
-    url, issue = repair_url(main.url)
-    item.links.append(ParsedLink(url=url, label=main.text, issue=issue))
-    for index in extras:
+    return "".join(words_after)
+
+
+def parse_items(
+    body: str, *, context: str = "", tier=None, priority="", raw=""
+) -> list[ParsedItem]:
+    """The items ``body`` (one line's text, list marker and checkbox removed) names, the line's
+    own item first; none when it holds nothing."""
+    text, marks = _read_marks(body)
+    parts = markdown.segments(text)
+    item = ParsedItem(
+        title="",
+        kind="",
+        tier=tier,
+        priority=priority,
+        rating=marks.rating,
+        done=marks.done,
+        raw=raw or body,
+    )
+    line = _read_links(text, parts)
+    if line is None:
+        return _words_item(item, parts, marks, context)
+    url, issue = repair_url(line.main.url)
+    item.links.append(ParsedLink(url=url, label=line.main.text, issue=issue))
+    for index in line.extras:
         extra_url, extra_issue = repair_url(parts[index].url)
         item.links.append(
             ParsedLink(url=extra_url, label=link_label(parts, index), issue=extra_issue)
         )
-
-    if main.bare:
-        paren = re.fullmatch(r"\((.+)\)", rest)
-        if prefix:
-            item.title, item.note = prefix, rest
-        elif re.search(r"\w", rest) and not paren:
-            item.title = titlecase_shouting(rest)
-        elif paren and weak_url_title(url):
-            item.title = paren.group(1)
-        else:
-            item.title, item.note = title_from_url(url), paren.group(1) if paren else ""
+    if line.main.bare:
+        _title_bare_link(item, line, url)
     else:
-        label = main.text
-        word_label = LEADING_SYMBOLS.sub("", label)  # "📄 Paper" is a "Paper" link
-        rest_title = re.split(r",\s|\s[-–—]\s|\.\s|;\s", rest.lstrip(_TRIM_NOTE), maxsplit=1)
-        if (GENERIC_LABEL.match(label) or COMPANION_LABEL.match(label)) and prefix:
-            item.title, item.author = titled_prefix(text, prefix)
-            item.note = rest.lstrip(_TRIM_NOTE).strip()
-        elif is_abbreviation_list(label) and prefix:
-            item.title = f"{prefix} ({label})"
-        elif PLACEHOLDER_LABEL.match(label) and not weak_url_title(url):
-            item.title = title_from_url(url)
-        elif (
-            not prefix
-            and (GENERIC_LABEL.match(word_label) or COMPANION_LABEL.match(word_label))
-            and re.search(r"[A-Za-z]{3}", rest_title[0])
-            and len(rest_title[0]) <= MAX_HEADING
-        ):
-            # "[📄 Paper](…) Attention Is All You Need, Vaswani et al.": the words after name it
-            item.title, rest = rest_title[0].strip(), (rest_title[1] if len(rest_title) > 1 else "")
-            rest_parts, lead = [markdown.Segment(rest)] if rest else [], ""
-        else:
-            item.title = label or title_from_url(url)
-        if prefix and (GENERIC_LABEL.match(label) or COMPANION_LABEL.match(label)):
-            pass  # titled by its own words before the link, note already read
-        elif re.match(r"^\s*(?:\s[-–—]|:)\s", lead):
-            # 002's "[Title](url) - Author. Description." (an author only when it is a name)
-            item.author, item.description = split_author(rest.lstrip(_TRIM_NOTE))
-            item.note = item.description
-        elif prefix and not _BULLET_PREFIX.fullmatch(prefix):
-            item.note = markdown.plain(kept)
-        else:
-            # "(deepdive)" after the link says what it is; "([Slides](…))" only holds a further link
-            words_only = markdown.plain([p for p in rest_parts if not markdown.is_web_link(p)])
-            wrapped = (
-                re.fullmatch(r"\(([^()]{1,40})\)", rest) if re.search(r"\w", words_only) else None
-            )
-            raw_rest = text[text.find(main.text) + len(main.text) :] if main.text else ""
-            if wrapped:
-                item.title = f"{item.title} ({wrapped.group(1)})"
-            elif code_authors := code_span_authors(text, main):
-                item.author, item.note = code_authors, ""
-            elif (
-                italic := ITALIC_AUTHORS.search(
-                    re.sub(r"^(?:\*\*|__)\s*", "", raw_rest.split(")", 1)[-1].strip())
-                )
-            ) and all(is_companion_label(link.label) for link in item.links[1:]):
-                item.author = short_authors(markdown.squash(italic.group(1)).rstrip("."))
-                item.note = markdown.squash(
-                    rest.replace(markdown.squash(italic.group(1)), "", 1)
-                ).lstrip(_TRIM_NOTE)
-            else:
-                item.note = rest.lstrip(_TRIM_NOTE).strip()
+        rest, rest_parts, lead = _title_named_link(item, line, url)
+        _read_note(item, line, rest, rest_parts, lead)
         if len(item.links) == 1 and (by := BY_AUTHOR.match(item.note)):
             author = by.group(1)
             if author.endswith(".") and len(author.split()[-1]) > 3 and not author.endswith(" al."):
                 author = author[:-1]  # "by Bishop.": the sentence's full stop, not an initial
             item.author, item.note = author, ""
-    if by_links and not item.author:
-        item.author = parts[by_links[0]].text.strip()
+    _tidy(item, line, url)
+    item.kind = marks.kind or guess_kind(url, item.title, context=context)
+    return [item, *_split_items(item, line, context=context)]
+
+
+def _words_item(item: ParsedItem, parts, marks: _Marks, context: str) -> list[ParsedItem]:
+    """A line without links: a concept to learn, ``Title: note``."""
+    text_only = markdown.plain(parts)
+    if not text_only:
+        return []
+    title, sep, note = text_only.partition(": ")
+    if not sep or len(title) > MAX_HEADING:
+        title, note = text_only, ""
+    item.title, item.note = title.strip(), note.strip()
+    item.kind = marks.kind or guess_kind(None, item.title, context=context)
+    return [item]
+
+
+def _title_bare_link(item: ParsedItem, line: _LinkedLine, url: str) -> None:
+    """A bare address is named by the words before it, the words after it, or itself."""
+    rest, prefix = line.rest, line.prefix
+    paren = re.fullmatch(r"\((.+)\)", rest)
+    if prefix:
+        item.title, item.note = prefix, rest
+    elif re.search(r"\w", rest) and not paren:
+        item.title = titlecase_shouting(rest)
+    elif paren and weak_url_title(url):
+        item.title = paren.group(1)
+    else:
+        item.title, item.note = title_from_url(url), paren.group(1) if paren else ""
+
+
+def _is_generic(label: str) -> bool:
+    return bool(GENERIC_LABEL.match(label) or COMPANION_LABEL.match(label))
+
+
+def _title_named_link(item: ParsedItem, line: _LinkedLine, url: str):
+    """Title an item whose main link has a label; returns the (rest, rest_parts, lead) its
+    note is read from (less, when the words after a "[📄 Paper](…)" link named it)."""
+    label, prefix = line.main.text, line.prefix
+    rest, rest_parts, lead = line.rest, line.rest_parts, line.lead
+    word_label = LEADING_SYMBOLS.sub("", label)  # "📄 Paper" is a "Paper" link
+    rest_title = re.split(r",\s|\s[-–—]\s|\.\s|;\s", rest.lstrip(_TRIM_NOTE), maxsplit=1)
+    if _is_generic(label) and prefix:
+        item.title, item.author = titled_prefix(line.text, prefix)
+        item.note = rest.lstrip(_TRIM_NOTE).strip()
+    elif is_abbreviation_list(label) and prefix:
+        item.title = f"{prefix} ({label})"
+    elif PLACEHOLDER_LABEL.match(label) and not weak_url_title(url):
+        item.title = title_from_url(url)
+    elif (
+        not prefix
+        and _is_generic(word_label)
+        and re.search(r"[A-Za-z]{3}", rest_title[0])
+        and len(rest_title[0]) <= MAX_HEADING
+    ):
+        # "[📄 Paper](…) Attention Is All You Need, Vaswani et al.": the words after name it
+        item.title, rest = rest_title[0].strip(), (rest_title[1] if len(rest_title) > 1 else "")
+        rest_parts, lead = [markdown.Segment(rest)] if rest else [], ""
+    else:
+        item.title = label or title_from_url(url)
+    return rest, rest_parts, lead
+
+
+def _read_note(item: ParsedItem, line: _LinkedLine, rest: str, rest_parts, lead: str) -> None:
+    """The guide's words about an item with a labelled link: its note, author, description."""
+    prefix, main, text = line.prefix, line.main, line.text
+    if prefix and _is_generic(main.text):
+        return  # titled by its own words before the link, note already read
+    if re.match(r"^\s*(?:\s[-–—]|:)\s", lead):
+        # 002's "[Title](url) - Author. Description." (an author only when it is a name)
+        item.author, item.description = split_author(rest.lstrip(_TRIM_NOTE))
+        item.note = item.description
+        return
+    if prefix and not _BULLET_PREFIX.fullmatch(prefix):
+        item.note = markdown.plain(line.kept)
+        return
+    # "(deepdive)" after the link says what it is; "([Slides](…))" only holds a further link
+    words_only = markdown.plain([p for p in rest_parts if not markdown.is_web_link(p)])
+    wrapped = re.fullmatch(r"\(([^()]{1,40})\)", rest) if re.search(r"\w", words_only) else None
+    raw_rest = text[text.find(main.text) + len(main.text) :] if main.text else ""
+    if wrapped:
+        item.title = f"{item.title} ({wrapped.group(1)})"
+    elif code_authors := code_span_authors(text, main):
+        item.author, item.note = code_authors, ""
+    elif (
+        italic := ITALIC_AUTHORS.search(
+            re.sub(r"^(?:\*\*|__)\s*", "", raw_rest.split(")", 1)[-1].strip())
+        )
+    ) and all(is_companion_label(link.label) for link in item.links[1:]):
+        item.author = short_authors(markdown.squash(italic.group(1)).rstrip("."))
+        item.note = markdown.squash(rest.replace(markdown.squash(italic.group(1)), "", 1)).lstrip(
+            _TRIM_NOTE
+        )
+    else:
+        item.note = rest.lstrip(_TRIM_NOTE).strip()
+
+
+def _tidy(item: ParsedItem, line: _LinkedLine, url: str) -> None:
+    """The author from a "by [@name](…)" link, and no companion's label or stray mark left in
+    the title, note or description."""
+    parts = line.parts
+    if line.by_links and not item.author:
+        item.author = parts[line.by_links[0]].text.strip()
         tail = re.compile(rf",?\s*\bby\s+{re.escape(item.author)}\s*\.?\s*$", re.IGNORECASE)
         item.note = tail.sub("", item.note)
         item.description = tail.sub("", item.description)
     item.title = item.title.strip() or title_from_url(url)
-    companions = [parts[i].text.strip() for i in extras if parts[i].text.strip()]
+    companions = [parts[i].text.strip() for i in line.extras if parts[i].text.strip()]
     item.note = without_trailing_labels(item.note, companions)
     item.description = without_trailing_labels(item.description, companions)
     if not re.search(r"\w", item.note):
         item.note = ""  # ")" left after "([Click Here](…))"
     if not re.search(r"\w", item.description):
         item.description = ""
-    item.kind = explicit_kind or guess_kind(url, item.title, context=context)
-    items = [item]
-    for index in split:
-        link_url, link_issue = repair_url(parts[index].url)
-        label = parts[index].text.strip()
+
+
+def _split_items(item: ParsedItem, line: _LinkedLine, *, context: str) -> list[ParsedItem]:
+    """An item per link that names a resource of its own ("Chroma, Pinecone, Milvus")."""
+    items = []
+    for index in line.split:
+        link_url, link_issue = repair_url(line.parts[index].url)
+        label = line.parts[index].text.strip()
         title = label
         if PART_LABEL.match(label):
             # "[Matchmaking in Lyft Line (Part 1)](…) [(Part 2)](…)": the same title, another part
@@ -231,9 +333,9 @@ def parse_items(
                 title=title,
                 kind=guess_kind(link_url, label, context=context),
                 links=[ParsedLink(url=link_url, label=label, issue=link_issue)],
-                tier=tier,
-                priority=priority,
-                raw=raw or body,
+                tier=item.tier,
+                priority=item.priority,
+                raw=item.raw,
             )
         )
     return items
