@@ -11,12 +11,15 @@ Two services for the parser:
   dropped. Titles, notes and labels are read from segments, so no markup reaches them.
 
 HTML blocks (``<details>``, ``<p align=center>``, ``<table>``) are turned into the
-markdown they stand for by ``html_to_markdown`` and parsed again with HTML off.
+markdown they stand for by ``html_to_markdown`` and parsed again with HTML off. Tags, in
+blocks and inline, are read by the standard library's ``html.parser`` (as the link checker
+reads pages): what is a tag and what its attributes hold is its answer, not a pattern's.
 """
 
 import re
 from dataclasses import dataclass
 from functools import lru_cache
+from html import parser as html_parser
 from urllib.parse import urlsplit
 
 from markdown_it import MarkdownIt
@@ -25,8 +28,6 @@ _BARE_URL = re.compile(r"https?://[^\s<>\"'`]+")
 # "[Title] (https://…)" or a URL holding a space: not a CommonMark link, but a reader sees one.
 _LOOSE_LINK = re.compile(r"\[([^\[\]\n]{0,300})\]\s?\((https?://[^()\n]{1,2000})\)")
 _TRAILING_PUNCTUATION = ".,;:!?*'\""
-_TAG = re.compile(r"<(/?)([a-zA-Z][\w-]*)([^<>]*)>")  # each match scans up to the next "<": linear
-_ATTR = re.compile(r"([\w-]+)\s*=\s*(?:\"([^\"]*)\"|'([^']*)'|([^\s\"'>]+))")
 _BLOCK_TAGS = {
     "p",
     "div",
@@ -207,11 +208,104 @@ def _text_segments(text: str) -> list[Segment]:
     return out
 
 
-def attributes(tag_body: str) -> dict[str, str]:
-    return {
-        m.group(1).lower(): next(g for g in m.groups()[1:] if g is not None)
-        for m in _ATTR.finditer(tag_body)
-    }
+@dataclass(frozen=True)
+class _Tag:
+    name: str  # lowercase
+    closing: bool
+    attrs: dict[str, str]
+
+
+class _HtmlReader(html_parser.HTMLParser):
+    """An HTML fragment as html.parser reads it: its tags (``_Tag``) and, between them, its text
+    exactly as written (entities, comments and markdown kept: the text is read again as markdown).
+
+    The text is sliced from the source by position, never rebuilt from the parser's data, so
+    nothing in it changes; the fragment is fed once and never closed, so an unfinished construct
+    at the end (``<a href="…`` with no ``>``) is text, as it was written.
+    """
+
+    def __init__(self, source: str):
+        super().__init__(convert_charrefs=True)
+        self.source = source
+        self.events: list[str | _Tag] = []
+        self._at = 0  # where the construct being reported starts
+        self._text_from: int | None = None
+        self.feed(source)
+        end = len(source) - len(self.rawdata)  # what the parser left unread is text
+        self._text(end)
+        self._flush(len(source))
+
+    def updatepos(self, i, j):
+        # html.parser reports each construct before it moves past it: ``j`` is where the next starts
+        self._at = j
+        return super().updatepos(i, j)
+
+    def parse_marked_section(self, i, report=1):
+        # "<![CDATA[…]]>", "<![if …]>": not a tag; text (html.parser's own reading raises on an
+        # unknown keyword)
+        return self.parse_bogus_comment(i, report)
+
+    def _text(self, at: int) -> None:
+        if self._text_from is None:
+            self._text_from = at
+
+    def _flush(self, at: int) -> None:
+        if self._text_from is not None:
+            if self._text_from < at:
+                self.events.append(self.source[self._text_from : at])
+            self._text_from = None
+
+    def _tag(self, name: str, closing: bool, attrs: dict[str, str]) -> None:
+        self._flush(self._at)
+        self.events.append(_Tag(name, closing, attrs))
+
+    def handle_starttag(self, tag, attrs):
+        self._tag(tag, False, _as_written(self.get_starttag_text(), attrs))
+
+    handle_startendtag = handle_starttag
+
+    def handle_endtag(self, tag):
+        self._tag(tag, True, {})
+
+    def handle_data(self, data):
+        self._text(self._at)
+
+    handle_comment = handle_decl = handle_pi = unknown_decl = handle_data
+
+
+def _as_written(tag_text: str | None, decoded) -> dict[str, str]:
+    """A start tag's attributes with their values as written: html.parser decodes entities in
+    them (``&amp;`` → ``&``), but the markdown made of them is decoded once more, as any markdown
+    link is, and a line's source text (``raw``, which a sync compares) keeps what the list wrote.
+    Read with html.parser's own attribute pattern, so the names are the ones it found."""
+    attrs = {name: value or "" for name, value in decoded}
+    find_name = getattr(html_parser, "tagfind_tolerant", None)
+    find_attribute = getattr(html_parser, "attrfind_tolerant", None)
+    if not tag_text or find_name is None or find_attribute is None:
+        return attrs
+    match = find_name.match(tag_text, 1)
+    position = match.end() if match else len(tag_text)
+    while match := find_attribute.match(tag_text, position):
+        name, rest, value = match.group(1, 2, 3)
+        if match.end() == position:
+            break
+        position = match.end()
+        if rest and value[:1] == value[-1:] and value[:1] in ("'", '"') and len(value) > 1:
+            value = value[1:-1]
+        if name.lower() in attrs:
+            attrs[name.lower()] = value if rest else ""
+    return attrs
+
+
+def html_events(html: str) -> list[str | _Tag]:
+    """``html`` as text (as written) and tags, in order."""
+    return _HtmlReader(html).events
+
+
+def _lone_tag(content: str) -> _Tag | None:
+    """The tag ``content`` is (an inline HTML token), None when it is text, a comment or more."""
+    events = html_events(content)
+    return events[0] if len(events) == 1 and isinstance(events[0], _Tag) else None
 
 
 class _Link:
@@ -311,30 +405,22 @@ def _segments(text: str) -> tuple[Segment, ...]:
 
 
 def _inline_html(content, link, open_link, close_link, add_text, out, flush):
-    match = _TAG.fullmatch(content.strip())
-    if not match:
+    tag = _lone_tag(content.strip())
+    if tag is None:
         return
-    closing, name, body = match.group(1), match.group(2).lower(), match.group(3)
-    if name == "a":
-        if closing:
+    if tag.name == "a":
+        if tag.closing:
             close_link()
-        elif href := attributes(body).get("href"):
+        elif href := tag.attrs.get("href"):
             open_link(href)
-    elif name == "img" and not closing:
-        attrs = attributes(body)
+    elif tag.name == "img" and not tag.closing:
+        alt, src = squash(tag.attrs.get("alt", "")), tag.attrs.get("src", "")
         if link is not None:
-            link.images.append((squash(attrs.get("alt", "")), attrs.get("src", "")))
+            link.images.append((alt, src))
         else:
             flush()
-            out.append(
-                Segment(
-                    squash(attrs.get("alt", "")),
-                    url=attrs.get("src", ""),
-                    image=True,
-                    src=attrs.get("src", ""),
-                )
-            )
-    elif name in _BLOCK_TAGS:
+            out.append(Segment(alt, url=src, image=True, src=src))
+    elif tag.name in _BLOCK_TAGS:
         add_text(" ")
 
 
@@ -379,7 +465,6 @@ def html_to_markdown(html: str) -> tuple[str, list[str]]:
     """
     out: list[str] = []
     summaries: list[str] = []
-    position = 0
     anchor: list[str] | None = None  # text inside an open <a href>
     href = ""
     summary: list[str] | None = None
@@ -395,18 +480,18 @@ def html_to_markdown(html: str) -> tuple[str, list[str]]:
         else:
             out.append(value)
 
-    for match in _TAG.finditer(html):
-        emit(html[position : match.start()])
-        position = match.end()
-        closing, name, body = match.group(1), match.group(2).lower(), match.group(3)
+    for event in html_events(html):
+        if isinstance(event, str):
+            emit(event)
+            continue
+        closing, name, attrs = event.closing, event.name, event.attrs
         if name == "a":
-            if not closing and (link := attributes(body).get("href")):
+            if not closing and (link := attrs.get("href")):
                 anchor, href = [], link
             elif closing and anchor is not None:
                 inner, anchor = squash("".join(anchor)), None
                 emit(f"[{inner}]({href})" if inner else "")
         elif name == "img" and not closing:
-            attrs = attributes(body)
             alt = squash(attrs.get("alt", "")).replace("[", "").replace("]", "")
             if src := attrs.get("src"):
                 emit(f"![{alt}]({src})")
@@ -430,7 +515,6 @@ def html_to_markdown(html: str) -> tuple[str, list[str]]:
             emit("\n\n" if closing else "\n\n" + "#" * int(heading.group(1)) + " ")
         elif name in _BLOCK_TAGS:
             emit("\n\n" if name in ("details", "p", "div", "table", "center") else "\n")
-    emit(html[position:])
     if table is not None:
         out.append(table.markdown())
     if anchor is not None:
