@@ -20,6 +20,7 @@ from django.db import transaction
 from django.utils import timezone
 from django.utils.dateparse import parse_datetime
 
+from apps.catalog.importer.markdown import trim_bare_url
 from apps.catalog.models import Resource, ResourceAlias, url_key
 from apps.catalog.selectors import visible_resources, visible_resources_by_id, visible_url_keys
 from apps.progress.exports import CSV_COLUMNS, JSON_FORMAT, csv_cell_unguard
@@ -76,8 +77,9 @@ class ImportPlan:
 # The inline Markdown a checklist item's text is read for, as patterns a regular-expression engine
 # runs in linear time: every repetition is over a character class that the next literal (a
 # bracket, parenthesis or space) cannot be part of, so no input makes one backtrack far.
-# (markdown-it-py reads the same correctly, but 1 MB of short ticked lines full of brackets or
-# emphasis took it 12-19 s here: linear, with a constant a worker cannot afford.)
+# (markdown-it-py, the catalog importer's reader, reads the same correctly, but 1 MB of short
+# ticked lines full of brackets or emphasis took it 12-19 s here: linear, with a constant a worker
+# cannot afford. Where a bare URL found in prose ends is the importer's rule, trim_bare_url.)
 _MD_LINK = re.compile(
     r"\[([^\[\]]*)\]\(\s*(?:<([^<>\n]*)>|([^()\s]*(?:\([^()\s]*\)[^()\s]*)*))(?:\s+\"[^\"]*\")?\s*\)"
 )
@@ -268,15 +270,9 @@ def _inline(text):
 
 
 def _bare_urls(text):
-    """Bare http(s) URLs in `text`, without the sentence punctuation or closing parenthesis
-    around them (one kept when the URL opened one, as Wikipedia's do)."""
-    urls = []
-    for match in _BARE_URL.finditer(text):
-        url = match.group().rstrip(".,;:!?'")
-        while url.endswith(")") and url.count(")") > url.count("("):
-            url = url[:-1].rstrip(".,;:!?'")
-        urls.append(url)
-    return urls
+    """Bare http(s) URLs in `text`, without the sentence punctuation, emphasis marks or closing
+    parenthesis around them (one kept when the URL opened one, as Wikipedia's do)."""
+    return [trim_bare_url(match.group()) for match in _BARE_URL.finditer(text)]
 
 
 def _plan_json(user, content):
