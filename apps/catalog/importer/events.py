@@ -73,91 +73,117 @@ def _separate_tables(lines: list[str]) -> list[str]:
 def document_events(text: str, *, html: bool = True) -> list[Event]:
     """The document as a flat list of events: headings, list items with their depth, lines of prose, tables, fences."""
     lines = _separate_tables(text.split("\n"))
-    tokens = markdown.blocks("\n".join(lines), html=html)
-    events: list[Event] = []
-    lists: list[bool] = []  # ordered? for each open list
-    items: list[
-        dict
-    ] = []  # open list items: their marker, number, first line, whether their text was seen
-    index = 0
-    while index < len(tokens):
+    return _BlockReader(lines).read(markdown.blocks("\n".join(lines), html=html))
+
+
+@dataclass
+class _OpenItem:
+    """A list item whose first paragraph is its text (``seen`` once read)."""
+
+    marker: str
+    number: str
+    line: int  # its first line in the source
+    seen: bool = False
+
+
+class _BlockReader:
+    """markdown-it's block tokens read in order, with the lists and list items open at each."""
+
+    def __init__(self, lines: list[str]):
+        self.lines = lines
+        self.events: list[Event] = []
+        self.lists: list[bool] = []  # ordered? for each open list
+        self.items: list[_OpenItem] = []
+
+    def read(self, tokens) -> list[Event]:
+        index = 0
+        while index < len(tokens):
+            index = self._token(tokens, index)
+        return self.events
+
+    def _token(self, tokens, index: int) -> int:
+        """Read the token at ``index``; the index of the next one to read."""
         token = tokens[index]
         kind = token.type
         if kind == "heading_open":
             inline = tokens[index + 1]
-            events.append(
+            self.events.append(
                 Event("heading", inline.content, level=int(token.tag[1]), raw=inline.content)
             )
-            index += 3
-            continue
+            return index + 3
+        if kind == "paragraph_open":
+            self._paragraph(token, tokens[index + 1].content.split("\n"))
+            return index + 3
+        if kind == "table_open":
+            return self._table(tokens, index) + 1
         if kind in ("bullet_list_open", "ordered_list_open"):
-            lists.append(kind == "ordered_list_open")
+            self.lists.append(kind == "ordered_list_open")
         elif kind in ("bullet_list_close", "ordered_list_close"):
-            lists.pop()
+            self.lists.pop()
         elif kind == "list_item_open":
             start = token.map[0] if token.map else 0
-            items.append(
-                {"marker": token.markup, "number": token.info, "line": start, "seen": False}
-            )
+            self.items.append(_OpenItem(marker=token.markup, number=token.info, line=start))
         elif kind == "list_item_close":
-            items.pop()
-        elif kind == "paragraph_open":
-            inline = tokens[index + 1]
-            para = inline.content.split("\n")
-            first_line = token.map[0] if token.map else 0
-            if items and not items[-1]["seen"]:
-                item = items[-1]
-                item["seen"] = True
-                source = lines[item["line"]] if item["line"] < len(lines) else ""
-                start = _ITEM_START.match(source)
-                content_indent = len(start.group(1)) if start else 2
-                body, lazy = [para[0]], []
-                for offset, line in enumerate(para[1:], start=1):
-                    source_line = (
-                        lines[first_line + offset] if first_line + offset < len(lines) else ""
-                    )
-                    indented = len(source_line) - len(source_line.lstrip()) >= content_indent
-                    (body if indented and not lazy else lazy).append(line)
-                events.append(
-                    Event(
-                        "ordered" if lists and lists[-1] else "bullet",
-                        " ".join(body),
-                        level=len(lists) - 1,
-                        marker=item["marker"],
-                        number=item["number"],
-                        raw=source.strip(),
-                    )
-                )
-                events.extend(Event("plain", line, raw=line) for line in lazy)
-            else:
-                events.extend(
-                    Event("plain", line, raw=line, continued=bool(offset))
-                    for offset, line in enumerate(_join_open_links(para))
-                )
-            index += 3
-            continue
+            self.items.pop()
         elif kind == "fence":
-            events.append(Event("fence", block=token.content.split("\n")))
+            self.events.append(Event("fence", block=token.content.split("\n")))
         elif kind == "hr":
-            events.append(Event("rule"))
-        elif kind == "table_open":
-            rows, row, raw_rows = [], None, []
-            while index < len(tokens) and tokens[index].type != "table_close":
-                cell = tokens[index]
-                if cell.type == "tr_open":
-                    row = []
-                    if cell.map and cell.map[0] < len(lines):
-                        raw_rows.append(lines[cell.map[0]].strip())
-                elif cell.type == "tr_close" and row is not None:
-                    rows.append(row)
-                elif cell.type == "inline" and row is not None:
-                    row.append(cell.content)
-                index += 1
-            events.append(Event("table", rows=rows, block=raw_rows))
+            self.events.append(Event("rule"))
         elif kind == "html_block":
             converted, _ = markdown.html_to_markdown(token.content)
-            events.extend(
+            self.events.extend(
                 replace(event, from_html=True) for event in document_events(converted, html=False)
             )
-        index += 1
-    return events
+        return index + 1
+
+    def _line(self, number: int) -> str:
+        return self.lines[number] if number < len(self.lines) else ""
+
+    def _paragraph(self, token, para: list[str]) -> None:
+        """A list item's first paragraph is the item; its lines written at the item's indent belong
+        to it, a lazy continuation after them is prose. Any other paragraph is lines of prose."""
+        if not self.items or self.items[-1].seen:
+            self.events.extend(
+                Event("plain", line, raw=line, continued=bool(offset))
+                for offset, line in enumerate(_join_open_links(para))
+            )
+            return
+        item = self.items[-1]
+        item.seen = True
+        source = self._line(item.line)
+        start = _ITEM_START.match(source)
+        content_indent = len(start.group(1)) if start else 2
+        first_line = token.map[0] if token.map else 0
+        body, lazy = [para[0]], []
+        for offset, line in enumerate(para[1:], start=1):
+            source_line = self._line(first_line + offset)
+            indented = len(source_line) - len(source_line.lstrip()) >= content_indent
+            (body if indented and not lazy else lazy).append(line)
+        self.events.append(
+            Event(
+                "ordered" if self.lists and self.lists[-1] else "bullet",
+                " ".join(body),
+                level=len(self.lists) - 1,
+                marker=item.marker,
+                number=item.number,
+                raw=source.strip(),
+            )
+        )
+        self.events.extend(Event("plain", line, raw=line) for line in lazy)
+
+    def _table(self, tokens, index: int) -> int:
+        """A table's rows of cells (inline source) and source lines; the index of its close."""
+        rows, row, raw_rows = [], None, []
+        while index < len(tokens) and tokens[index].type != "table_close":
+            cell = tokens[index]
+            if cell.type == "tr_open":
+                row = []
+                if cell.map and cell.map[0] < len(self.lines):
+                    raw_rows.append(self.lines[cell.map[0]].strip())
+            elif cell.type == "tr_close" and row is not None:
+                rows.append(row)
+            elif cell.type == "inline" and row is not None:
+                row.append(cell.content)
+            index += 1
+        self.events.append(Event("table", rows=rows, block=raw_rows))
+        return index

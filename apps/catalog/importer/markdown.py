@@ -19,41 +19,16 @@ reads pages): what is a tag and what its attributes hold is its answer, not a pa
 import re
 from dataclasses import dataclass
 from functools import lru_cache
-from html import parser as html_parser
 from urllib.parse import urlsplit
 
 from markdown_it import MarkdownIt
+
+from apps.catalog.importer.html_tags import BLOCK_TAGS, HEADING_TAG, Tag, html_events, lone_tag
 
 _BARE_URL = re.compile(r"https?://[^\s<>\"'`]+")
 # "[Title] (https://…)" or a URL holding a space: not a CommonMark link, but a reader sees one.
 _LOOSE_LINK = re.compile(r"\[([^\[\]\n]{0,300})\]\s?\((https?://[^()\n]{1,2000})\)")
 _TRAILING_PUNCTUATION = ".,;:!?*'\""
-_BLOCK_TAGS = {
-    "p",
-    "div",
-    "br",
-    "tr",
-    "td",
-    "th",
-    "li",
-    "ul",
-    "ol",
-    "table",
-    "thead",
-    "tbody",
-    "center",
-    "hr",
-    "details",
-    "blockquote",
-    "section",
-    "article",
-    "header",
-    "footer",
-    "dl",
-    "dt",
-    "dd",
-}
-_HEADING_TAG = re.compile(r"^h([1-6])$")
 
 
 def _make_parser(html: bool) -> MarkdownIt:
@@ -208,106 +183,6 @@ def _text_segments(text: str) -> list[Segment]:
     return out
 
 
-@dataclass(frozen=True)
-class _Tag:
-    name: str  # lowercase
-    closing: bool
-    attrs: dict[str, str]
-
-
-class _HtmlReader(html_parser.HTMLParser):
-    """An HTML fragment as html.parser reads it: its tags (``_Tag``) and, between them, its text
-    exactly as written (entities, comments and markdown kept: the text is read again as markdown).
-
-    The text is sliced from the source by position, never rebuilt from the parser's data, so
-    nothing in it changes; the fragment is fed once and never closed, so an unfinished construct
-    at the end (``<a href="…`` with no ``>``) is text, as it was written.
-    """
-
-    def __init__(self, source: str):
-        super().__init__(convert_charrefs=True)
-        self.source = source
-        self.events: list[str | _Tag] = []
-        self._at = 0  # where the construct being reported starts
-        self._text_from: int | None = None
-        self.feed(source)
-        end = len(source) - len(self.rawdata)  # what the parser left unread is text
-        self._text(end)
-        self._flush(len(source))
-
-    def updatepos(self, i, j):
-        # html.parser reports each construct before it moves past it: ``j`` is where the next starts
-        self._at = j
-        return super().updatepos(i, j)
-
-    def parse_marked_section(self, i, report=1):
-        # "<![CDATA[…]]>", "<![if …]>": not a tag; text (html.parser's own reading raises on an
-        # unknown keyword)
-        return self.parse_bogus_comment(i, report)
-
-    def _text(self, at: int) -> None:
-        if self._text_from is None:
-            self._text_from = at
-
-    def _flush(self, at: int) -> None:
-        if self._text_from is not None:
-            if self._text_from < at:
-                self.events.append(self.source[self._text_from : at])
-            self._text_from = None
-
-    def _tag(self, name: str, closing: bool, attrs: dict[str, str]) -> None:
-        self._flush(self._at)
-        self.events.append(_Tag(name, closing, attrs))
-
-    def handle_starttag(self, tag, attrs):
-        self._tag(tag, False, _as_written(self.get_starttag_text(), attrs))
-
-    handle_startendtag = handle_starttag
-
-    def handle_endtag(self, tag):
-        self._tag(tag, True, {})
-
-    def handle_data(self, data):
-        self._text(self._at)
-
-    handle_comment = handle_decl = handle_pi = unknown_decl = handle_data
-
-
-def _as_written(tag_text: str | None, decoded) -> dict[str, str]:
-    """A start tag's attributes with their values as written: html.parser decodes entities in
-    them (``&amp;`` → ``&``), but the markdown made of them is decoded once more, as any markdown
-    link is, and a line's source text (``raw``, which a sync compares) keeps what the list wrote.
-    Read with html.parser's own attribute pattern, so the names are the ones it found."""
-    attrs = {name: value or "" for name, value in decoded}
-    find_name = getattr(html_parser, "tagfind_tolerant", None)
-    find_attribute = getattr(html_parser, "attrfind_tolerant", None)
-    if not tag_text or find_name is None or find_attribute is None:
-        return attrs
-    match = find_name.match(tag_text, 1)
-    position = match.end() if match else len(tag_text)
-    while match := find_attribute.match(tag_text, position):
-        name, rest, value = match.group(1, 2, 3)
-        if match.end() == position:
-            break
-        position = match.end()
-        if rest and value[:1] == value[-1:] and value[:1] in ("'", '"') and len(value) > 1:
-            value = value[1:-1]
-        if name.lower() in attrs:
-            attrs[name.lower()] = value if rest else ""
-    return attrs
-
-
-def html_events(html: str) -> list[str | _Tag]:
-    """``html`` as text (as written) and tags, in order."""
-    return _HtmlReader(html).events
-
-
-def _lone_tag(content: str) -> _Tag | None:
-    """The tag ``content`` is (an inline HTML token), None when it is text, a comment or more."""
-    events = html_events(content)
-    return events[0] if len(events) == 1 and isinstance(events[0], _Tag) else None
-
-
 class _Link:
     def __init__(self, url: str):
         self.url, self.text, self.images = url, [], []
@@ -405,7 +280,7 @@ def _segments(text: str) -> tuple[Segment, ...]:
 
 
 def _inline_html(content, link, open_link, close_link, add_text, out, flush):
-    tag = _lone_tag(content.strip())
+    tag = lone_tag(content.strip())
     if tag is None:
         return
     if tag.name == "a":
@@ -420,7 +295,7 @@ def _inline_html(content, link, open_link, close_link, add_text, out, flush):
         else:
             flush()
             out.append(Segment(alt, url=src, image=True, src=src))
-    elif tag.name in _BLOCK_TAGS:
+    elif tag.name in BLOCK_TAGS:
         add_text(" ")
 
 
@@ -463,65 +338,95 @@ def html_to_markdown(html: str) -> tuple[str, list[str]]:
     of ``<th>``) becomes a markdown table, so its columns keep their meaning; a layout
     table's cells become lines of their own.
     """
-    out: list[str] = []
-    summaries: list[str] = []
-    anchor: list[str] | None = None  # text inside an open <a href>
-    href = ""
-    summary: list[str] | None = None
-    table: _HtmlTable | None = None  # the outermost open <table>
-
-    def emit(value: str):
-        if anchor is not None:
-            anchor.append(value)
-        elif summary is not None:
-            summary.append(value)
-        elif table is not None:
-            table.add(value)
-        else:
-            out.append(value)
-
+    writer = _MarkdownWriter()
     for event in html_events(html):
         if isinstance(event, str):
-            emit(event)
-            continue
-        closing, name, attrs = event.closing, event.name, event.attrs
+            writer.emit(event)
+        else:
+            writer.tag(event)
+    return writer.finish()
+
+
+class _MarkdownWriter:
+    """Where an HTML block's text goes: into the open link's label, the open ``<summary>``, the
+    open (outermost) table, or the markdown itself."""
+
+    def __init__(self):
+        self.out: list[str] = []
+        self.summaries: list[str] = []
+        self.anchor: list[str] | None = None  # text inside an open <a href>
+        self.href = ""
+        self.summary: list[str] | None = None
+        self.table: _HtmlTable | None = None  # the outermost open <table>
+
+    def emit(self, value: str) -> None:
+        if self.anchor is not None:
+            self.anchor.append(value)
+        elif self.summary is not None:
+            self.summary.append(value)
+        elif self.table is not None:
+            self.table.add(value)
+        else:
+            self.out.append(value)
+
+    def tag(self, tag: Tag) -> None:
+        name, closing = tag.name, tag.closing
         if name == "a":
-            if not closing and (link := attrs.get("href")):
-                anchor, href = [], link
-            elif closing and anchor is not None:
-                inner, anchor = squash("".join(anchor)), None
-                emit(f"[{inner}]({href})" if inner else "")
+            self._link(tag)
         elif name == "img" and not closing:
-            alt = squash(attrs.get("alt", "")).replace("[", "").replace("]", "")
-            if src := attrs.get("src"):
-                emit(f"![{alt}]({src})")
+            alt = squash(tag.attrs.get("alt", "")).replace("[", "").replace("]", "")
+            if src := tag.attrs.get("src"):
+                self.emit(f"![{alt}]({src})")
         elif name == "summary":
-            if not closing:
-                summary = []
-            elif summary is not None:
-                text = squash(strip_emphasis("".join(summary)))
-                summary = None
-                if text:
-                    summaries.append(text)
-                    (table.plain if table is not None else out).append(f"\n\n**{text}**\n\n")
-        elif name == "table" and table is None and not closing:
-            table = _HtmlTable()
+            self._summary(closing)
+        elif name in ("table", "tr", "td", "th") and self._table(name, closing):
+            pass
+        elif heading := HEADING_TAG.match(name):
+            self.emit("\n\n" if closing else "\n\n" + "#" * int(heading.group(1)) + " ")
+        elif name in BLOCK_TAGS:
+            self.emit("\n\n" if name in ("details", "p", "div", "table", "center") else "\n")
+
+    def _link(self, tag: Tag) -> None:
+        if not tag.closing and (link := tag.attrs.get("href")):
+            self.anchor, self.href = [], link
+        elif tag.closing and self.anchor is not None:
+            inner, self.anchor = squash("".join(self.anchor)), None
+            self.emit(f"[{inner}]({self.href})" if inner else "")
+
+    def _summary(self, closing: bool) -> None:
+        if not closing:
+            self.summary = []
+        elif self.summary is not None:
+            text = squash(strip_emphasis("".join(self.summary)))
+            self.summary = None
+            if text:
+                self.summaries.append(text)
+                (self.table.plain if self.table is not None else self.out).append(
+                    f"\n\n**{text}**\n\n"
+                )
+
+    def _table(self, name: str, closing: bool) -> bool:
+        """A table's own tags; False when the tag is to be read as any block tag."""
+        table = self.table
+        if name == "table" and table is None and not closing:
+            self.table = _HtmlTable()
         elif name == "table" and table is not None and not table.depth and closing:
-            out.append(table.markdown())
-            table = None
-        elif name in ("table", "tr", "td", "th") and table is not None:
+            self.out.append(table.markdown())
+            self.table = None
+        elif table is not None:
             table.tag(name, closing)
-        elif heading := _HEADING_TAG.match(name):
-            emit("\n\n" if closing else "\n\n" + "#" * int(heading.group(1)) + " ")
-        elif name in _BLOCK_TAGS:
-            emit("\n\n" if name in ("details", "p", "div", "table", "center") else "\n")
-    if table is not None:
-        out.append(table.markdown())
-    if anchor is not None:
-        out.append("".join(anchor))
-    if summary is not None:
-        out.append("".join(summary))
-    return "".join(out), summaries
+        else:
+            return False
+        return True
+
+    def finish(self) -> tuple[str, list[str]]:
+        if self.table is not None:
+            self.out.append(self.table.markdown())
+        if self.anchor is not None:
+            self.out.append("".join(self.anchor))
+        if self.summary is not None:
+            self.out.append("".join(self.summary))
+        return "".join(self.out), self.summaries
 
 
 class _HtmlTable:
