@@ -387,35 +387,41 @@ class _Parser:
         text = line.strip()
         if _PRIORITY_LABEL.match(text):
             self.group_priority = Priority.MUST if "MUST" in text else Priority.MAYBE
-            return
-        if match := _ASIDE.match(text):
+        elif match := _ASIDE.match(text):
             self.pending_description = match.group(1).strip()
-            return
-        if has_link(text):
+        elif has_link(text):
             self._count_skipped_links(text)
-            if self._is_prose(text) or from_html and self.in_header:
-                self.paragraph_item = None
-                # links mentioned in a sentence (or a page header): one resource each, named by its label
-                if self.in_preamble:
-                    self._add_prose(text)
-                for part in markdown.segments(text):
-                    if markdown.is_web_link(part):
-                        self._add_item(
-                            f"[{part.text}]({part.url})" if part.text else part.url,
-                            line,
-                            standalone=True,
-                        )
-                return
-            count = len(self._target().items)
-            self._add_item(text, line)
+            self._linked_line(index, line, text, from_html)
+        else:
+            self._count_skipped_links(text)
+            self._unlinked_line(index, text, from_html)
+
+    def _linked_line(self, index: int, line: str, text: str, from_html: bool) -> None:
+        """A line of prose holding links: the item it names, or each link a sentence mentions."""
+        if self._is_prose(text) or from_html and self.in_header:
             self.paragraph_item = None
-            if len(self._target().items) == count + 1 and self._target().items[-1].url:
-                if re.match(r"[^\w\[]{0,4}\[", text):  # the line opens with its link
-                    self.paragraph_item = self._target().items[-1]
-                # "🗓️ Week 1: [Practical Introduction to LLMs](…)" over plain bullets of what it covers
-                self.described = (self.next_meaningful[index], self._target().items[-1])
+            # links mentioned in a sentence (or a page header): one resource each, named by its label
+            if self.in_preamble:
+                self._add_prose(text)
+            for part in markdown.segments(text):
+                if markdown.is_web_link(part):
+                    self._add_item(
+                        f"[{part.text}]({part.url})" if part.text else part.url,
+                        line,
+                        standalone=True,
+                    )
             return
-        self._count_skipped_links(text)
+        count = len(self._target().items)
+        self._add_item(text, line)
+        self.paragraph_item = None
+        if len(self._target().items) == count + 1 and self._target().items[-1].url:
+            if re.match(r"[^\w\[]{0,4}\[", text):  # the line opens with its link
+                self.paragraph_item = self._target().items[-1]
+            # "🗓️ Week 1: [Practical Introduction to LLMs](…)" over plain bullets of what it covers
+            self.described = (self.next_meaningful[index], self._target().items[-1])
+
+    def _unlinked_line(self, index: int, text: str, from_html: bool) -> None:
+        """A line of prose without links: a pseudo-heading, a caption, or prose."""
         bold = re.fullmatch(r"(?:\*\*|__)([^*_]+)(?:\*\*|__)\s*:?", text)
         readable = markdown.strip_emphasis(text)
         short = (
@@ -423,17 +429,7 @@ class _Parser:
             and ". " not in readable
             and not readable.endswith((".", "!", "?"))
         )
-        if (
-            bold
-            and from_html
-            and (
-                _SUMMARY_NOISE.match(bold.group(1).strip())
-                or (
-                    self.container is not None
-                    and self.container.title.lower() == clean_heading(text).lower()
-                )
-            )
-        ):
+        if bold and from_html and self._repeats_a_heading(bold.group(1), text):
             return  # "<summary>Toggle section</summary>", or the heading it sits under again
         if (bold and len(readable) <= MAX_HEADING) or (
             short and readable and self._heads_a_list(index)
@@ -443,6 +439,13 @@ class _Parser:
             return
         elif not self._captions_next(index, text):
             self._add_prose(text)
+
+    def _repeats_a_heading(self, bold: str, text: str) -> bool:
+        """Is an HTML block's bold line ("<summary>…</summary>") noise or its section's title again?"""
+        return bool(_SUMMARY_NOISE.match(bold.strip())) or (
+            self.container is not None
+            and self.container.title.lower() == clean_heading(text).lower()
+        )
 
     @staticmethod
     def _describe(item: ParsedItem, line: str) -> None:
@@ -575,26 +578,34 @@ class _Parser:
                 self._ordered_list(events[index:end], index)
                 index = end
                 continue
-            if event.kind == "heading":
-                self._heading_line(event.level, event.text)
-            elif event.kind == "rule":
-                self.group_priority = ""
-            elif event.kind == "bullet":
-                self._bullet_line(index, event.level, event.marker, event.text, event.raw)
-            elif event.kind == "plain":
-                if not event.continued:
-                    self.paragraph_item = None
-                if event.text.strip():
-                    if event.continued and self.paragraph_item and not has_link(event.text):
-                        self._describe(self.paragraph_item, event.text)
-                    else:
-                        self._plain_line(index, event.text, event.from_html)
-            elif event.kind == "table":
-                self._table(event.rows or [], event.block or [])
-            elif event.kind == "fence":
-                self._code_block(event.block or [])
+            self._event(index, event)
             index += 1
         return self._finish()
+
+    def _event(self, index: int, event: Event) -> None:
+        if event.kind == "heading":
+            self._heading_line(event.level, event.text)
+        elif event.kind == "rule":
+            self.group_priority = ""
+        elif event.kind == "bullet":
+            self._bullet_line(index, event.level, event.marker, event.text, event.raw)
+        elif event.kind == "plain":
+            self._paragraph_line(index, event)
+        elif event.kind == "table":
+            self._table(event.rows or [], event.block or [])
+        elif event.kind == "fence":
+            self._code_block(event.block or [])
+
+    def _paragraph_line(self, index: int, event: Event) -> None:
+        """A line of prose: more of the item its paragraph opened with, else a line of its own."""
+        if not event.continued:
+            self.paragraph_item = None
+        if not event.text.strip():
+            return
+        if event.continued and self.paragraph_item and not has_link(event.text):
+            self._describe(self.paragraph_item, event.text)
+        else:
+            self._plain_line(index, event.text, event.from_html)
 
     def _finish(self) -> ParsedGuide:
         guide = self.guide
