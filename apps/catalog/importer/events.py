@@ -116,15 +116,8 @@ class _BlockReader:
             return index + 3
         if kind == "table_open":
             return self._table(tokens, index) + 1
-        if kind in ("bullet_list_open", "ordered_list_open"):
-            self.lists.append(kind == "ordered_list_open")
-        elif kind in ("bullet_list_close", "ordered_list_close"):
-            self.lists.pop()
-        elif kind == "list_item_open":
-            start = token.map[0] if token.map else 0
-            self.items.append(_OpenItem(marker=token.markup, number=token.info, line=start))
-        elif kind == "list_item_close":
-            self.items.pop()
+        if kind.endswith(("list_open", "list_close", "item_open", "item_close")):
+            self._list_token(token)
         elif kind == "fence":
             self.events.append(Event("fence", block=token.content.split("\n")))
         elif kind == "hr":
@@ -135,6 +128,19 @@ class _BlockReader:
                 replace(event, from_html=True) for event in document_events(converted, html=False)
             )
         return index + 1
+
+    def _list_token(self, token) -> None:
+        """Keep the open lists (ordered or not) and list items."""
+        kind = token.type
+        if kind in ("bullet_list_open", "ordered_list_open"):
+            self.lists.append(kind == "ordered_list_open")
+        elif kind in ("bullet_list_close", "ordered_list_close"):
+            self.lists.pop()
+        elif kind == "list_item_open":
+            start = token.map[0] if token.map else 0
+            self.items.append(_OpenItem(marker=token.markup, number=token.info, line=start))
+        elif kind == "list_item_close":
+            self.items.pop()
 
     def _line(self, number: int) -> str:
         return self.lines[number] if number < len(self.lines) else ""
