@@ -13,12 +13,13 @@ Bad input (empty, binary, undecodable, nothing that looks like a reading list, a
 taken slug) raises ``CatalogImportError`` whose message can be shown as is.
 
 Layout: ``text`` (decode + mojibake repair) → ``markdown`` (markdown-it-py: block tokens,
-inline segments, HTML blocks as markdown) → ``events`` (block tokens flattened in reading
-order) → ``parser`` (the document as a reader sees it: sections, items, what was skipped;
-one line's items are ``items``, with ``links``, ``titles`` and ``authors``; ``tables``; a
-guide's own paths and phased plans are ``plans``; the tree is ``parsed``) → ``planner`` (uuids, dedupe, ``topics``, ``paths``) →
-``builder`` (model instances, writes) / ``fixtures`` (serialized catalog); ``sync`` (a
-guide against a newer version of its source: diff and apply).
+inline segments, HTML blocks as markdown, their tags read by ``html_tags``, html.parser) →
+``events`` (block tokens flattened in reading order) → ``parser`` (the document as a reader
+sees it: sections, items, what was skipped; one line's items are ``items``, with ``links``,
+``titles`` and ``authors``; ``tables``; a guide's own paths and phased plans are ``plans``;
+the tree is ``parsed``) → ``planner`` (uuids, dedupe, ``topics``, ``paths``) → ``builder``
+(model instances, writes) / ``fixtures`` (serialized catalog); ``sync`` (a guide against a
+newer version of its source: diff and apply).
 """
 
 from apps.catalog.importer.builder import ImportResult, apply_import
