@@ -1,9 +1,18 @@
-"""Shared fixtures: users (the persona who must be refused included) and the browser harness."""
+"""Shared fixtures: the suite's one set of personas and the browser harness.
+
+The personas: ``learner`` (Ada), ``other_learner`` (Eve, who must never reach Ada's things),
+``curator`` (Cora, staff in the Curators group), ``superuser`` (Root), and ``visitor``, a client
+nobody signed in to. ``learner_client`` and ``curator_client`` are pytest-django's ``client``
+signed in as one of them. Every persona has the password ``tests.factories.PASSWORD``.
+"""
 
 import os
 import shutil
 
 import pytest
+from django.test import Client
+
+from tests.factories import PASSWORD, UserFactory
 
 # Playwright's sync API runs an event loop in the test thread; the ORM calls our tests make
 # around it are still synchronous and safe.
@@ -59,6 +68,53 @@ def page(browser):
     page.set_default_timeout(10_000)
     yield page
     context.close()
+
+
+@pytest.fixture
+def learner(db):
+    return UserFactory(username="ada", email="ada@example.com")
+
+
+@pytest.fixture
+def other_learner(db):
+    return UserFactory(username="eve", email="eve@example.com")
+
+
+@pytest.fixture
+def curator(db):
+    from apps.curation.permissions import sync_curator_permissions
+
+    user = UserFactory(username="cora", email="cora@example.com", is_staff=True)
+    user.groups.add(sync_curator_permissions())
+    return user
+
+
+@pytest.fixture
+def superuser(db):
+    return UserFactory(username="root", email="root@example.com", is_staff=True, is_superuser=True)
+
+
+@pytest.fixture
+def visitor(db):
+    """Someone nobody signed in to: a client of its own, beside any signed-in one."""
+    return Client()
+
+
+@pytest.fixture
+def password():
+    return PASSWORD
+
+
+@pytest.fixture
+def learner_client(client, learner):
+    client.force_login(learner)
+    return client
+
+
+@pytest.fixture
+def curator_client(client, curator):
+    client.force_login(curator)
+    return client
 
 
 @pytest.fixture

@@ -1,26 +1,51 @@
-"""factory-boy factories for the whole test suite: catalog objects and users.
+"""factory-boy factories for the whole test suite: users and catalog objects.
 
-Every catalog factory makes a published object; pass ``is_published=False`` for the one
-that must stay hidden. A section made with a ``parent`` lands in the parent's guide, one
-level deeper.
+A user is one as allauth sees them after sign-up: with a verified, primary EmailAddress row
+(``email_address=None`` for one without). Every catalog factory makes a published object; pass
+``is_published=False`` for the one that must stay hidden. A section made with a ``parent`` lands
+in the parent's guide, one level deeper. The personas built from these (a learner, another
+learner, a curator, a visitor) are fixtures in tests/conftest.py.
 """
 
 import factory
+from allauth.account.models import EmailAddress
 from django.contrib.auth import get_user_model
 
 from apps.catalog.models import Entry, Guide, Kind, Resource, ResourceLink, Section, Topic
 
-DEFAULT_PASSWORD = "a-long-test-password"
+PASSWORD = "correct horse battery staple"
 
 
 class UserFactory(factory.django.DjangoModelFactory):
     class Meta:
         model = get_user_model()
         django_get_or_create = ("username",)
+        skip_postgeneration_save = True
 
     username = factory.Sequence(lambda n: f"learner{n}")
     email = factory.LazyAttribute(lambda user: f"{user.username}@example.com")
-    password = factory.django.Password(DEFAULT_PASSWORD)
+    password = factory.django.Password(PASSWORD)
+    email_address = factory.RelatedFactory(
+        "tests.factories.EmailAddressFactory",
+        "user",
+        email=factory.SelfAttribute("..email"),
+    )
+
+
+class EmailAddressFactory(factory.django.DjangoModelFactory):
+    class Meta:
+        model = EmailAddress
+        django_get_or_create = ("user", "email")
+
+    user = factory.SubFactory(UserFactory, email_address=None)
+    email = factory.LazyAttribute(lambda address: address.user.email)
+    verified = True
+    primary = True
+
+
+def make_user(email, **extra):
+    """A user named by their address, with no EmailAddress row (as ``create_user`` makes one)."""
+    return UserFactory(username=email, email=email, email_address=None, **extra)
 
 
 class TopicFactory(factory.django.DjangoModelFactory):
@@ -96,6 +121,18 @@ class EntryFactory(factory.django.DjangoModelFactory):
     section = factory.SubFactory(SectionFactory)
     resource = factory.SubFactory(ResourceFactory)
     position = factory.Sequence(lambda n: n)
+
+
+class NumberedSectionFactory(SectionFactory):
+    """Sections numbered 1, 2, 3 … within their guide, as a curator's page shows them."""
+
+    position = factory.LazyAttribute(lambda o: o.guide.sections.count() + 1)
+
+
+class NumberedEntryFactory(EntryFactory):
+    """Entries numbered 1, 2, 3 … within their section, as a curator's page shows them."""
+
+    position = factory.LazyAttribute(lambda o: o.section.entries.count() + 1)
 
 
 def listed_resource(**kwargs) -> Resource:

@@ -16,8 +16,7 @@ from apps.paths.models import LearningPath, PathFollow
 from apps.progress.models import Activity, Progress, Status
 from apps.progress.selectors import activity_year
 from apps.progress.services import progress_set_note, progress_set_status
-from tests.accounts.factories import UserFactory
-from tests.factories import EntryFactory, SectionFactory
+from tests.factories import EntryFactory, SectionFactory, UserFactory
 
 pytestmark = pytest.mark.django_db
 
@@ -27,31 +26,37 @@ def _days_ago(days):
 
 
 @pytest.fixture
-def history(me):
+def history(learner):
     """A learner with 25 days of history: a 20-day run ending today, ticks undone, skips (one
     after starting, one straight away), something in progress, a note on something not begun."""
     section = SectionFactory()  # listed in a published guide: learners may see them
     resources = [EntryFactory(section=section).resource for _ in range(32)]
     for offset in range(20):  # done on each of the last 20 days: the current streak
         progress_set_status(
-            user=me, resource=resources[offset], status=Status.DONE, at=_days_ago(offset)
+            user=learner, resource=resources[offset], status=Status.DONE, at=_days_ago(offset)
         )
     for offset, resource in zip((30, 31, 32, 33, 34), resources[20:25], strict=True):
-        progress_set_status(user=me, resource=resource, status=Status.DONE, at=_days_ago(offset))
+        progress_set_status(
+            user=learner, resource=resource, status=Status.DONE, at=_days_ago(offset)
+        )
     progress_set_status(
-        user=me, resource=resources[25], status=Status.IN_PROGRESS, at=_days_ago(40)
+        user=learner, resource=resources[25], status=Status.IN_PROGRESS, at=_days_ago(40)
     )
     progress_set_status(
-        user=me, resource=resources[26], status=Status.IN_PROGRESS, at=_days_ago(45)
+        user=learner, resource=resources[26], status=Status.IN_PROGRESS, at=_days_ago(45)
     )
-    progress_set_status(user=me, resource=resources[26], status=Status.SKIPPED, at=_days_ago(44))
-    progress_set_status(user=me, resource=resources[27], status=Status.SKIPPED, at=_days_ago(50))
+    progress_set_status(
+        user=learner, resource=resources[26], status=Status.SKIPPED, at=_days_ago(44)
+    )
+    progress_set_status(
+        user=learner, resource=resources[27], status=Status.SKIPPED, at=_days_ago(50)
+    )
     # Ticked and unticked on a day of its own: no day's work.
-    progress_set_status(user=me, resource=resources[28], status=Status.DONE, at=_days_ago(60))
+    progress_set_status(user=learner, resource=resources[28], status=Status.DONE, at=_days_ago(60))
     progress_set_status(
-        user=me, resource=resources[28], status=Status.NOT_STARTED, at=_days_ago(60)
+        user=learner, resource=resources[28], status=Status.NOT_STARTED, at=_days_ago(60)
     )
-    progress_set_note(user=me, resource=resources[29], note="read after the course")
+    progress_set_note(user=learner, resource=resources[29], note="read after the course")
     return resources
 
 
@@ -79,16 +84,18 @@ def _import(client, text):
     assert response.status_code == 302, response.content.decode()[:2000]
 
 
-def test_the_history_counts_days_started_or_finished_not_clicks(me, history):
-    days, current, longest, total, active = _year(me)
+def test_the_history_counts_days_started_or_finished_not_clicks(learner, history):
+    days, current, longest, total, active = _year(learner)
     assert (current, longest) == (20, 20)
     assert not dict(days)[_days_ago(60).date()], "a tick and its untick are not a day's work"
     assert active == 20 + 5 + 1 + 1  # the run, the five, the start, the start of the later skip
 
 
-def test_streak_and_heatmap_survive_a_round_trip_into_a_fresh_account(my_client, me, history):
-    before = _year(me)
-    text = _export(my_client)
+def test_streak_and_heatmap_survive_a_round_trip_into_a_fresh_account(
+    learner_client, learner, history
+):
+    before = _year(learner)
+    text = _export(learner_client)
     fresh = UserFactory(email="fresh@example.com")
     client = Client()
     client.force_login(fresh)
@@ -96,7 +103,7 @@ def test_streak_and_heatmap_survive_a_round_trip_into_a_fresh_account(my_client,
     _import(client, text)
 
     assert _year(fresh) == before
-    mine = {(row[0], *row[1:]) for row in _rows(me)}
+    mine = {(row[0], *row[1:]) for row in _rows(learner)}
     assert _rows(fresh) == mine
     # Nothing imported is logged as today's: the skip without a date is not logged at all.
     today = timezone.localdate()
@@ -105,12 +112,14 @@ def test_streak_and_heatmap_survive_a_round_trip_into_a_fresh_account(my_client,
     )
 
 
-def test_the_export_imported_into_the_same_account_changes_nothing(my_client, me, history):
-    before, rows = _year(me), _rows(me)
-    text = _export(my_client)
-    preview = my_client.post(reverse("progress:import"), {"text": text})
+def test_the_export_imported_into_the_same_account_changes_nothing(
+    learner_client, learner, history
+):
+    before, rows = _year(learner), _rows(learner)
+    text = _export(learner_client)
+    preview = learner_client.post(reverse("progress:import"), {"text": text})
     assert preview.context["plan"].changes == []
-    assert _year(me) == before and _rows(me) == rows
+    assert _year(learner) == before and _rows(learner) == rows
 
 
 @pytest.fixture
@@ -121,15 +130,17 @@ def paths():
     ]
 
 
-def test_the_export_holds_followed_paths_and_the_import_follows_them_again(my_client, me, paths):
+def test_the_export_holds_followed_paths_and_the_import_follows_them_again(
+    learner_client, learner, paths
+):
     followed = PathFollow.objects.create(
-        user=me, path=paths[0], hours_per_week=3, done_minutes_at_follow=45
+        user=learner, path=paths[0], hours_per_week=3, done_minutes_at_follow=45
     )
     followed_at = _days_ago(12)
     PathFollow.objects.filter(pk=followed.pk).update(followed_at=followed_at)
-    PathFollow.objects.create(user=me, path=paths[2])
+    PathFollow.objects.create(user=learner, path=paths[2])
     PathFollow.objects.create(user=UserFactory(), path=paths[1])  # not mine: not exported
-    data = json.loads(_export(my_client))
+    data = json.loads(_export(learner_client))
     assert [item["slug"] for item in data["followed_paths"]] == ["path-0", "path-2"]
 
     fresh = UserFactory(email="fresh@example.com")
@@ -160,20 +171,22 @@ def _session_owners():
     ]
 
 
-def test_account_deletion_ends_every_session_of_the_user(me, someone_else, password):
+def test_account_deletion_ends_every_session_of_the_user(learner, other_learner, password):
     assert settings.SESSION_ENGINE in (
         "django.contrib.sessions.backends.db",
         "django.contrib.sessions.backends.cached_db",
     )
     laptop, phone, theirs = Client(), Client(), Client()
-    for client, user in ((laptop, me), (phone, me), (theirs, someone_else)):
+    for client, user in ((laptop, learner), (phone, learner), (theirs, other_learner)):
         assert client.login(username=user.username, password=password)
-    assert sorted(_session_owners()) == sorted([str(me.pk)] * 2 + [str(someone_else.pk)])
+    assert sorted(_session_owners()) == sorted([str(learner.pk)] * 2 + [str(other_learner.pk)])
 
-    response = laptop.post(reverse("accounts:delete"), {"confirm": me.email, "password": password})
+    response = laptop.post(
+        reverse("accounts:delete"), {"confirm": learner.email, "password": password}
+    )
 
     assert response.status_code == 302
-    assert _session_owners() == [str(someone_else.pk)]
+    assert _session_owners() == [str(other_learner.pk)]
     # The phone is signed out, not signed in as nobody.
     assert phone.get(reverse("accounts:account")).status_code == 302
     assert theirs.get(reverse("accounts:account")).status_code == 200

@@ -61,17 +61,17 @@ def test_sign_up_confirm_log_out_and_log_in_again(client):
     assert _is_logged_in(client)
 
 
-def test_logout_on_get_only_asks(my_client):
-    response = my_client.get(reverse("account_logout"))
+def test_logout_on_get_only_asks(learner_client):
+    response = learner_client.get(reverse("account_logout"))
     assert response.status_code == 200
     assert b'<form class="form"' in response.content
-    assert _is_logged_in(my_client)
+    assert _is_logged_in(learner_client)
 
 
 @pytest.mark.django_db
-def test_unverified_email_cannot_log_in(client, me, password):
-    EmailAddress.objects.filter(user=me).update(verified=False)
-    response = client.post(reverse("account_login"), {"login": me.email, "password": password})
+def test_unverified_email_cannot_log_in(client, learner, password):
+    EmailAddress.objects.filter(user=learner).update(verified=False)
+    response = client.post(reverse("account_login"), {"login": learner.email, "password": password})
     assert response.status_code == 302
     assert response["Location"] == reverse("account_email_verification_sent")
     assert not _is_logged_in(client)
@@ -79,8 +79,8 @@ def test_unverified_email_cannot_log_in(client, me, password):
 
 
 @pytest.mark.django_db
-def test_wrong_password_shows_an_error_in_the_form(client, me):
-    response = client.post(reverse("account_login"), {"login": me.email, "password": "not it"})
+def test_wrong_password_shows_an_error_in_the_form(client, learner):
+    response = client.post(reverse("account_login"), {"login": learner.email, "password": "not it"})
     assert response.status_code == 200
     assert b'class="notice notice--error"' in response.content
     assert b"not correct" in response.content
@@ -88,7 +88,7 @@ def test_wrong_password_shows_an_error_in_the_form(client, me):
 
 
 @pytest.mark.django_db
-def test_mail_greets_the_address_and_signs_with_the_site_name(client, me, settings):
+def test_mail_greets_the_address_and_signs_with_the_site_name(client, learner, settings):
     """Not "Hello from 127.0.0.1:8860!" (the host the request reached) nor a username nobody chose."""
     settings.SITE_NAME, settings.SITE_URL = "Team reading", "https://learn.example.org"
     client.post(
@@ -96,26 +96,26 @@ def test_mail_greets_the_address_and_signs_with_the_site_name(client, me, settin
         {"email": "new@example.com", "password1": NEW_PASSWORD, "password2": NEW_PASSWORD},
         HTTP_HOST="127.0.0.1",
     )
-    client.post(reverse("account_reset_password"), {"email": me.email}, HTTP_HOST="127.0.0.1")
+    client.post(reverse("account_reset_password"), {"email": learner.email}, HTTP_HOST="127.0.0.1")
     signup, reset = mail.outbox
     username = get_user_model().objects.get(email="new@example.com").get_username()
     assert signup.subject == "[Syllabus] Confirm your email address"
     assert reset.subject == "[Syllabus] Reset your password"
-    for message, address in ((signup, "new@example.com"), (reset, me.email)):
+    for message, address in ((signup, "new@example.com"), (reset, learner.email)):
         assert message.body.startswith(f"Hello {address},\n")
         assert message.body.rstrip().endswith("Team reading\nhttps://learn.example.org")
         assert "127.0.0.1" not in message.body.replace("http://127.0.0.1/", "")
     for message, address, name in (
         (signup, "new@example.com", username),
-        (reset, me.email, me.get_username()),
+        (reset, learner.email, learner.get_username()),
     ):
         assert not re.search(rf"\b{re.escape(name)}\b", message.body.replace(address, "")), name
     assert "gave this address to Team reading" in signup.body
 
 
 @pytest.mark.django_db
-def test_password_reset_by_email(client, me):
-    response = client.post(reverse("account_reset_password"), {"email": me.email})
+def test_password_reset_by_email(client, learner):
+    response = client.post(reverse("account_reset_password"), {"email": learner.email})
     assert response.status_code == 302
     assert response["Location"] == reverse("account_reset_password_done")
     assert len(mail.outbox) == 1
@@ -130,12 +130,12 @@ def test_password_reset_by_email(client, me):
     done = client.post(action, {"password1": NEW_PASSWORD, "password2": NEW_PASSWORD})
     assert done.status_code == 302
     assert done["Location"] == reverse("account_reset_password_from_key_done")
-    me.refresh_from_db()
-    assert me.check_password(NEW_PASSWORD)
+    learner.refresh_from_db()
+    assert learner.check_password(NEW_PASSWORD)
 
     assert (
         client.post(
-            reverse("account_login"), {"login": me.email, "password": NEW_PASSWORD}
+            reverse("account_login"), {"login": learner.email, "password": NEW_PASSWORD}
         ).status_code
         == 302
     )
@@ -143,8 +143,8 @@ def test_password_reset_by_email(client, me):
 
 
 @pytest.mark.django_db
-def test_password_reset_link_works_once(client, me):
-    client.post(reverse("account_reset_password"), {"email": me.email})
+def test_password_reset_link_works_once(client, learner):
+    client.post(reverse("account_reset_password"), {"email": learner.email})
     reset_path = _link_in(mail.outbox[0], "/accounts/password/reset/key/")
     form_page = client.get(reset_path, follow=True)
     client.post(
@@ -163,48 +163,54 @@ def test_password_reset_for_an_unknown_address_reveals_nothing(client):
     assert response["Location"] == reverse("account_reset_password_done")
 
 
-def test_password_change(my_client, me, password):
-    response = my_client.post(
+def test_password_change(learner_client, learner, password):
+    response = learner_client.post(
         reverse("account_change_password"),
         {"oldpassword": password, "password1": NEW_PASSWORD, "password2": NEW_PASSWORD},
     )
     assert response.status_code == 302
-    me.refresh_from_db()
-    assert me.check_password(NEW_PASSWORD)
-    assert _is_logged_in(my_client), "changing the password keeps this session"
+    learner.refresh_from_db()
+    assert learner.check_password(NEW_PASSWORD)
+    assert _is_logged_in(learner_client), "changing the password keeps this session"
 
 
-def test_password_change_needs_the_current_password(my_client, me, password):
-    response = my_client.post(
+def test_password_change_needs_the_current_password(learner_client, learner, password):
+    response = learner_client.post(
         reverse("account_change_password"),
         {"oldpassword": "wrong", "password1": NEW_PASSWORD, "password2": NEW_PASSWORD},
     )
     assert response.status_code == 200
     assert b"field--invalid" in response.content
-    me.refresh_from_db()
-    assert me.check_password(password)
+    learner.refresh_from_db()
+    assert learner.check_password(password)
 
 
-def test_add_an_email_address_sends_a_verification(my_client, me):
-    response = my_client.post(
+def test_add_an_email_address_sends_a_verification(learner_client, learner):
+    response = learner_client.post(
         reverse("account_email"), {"action_add": "", "email": "second@example.com"}
     )
     assert response.status_code == 302
-    added = EmailAddress.objects.get(user=me, email="second@example.com")
+    added = EmailAddress.objects.get(user=learner, email="second@example.com")
     assert not added.verified and not added.primary
     assert mail.outbox[-1].to == ["second@example.com"]
 
 
-def test_resend_verification_and_make_primary(my_client, me):
-    EmailAddress.objects.create(user=me, email="second@example.com", verified=True, primary=False)
-    EmailAddress.objects.create(user=me, email="third@example.com", verified=False, primary=False)
+def test_resend_verification_and_make_primary(learner_client, learner):
+    EmailAddress.objects.create(
+        user=learner, email="second@example.com", verified=True, primary=False
+    )
+    EmailAddress.objects.create(
+        user=learner, email="third@example.com", verified=False, primary=False
+    )
 
-    my_client.post(reverse("account_email"), {"action_send": "", "email": "third@example.com"})
+    learner_client.post(reverse("account_email"), {"action_send": "", "email": "third@example.com"})
     assert mail.outbox[-1].to == ["third@example.com"]
 
-    my_client.post(reverse("account_email"), {"action_primary": "", "email": "second@example.com"})
-    assert EmailAddress.objects.get_primary(me).email == "second@example.com"
-    assert get_user_model().objects.get(pk=me.pk).email == "second@example.com"
+    learner_client.post(
+        reverse("account_email"), {"action_primary": "", "email": "second@example.com"}
+    )
+    assert EmailAddress.objects.get_primary(learner).email == "second@example.com"
+    assert get_user_model().objects.get(pk=learner.pk).email == "second@example.com"
 
 
 # Headings, page titles, buttons and labels of every allauth page we expose, in sentence case.
@@ -235,9 +241,9 @@ def _title_cased(html: str) -> list[str]:
         (False, "/accounts/confirm-email/no-such-key/"),
     ],
 )
-def test_allauth_pages_speak_in_sentence_case(client, me, signed_in, url):
+def test_allauth_pages_speak_in_sentence_case(client, learner, signed_in, url):
     if signed_in:
-        client.force_login(me)
+        client.force_login(learner)
     response = client.get(url, follow=True)
     assert response.status_code == 200
     assert _title_cased(response.content.decode()) == []

@@ -27,8 +27,8 @@ def signed_in(person) -> Client:
 
 
 @pytest.fixture
-def ada(me):
-    user = me
+def ada(learner):
+    user = learner
     guide, resources = build_guide("alpha")  # 6 resources
     progress_set_status(user=user, resource=resources[0], status=Status.DONE)
     progress_set_status(user=user, resource=resources[1], status=Status.DONE)
@@ -105,19 +105,19 @@ def test_bad_addresses_are_refused_with_a_message_and_change_nothing(ada, slug, 
     assert not PublicProfile.objects.exists()
 
 
-def test_a_taken_address_is_refused(ada, someone_else):
-    publish(signed_in(someone_else), "learner")
+def test_a_taken_address_is_refused(ada, other_learner):
+    publish(signed_in(other_learner), "learner")
     response = publish(signed_in(ada), "Learner")
     assert response.status_code == 400 and "is taken" in response.content.decode()
-    assert PublicProfile.objects.get(slug="learner").user == someone_else
+    assert PublicProfile.objects.get(slug="learner").user == other_learner
     # Keeping one's own address is fine.
-    assert publish(signed_in(someone_else), "learner", on=False).status_code == 302
+    assert publish(signed_in(other_learner), "learner", on=False).status_code == 302
 
 
-def test_another_learner_cannot_change_someone_elses_page(ada, someone_else):
+def test_another_learner_cannot_change_someone_elses_page(ada, other_learner):
     publish(signed_in(ada), "ada")
     # Eve's settings only ever act on Eve: posting Ada's address is "taken", not a takeover.
-    response = publish(signed_in(someone_else), "ada", on=False)
+    response = publish(signed_in(other_learner), "ada", on=False)
     assert response.status_code == 400
     assert PublicProfile.objects.get(slug="ada").is_public
     assert Client().get(page_url("ada")).status_code == 200
@@ -148,8 +148,8 @@ def test_the_settings_page_shows_the_state(ada):
     assert "/u/ada/" in client.get(reverse("accounts:account")).content.decode()
 
 
-def test_the_data_export_holds_the_learners_public_page_choice(ada, someone_else):
-    publish(signed_in(someone_else), "eve")
+def test_the_data_export_holds_the_learners_public_page_choice(ada, other_learner):
+    publish(signed_in(other_learner), "eve")
     client = signed_in(ada)
     assert "public_profile" not in client.get(reverse("accounts:data-export")).json()
     publish(client, "ada", on=False)

@@ -12,7 +12,7 @@ from django.urls import reverse
 
 from apps.accounts import mail as mail_module
 from apps.accounts.mail import send_after_response
-from tests.accounts.factories import UserFactory
+from tests.factories import UserFactory
 
 PASSWORD = "a brand new passphrase 77"
 KNOWN, NEW = (

@@ -26,24 +26,26 @@ def _active_days(year):
     return [day for day, count in year.days if count]
 
 
-def test_a_finish_at_half_past_eleven_at_night_counts_on_that_local_day(me):
+def test_a_finish_at_half_past_eleven_at_night_counts_on_that_local_day(learner):
     # 23:30 in Los Angeles on 2 March is 07:30 UTC on 3 March.
     late = datetime(2026, 3, 2, 23, 30, tzinfo=LOS_ANGELES)
-    progress_set_status(user=me, resource=ResourceFactory(), status=Status.DONE, at=late)
+    progress_set_status(user=learner, resource=ResourceFactory(), status=Status.DONE, at=late)
 
-    here = activity_year(user=me, zone=LOS_ANGELES, today=date(2026, 3, 3))
+    here = activity_year(user=learner, zone=LOS_ANGELES, today=date(2026, 3, 3))
     assert _active_days(here) == [date(2026, 3, 2)]
     assert here.current_streak == 1
-    assert _active_days(activity_year(user=me, zone=UTC, today=date(2026, 3, 3))) == [
+    assert _active_days(activity_year(user=learner, zone=UTC, today=date(2026, 3, 3))) == [
         date(2026, 3, 3)
     ]
 
 
-def test_the_active_zone_is_what_the_heatmap_counts_in(me):
+def test_the_active_zone_is_what_the_heatmap_counts_in(learner):
     late = datetime(2026, 3, 2, 23, 30, tzinfo=LOS_ANGELES)
-    progress_set_status(user=me, resource=ResourceFactory(), status=Status.DONE, at=late)
+    progress_set_status(user=learner, resource=ResourceFactory(), status=Status.DONE, at=late)
     with timezone.override(LOS_ANGELES):
-        assert _active_days(activity_year(user=me, today=date(2026, 3, 3))) == [date(2026, 3, 2)]
+        assert _active_days(activity_year(user=learner, today=date(2026, 3, 3))) == [
+            date(2026, 3, 2)
+        ]
 
 
 def _zone_seen(request):
@@ -92,26 +94,26 @@ def test_the_middleware_takes_the_saved_zone_then_the_browsers_then_the_sites(
     assert timezone.get_current_timezone_name() == settings.TIME_ZONE  # deactivated after
 
 
-def test_the_account_page_names_the_browsers_zone_and_saves_a_chosen_one(my_client, me):
-    my_client.cookies[COOKIE_NAME] = "Asia/Tokyo"
-    page = my_client.get(reverse("accounts:account")).content.decode()
+def test_the_account_page_names_the_browsers_zone_and_saves_a_chosen_one(learner_client, learner):
+    learner_client.cookies[COOKIE_NAME] = "Asia/Tokyo"
+    page = learner_client.get(reverse("accounts:account")).content.decode()
     assert "Your browser&#x27;s (Asia/Tokyo)" in page
 
-    response = my_client.post(reverse("accounts:time-zone"), {"time_zone": "Europe/Paris"})
+    response = learner_client.post(reverse("accounts:time-zone"), {"time_zone": "Europe/Paris"})
     assert response.status_code == 302
-    assert Preferences.objects.get(user=me).time_zone == "Europe/Paris"
-    assert my_client.session[SESSION_KEY] == "Europe/Paris"
-    page = my_client.get(reverse("accounts:account")).content.decode()
+    assert Preferences.objects.get(user=learner).time_zone == "Europe/Paris"
+    assert learner_client.session[SESSION_KEY] == "Europe/Paris"
+    page = learner_client.get(reverse("accounts:account")).content.decode()
     assert '<option value="Europe/Paris" selected>' in page
 
-    my_client.post(reverse("accounts:time-zone"), {"time_zone": ""})
-    assert Preferences.objects.get(user=me).time_zone == ""
+    learner_client.post(reverse("accounts:time-zone"), {"time_zone": ""})
+    assert Preferences.objects.get(user=learner).time_zone == ""
 
 
-def test_an_unknown_zone_is_refused_and_nothing_saved(my_client, me):
-    response = my_client.post(reverse("accounts:time-zone"), {"time_zone": "Mars/Olympus"})
+def test_an_unknown_zone_is_refused_and_nothing_saved(learner_client, learner):
+    response = learner_client.post(reverse("accounts:time-zone"), {"time_zone": "Mars/Olympus"})
     assert response.status_code == 400
-    assert not Preferences.objects.filter(user=me).exists()
+    assert not Preferences.objects.filter(user=learner).exists()
 
 
 def test_saving_a_zone_needs_a_signed_in_learner(client):
@@ -121,30 +123,30 @@ def test_saving_a_zone_needs_a_signed_in_learner(client):
     assert not Preferences.objects.exists()
 
 
-def test_the_saved_zone_follows_the_learner_to_a_new_sign_in(client, me, password):
-    Preferences.objects.create(user=me, time_zone="Asia/Kolkata")
-    assert client.login(username=me.username, password=password)
+def test_the_saved_zone_follows_the_learner_to_a_new_sign_in(client, learner, password):
+    Preferences.objects.create(user=learner, time_zone="Asia/Kolkata")
+    assert client.login(username=learner.username, password=password)
     assert client.session[SESSION_KEY] == "Asia/Kolkata"
 
 
-def test_the_dashboard_counts_in_the_browsers_zone(my_client, me):
+def test_the_dashboard_counts_in_the_browsers_zone(learner_client, learner):
     # Finished at 23:30 yesterday in Los Angeles (already today in UTC in the small hours).
     now = timezone.now().astimezone(LOS_ANGELES)
     yesterday = now.date().toordinal() - 1
     late = datetime.combine(date.fromordinal(yesterday), datetime.min.time(), LOS_ANGELES).replace(
         hour=23, minute=30
     )
-    progress_set_status(user=me, resource=ResourceFactory(), status=Status.DONE, at=late)
-    my_client.cookies[COOKIE_NAME] = "America/Los_Angeles"
-    year = my_client.get(reverse("progress:dashboard")).context["year"]
+    progress_set_status(user=learner, resource=ResourceFactory(), status=Status.DONE, at=late)
+    learner_client.cookies[COOKIE_NAME] = "America/Los_Angeles"
+    year = learner_client.get(reverse("progress:dashboard")).context["year"]
     assert _active_days(year) == [date.fromordinal(yesterday)]
 
 
-def test_the_public_page_counts_in_its_learners_saved_zone(client, me):
-    Preferences.objects.create(user=me, time_zone="America/Los_Angeles")
-    PublicProfile.objects.create(user=me, slug="me", is_public=True)
+def test_the_public_page_counts_in_its_learners_saved_zone(client, learner):
+    Preferences.objects.create(user=learner, time_zone="America/Los_Angeles")
+    PublicProfile.objects.create(user=learner, slug="me", is_public=True)
     late = datetime(2026, 3, 2, 23, 30, tzinfo=LOS_ANGELES)
-    progress_set_status(user=me, resource=ResourceFactory(), status=Status.DONE, at=late)
+    progress_set_status(user=learner, resource=ResourceFactory(), status=Status.DONE, at=late)
     client.cookies[COOKIE_NAME] = (
         "Asia/Tokyo"  # the visitor's zone does not move the learner's days
     )

@@ -15,7 +15,7 @@ from django.contrib.messages import get_messages
 from django.test import override_settings
 from django.urls import reverse
 
-from tests.accounts.factories import UserFactory
+from tests.factories import UserFactory
 
 User = get_user_model()
 GITHUB = {
@@ -57,13 +57,13 @@ def test_account_page_requires_login(client):
     assert response["Location"] == f"{reverse('account_login')}?next={reverse('accounts:account')}"
 
 
-def test_account_page_lists_my_email_and_links(my_client, me, someone_else):
-    EmailAddress.objects.create(user=me, email="me-too@example.com", verified=False)
-    response = my_client.get(reverse("accounts:account"))
+def test_account_page_lists_my_email_and_links(learner_client, learner, other_learner):
+    EmailAddress.objects.create(user=learner, email="me-too@example.com", verified=False)
+    response = learner_client.get(reverse("accounts:account"))
     assert response.status_code == 200
     html = response.content.decode()
-    assert "me@example.com" in html and "me-too@example.com" in html
-    assert "someone@example.com" not in html
+    assert "ada@example.com" in html and "me-too@example.com" in html
+    assert "eve@example.com" not in html
     assert "Unverified" in html and "Primary" in html
     for name in (
         "account_email",
@@ -75,8 +75,8 @@ def test_account_page_lists_my_email_and_links(my_client, me, someone_else):
     assert 'name="password"' in html, "a user with a password must type it to delete the account"
 
 
-def test_account_page_links_progress_export_and_import_next_to_the_data_download(my_client):
-    html = my_client.get(reverse("accounts:account")).content.decode()
+def test_account_page_links_progress_export_and_import_next_to_the_data_download(learner_client):
+    html = learner_client.get(reverse("accounts:account")).content.decode()
     data = html.split('id="account-data"', 1)[1].split("</section>", 1)[0]
     assert f'"{reverse("accounts:data-export")}"' in data
     for fmt, label in (("md", "Markdown checklist"), ("csv", "CSV"), ("json", "JSON")):
@@ -90,11 +90,11 @@ def test_account_page_links_progress_export_and_import_next_to_the_data_download
     )
 
 
-def test_account_page_offers_set_password_to_github_only_users(my_client, me):
-    me.set_unusable_password()
-    me.save()
-    my_client.force_login(me)
-    html = my_client.get(reverse("accounts:account")).content.decode()
+def test_account_page_offers_set_password_to_github_only_users(learner_client, learner):
+    learner.set_unusable_password()
+    learner.save()
+    learner_client.force_login(learner)
+    html = learner_client.get(reverse("accounts:account")).content.decode()
     assert reverse("account_set_password") in html
     assert 'name="password"' not in html
 
@@ -128,8 +128,10 @@ def test_data_export_requires_login(client, exporter):
     assert exporter == []
 
 
-def test_data_export_is_a_json_attachment_of_only_my_data(my_client, me, someone_else, exporter):
-    response = my_client.get(reverse("accounts:data-export"))
+def test_data_export_is_a_json_attachment_of_only_my_data(
+    learner_client, learner, other_learner, exporter
+):
+    response = learner_client.get(reverse("accounts:data-export"))
     assert response.status_code == 200
     assert response["Content-Type"] == "application/json"
     assert re.fullmatch(
@@ -137,23 +139,27 @@ def test_data_export_is_a_json_attachment_of_only_my_data(my_client, me, someone
         response["Content-Disposition"],
     )
     assert "no-cache" in response["Cache-Control"] or "no-store" in response["Cache-Control"]
-    assert exporter == [me]
+    assert exporter == [learner]
     assert response.json() == {
-        "user": {"email": "me@example.com"},
-        "progress": [{"note": "note of me"}],
+        "user": {"email": "ada@example.com"},
+        "progress": [{"note": "note of ada"}],
         "followed_paths": [],
     }
-    assert b"someone" not in response.content
+    assert b"eve" not in response.content
 
 
-def test_data_export_ignores_any_user_in_the_query(my_client, me, someone_else, exporter):
-    my_client.get(
-        reverse("accounts:data-export"), {"user": someone_else.pk, "user_id": someone_else.pk}
+def test_data_export_ignores_any_user_in_the_query(
+    learner_client, learner, other_learner, exporter
+):
+    learner_client.get(
+        reverse("accounts:data-export"), {"user": other_learner.pk, "user_id": other_learner.pk}
     )
-    assert exporter == [me]
+    assert exporter == [learner]
 
 
-def test_data_export_with_the_real_exporter_holds_my_notes_not_theirs(my_client, me, someone_else):
+def test_data_export_with_the_real_exporter_holds_my_notes_not_theirs(
+    learner_client, learner, other_learner
+):
     exports = pytest.importorskip("apps.progress.exports")
     if not hasattr(exports, "user_data_export"):
         pytest.skip("apps.progress.exports.user_data_export not written yet")
@@ -164,17 +170,17 @@ def test_data_export_with_the_real_exporter_holds_my_notes_not_theirs(my_client,
         title="Attention Is All You Need", url="https://example.com/attention"
     )
     Progress.objects.create(
-        user=me, resource=resource, status="in_progress", note="my own private note"
+        user=learner, resource=resource, status="in_progress", note="my own private note"
     )
     Progress.objects.create(
-        user=someone_else, resource=resource, status="in_progress", note="their private note"
+        user=other_learner, resource=resource, status="in_progress", note="their private note"
     )
 
-    response = my_client.get(reverse("accounts:data-export"))
+    response = learner_client.get(reverse("accounts:data-export"))
     assert response.status_code == 200
     assert "my own private note" in response.content.decode()
     assert "their private note" not in response.content.decode()
-    assert "someone@example.com" not in response.content.decode()
+    assert "eve@example.com" not in response.content.decode()
 
 
 # --- Account deletion ------------------------------------------------------------------------
@@ -187,57 +193,59 @@ def _delete(client, confirm, password=None, **extra):
     return client.post(reverse("accounts:delete"), data)
 
 
-def test_get_never_deletes(my_client, me):
-    response = my_client.get(reverse("accounts:delete"))
+def test_get_never_deletes(learner_client, learner):
+    response = learner_client.get(reverse("accounts:delete"))
     assert response.status_code == 405
-    assert User.objects.filter(pk=me.pk).exists()
+    assert User.objects.filter(pk=learner.pk).exists()
 
 
 @pytest.mark.django_db
-def test_anonymous_post_deletes_nothing(client, me, password):
-    response = _delete(client, me.email, password)
+def test_anonymous_post_deletes_nothing(client, learner, password):
+    response = _delete(client, learner.email, password)
     assert response.status_code == 302
     assert response["Location"].startswith(reverse("account_login"))
-    assert User.objects.filter(pk=me.pk).exists()
+    assert User.objects.filter(pk=learner.pk).exists()
 
 
 @pytest.mark.parametrize(
     ("confirm", "typed_password", "error"),
     [
-        ("someone@example.com", None, "not your email address"),
+        ("eve@example.com", None, "not your email address"),
         ("", None, "This field is required"),
-        ("me@example.com", "wrong password", "password is not correct"),
-        ("me@example.com", "", "This field is required"),
+        ("ada@example.com", "wrong password", "password is not correct"),
+        ("ada@example.com", "", "This field is required"),
     ],
 )
 def test_wrong_confirmation_changes_nothing(
-    my_client, me, password, confirm, typed_password, error
+    learner_client, learner, password, confirm, typed_password, error
 ):
-    response = _delete(my_client, confirm, password if typed_password is None else typed_password)
+    response = _delete(
+        learner_client, confirm, password if typed_password is None else typed_password
+    )
     assert response.status_code == 200
     assert error in response.content.decode()
     assert b"field--invalid" in response.content
-    assert User.objects.filter(pk=me.pk).exists()
-    assert EmailAddress.objects.filter(user=me).exists()
-    assert _is_logged_in(my_client)
+    assert User.objects.filter(pk=learner.pk).exists()
+    assert EmailAddress.objects.filter(user=learner).exists()
+    assert _is_logged_in(learner_client)
 
 
 def test_right_confirmation_deletes_me_and_everything_of_mine(
-    my_client, me, someone_else, password
+    learner_client, learner, other_learner, password
 ):
-    me_pk = me.pk
-    EmailAddress.objects.create(user=me, email="me-too@example.com")
-    SocialAccount.objects.create(user=me, provider="github", uid="12345")
+    me_pk = learner.pk
+    EmailAddress.objects.create(user=learner, email="me-too@example.com")
+    SocialAccount.objects.create(user=learner, provider="github", uid="12345")
     if apps.is_installed("apps.progress"):
         from apps.catalog.models import Resource
         from apps.progress.models import Progress
 
         resource = Resource.objects.create(title="A resource", url="https://example.com/r")
-        Progress.objects.create(user=me, resource=resource, status="done")
-        Progress.objects.create(user=someone_else, resource=resource, status="done")
+        Progress.objects.create(user=learner, resource=resource, status="done")
+        Progress.objects.create(user=other_learner, resource=resource, status="done")
     assert _rows_referencing(me_pk)
 
-    response = _delete(my_client, "  ME@example.com ", password)
+    response = _delete(learner_client, "  ADA@example.com ", password)
 
     assert response.status_code == 302
     assert response["Location"] == reverse("catalog:home")
@@ -247,39 +255,45 @@ def test_right_confirmation_deletes_me_and_everything_of_mine(
     assert not User.objects.filter(pk=me_pk).exists()
     assert _rows_referencing(me_pk) == {}
     assert not EmailAddress.objects.filter(
-        email__in=["me@example.com", "me-too@example.com"]
+        email__in=["ada@example.com", "me-too@example.com"]
     ).exists()
     assert not SocialAccount.objects.filter(uid="12345").exists()
-    assert not _is_logged_in(my_client)
+    assert not _is_logged_in(learner_client)
     # The other learner keeps everything.
-    assert User.objects.filter(pk=someone_else.pk).exists()
-    assert EmailAddress.objects.filter(user=someone_else).exists()
-    assert _rows_referencing(someone_else.pk)
+    assert User.objects.filter(pk=other_learner.pk).exists()
+    assert EmailAddress.objects.filter(user=other_learner).exists()
+    assert _rows_referencing(other_learner.pk)
 
 
-def test_someone_else_cannot_delete_me(client, me, someone_else, password):
-    client.force_login(someone_else)
+def test_someone_else_cannot_delete_me(client, learner, other_learner, password):
+    client.force_login(other_learner)
     # My address and my password, typed at their session: refused, nothing deleted.
-    response = _delete(client, me.email, password)
+    response = _delete(client, learner.email, password)
     assert response.status_code == 200
-    assert User.objects.filter(pk__in=[me.pk, someone_else.pk]).count() == 2
+    assert User.objects.filter(pk__in=[learner.pk, other_learner.pk]).count() == 2
 
     # Their own valid confirmation plus my id in every field a view might read: only they go.
     response = _delete(
-        client, someone_else.email, password, user=me.pk, user_id=me.pk, pk=me.pk, id=me.pk
+        client,
+        other_learner.email,
+        password,
+        user=learner.pk,
+        user_id=learner.pk,
+        pk=learner.pk,
+        id=learner.pk,
     )
     assert response.status_code == 302
-    assert User.objects.filter(pk=me.pk).exists()
-    assert not User.objects.filter(pk=someone_else.pk).exists()
+    assert User.objects.filter(pk=learner.pk).exists()
+    assert not User.objects.filter(pk=other_learner.pk).exists()
 
 
-def test_github_only_user_confirms_with_their_email_alone(client, me):
-    me.set_unusable_password()
-    me.save()
-    client.force_login(me)
-    response = _delete(client, me.email)
+def test_github_only_user_confirms_with_their_email_alone(client, learner):
+    learner.set_unusable_password()
+    learner.save()
+    client.force_login(learner)
+    response = _delete(client, learner.email)
     assert response.status_code == 302
-    assert not User.objects.filter(pk=me.pk).exists()
+    assert not User.objects.filter(pk=learner.pk).exists()
 
 
 @pytest.mark.django_db
@@ -296,14 +310,14 @@ def test_the_only_administrator_cannot_delete_their_account(client, password):
     assert not User.objects.filter(pk=admin.pk).exists()
 
 
-def test_password_guessing_on_the_delete_form_is_rate_limited(my_client, me):
+def test_password_guessing_on_the_delete_form_is_rate_limited(learner_client, learner):
     limit = _amount_per(account_settings.RATE_LIMITS["reauthenticate"], "user")
     for _ in range(limit):
-        assert _delete(my_client, me.email, "guess").status_code == 200
-    response = _delete(my_client, me.email, "guess")
+        assert _delete(learner_client, learner.email, "guess").status_code == 200
+    response = _delete(learner_client, learner.email, "guess")
     assert response.status_code == 429
     assert b"Too many attempts" in response.content
-    assert User.objects.filter(pk=me.pk).exists()
+    assert User.objects.filter(pk=learner.pk).exists()
 
 
 def _is_logged_in(client):
@@ -314,21 +328,23 @@ def _is_logged_in(client):
 
 
 @pytest.mark.django_db
-def test_failed_logins_for_one_email_are_rate_limited(client, me, someone_else, password):
+def test_failed_logins_for_one_email_are_rate_limited(client, learner, other_learner, password):
     limit = _amount_per(account_settings.RATE_LIMITS["login_failed"], "key")
     for _ in range(limit):
-        response = client.post(reverse("account_login"), {"login": me.email, "password": "guess"})
+        response = client.post(
+            reverse("account_login"), {"login": learner.email, "password": "guess"}
+        )
         assert b"not correct" in response.content
 
     # Even the right password is refused now: the attacker learns nothing from the next guess.
-    response = client.post(reverse("account_login"), {"login": me.email, "password": password})
+    response = client.post(reverse("account_login"), {"login": learner.email, "password": password})
     assert response.status_code in (200, 429)
     assert b"Too many failed login attempts" in response.content
     assert not _is_logged_in(client)
 
     # The limit is per address: another learner on the same network can still log in.
     response = client.post(
-        reverse("account_login"), {"login": someone_else.email, "password": password}
+        reverse("account_login"), {"login": other_learner.email, "password": password}
     )
     assert response.status_code == 302
 
@@ -389,8 +405,8 @@ def test_anonymous_allauth_pages_use_the_site_layout(client, name):
 
 
 @pytest.mark.parametrize("name", SIGNED_IN_PAGES)
-def test_signed_in_pages_use_the_site_layout(my_client, name):
-    _assert_site_page(my_client.get(reverse(name)))
+def test_signed_in_pages_use_the_site_layout(learner_client, name):
+    _assert_site_page(learner_client.get(reverse(name)))
 
 
 @pytest.mark.django_db
@@ -433,14 +449,16 @@ def test_github_button_posts_to_github(client):
 
 
 @pytest.mark.django_db
-def test_account_page_links_connected_accounts_only_when_github_is_configured(my_client, settings):
+def test_account_page_links_connected_accounts_only_when_github_is_configured(
+    learner_client, settings
+):
     settings.SOCIALACCOUNT_PROVIDERS = {}
     assert (
         reverse("socialaccount_connections")
-        not in my_client.get(reverse("accounts:account")).content.decode()
+        not in learner_client.get(reverse("accounts:account")).content.decode()
     )
     settings.SOCIALACCOUNT_PROVIDERS = GITHUB
     assert (
         reverse("socialaccount_connections")
-        in my_client.get(reverse("accounts:account")).content.decode()
+        in learner_client.get(reverse("accounts:account")).content.decode()
     )

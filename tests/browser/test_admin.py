@@ -7,7 +7,7 @@ from django.contrib.auth.models import Group
 from playwright.sync_api import expect
 
 from apps.curation.permissions import CURATORS_GROUP
-from tests.curation.factories import EntryFactory
+from tests.factories import NumberedEntryFactory as EntryFactory
 
 PASSWORD = "a long and unusual passphrase 42"
 
@@ -65,7 +65,8 @@ def test_curator_renames_a_resource_and_learners_see_the_new_title(page, live_se
 @pytest.mark.django_db(transaction=True)
 def test_the_section_autocomplete_tells_alike_sections_apart(page, live_server):
     from tests.conftest import sign_in
-    from tests.curation.factories import GuideFactory, SectionFactory
+    from tests.factories import GuideFactory
+    from tests.factories import NumberedSectionFactory as SectionFactory
 
     curator = get_user_model().objects.create_user(
         username="cora", email="cora@example.com", password=PASSWORD, is_staff=True

@@ -1,13 +1,10 @@
 """A curator syncs a guide with a newer file in the real admin (no JavaScript needed), and splits a link at import."""
 
 import pytest
-from django.contrib.auth import get_user_model
-from django.contrib.auth.models import Group
 from playwright.sync_api import expect
 
 from apps.catalog.importer import apply_import, plan_import
 from apps.catalog.models import Entry, Guide, Resource
-from apps.curation.permissions import CURATORS_GROUP
 from apps.progress.models import Progress, Status
 from tests.catalog.test_sync import VERSION_1, VERSION_2
 from tests.conftest import sign_in
@@ -15,13 +12,10 @@ from tests.factories import UserFactory
 
 
 @pytest.fixture
-def curator(page, live_server):
-    user = get_user_model().objects.create_user(
-        username="cora", email="cora@example.com", is_staff=True
-    )
-    user.groups.add(Group.objects.get(name=CURATORS_GROUP))
-    sign_in(page, live_server, user)
-    return user
+def curator(curator, page, live_server):
+    """The curator (tests/conftest.py), signed in in the test's browser page."""
+    sign_in(page, live_server, curator)
+    return curator
 
 
 @pytest.mark.browser

@@ -7,7 +7,7 @@ import re
 import pytest
 
 from apps.progress.models import Status
-from tests.progress.conftest import catalog, user  # noqa: F401 - fixtures, by name
+from tests.progress.conftest import catalog  # noqa: F401 - fixture, by name
 
 # The per-response parts of a page: the masked CSRF token and the CSP nonce.
 _PER_RESPONSE = re.compile(r'(?<=")[A-Za-z0-9]{64}(?=")|(?<=nonce=")[^"]+(?=")')
@@ -24,8 +24,8 @@ def _decoded(response) -> bytes:
 
 
 @pytest.mark.django_db
-def test_a_page_is_gzipped_for_a_client_that_accepts_it(client, user, catalog):  # noqa: F811
-    client.force_login(user)
+def test_a_page_is_gzipped_for_a_client_that_accepts_it(client, learner, catalog):  # noqa: F811
+    client.force_login(learner)
     url = catalog["guide"].get_absolute_url()
     plain = client.get(url)
     assert plain.status_code == 200 and not plain.has_header("Content-Encoding")
@@ -42,10 +42,10 @@ def test_a_visitors_page_is_gzipped_too(client, catalog):  # noqa: F811
 
 
 @pytest.mark.django_db
-def test_an_htmx_fragment_is_gzipped(client, user, catalog):  # noqa: F811
+def test_an_htmx_fragment_is_gzipped(client, learner, catalog):  # noqa: F811
     from django.urls import reverse
 
-    client.force_login(user)
+    client.force_login(learner)
     resource, guide = catalog["resources"][0], catalog["guide"]
     url = reverse("progress:set", args=[resource.uuid])
     data = {"status": Status.DONE, "scope": f"guide:{guide.uuid}"}

@@ -12,14 +12,9 @@ from apps.catalog import selectors
 from apps.catalog.models import Entry, Guide, LinkStatus, Resource, Section, Topic
 from apps.progress.models import Progress, Status
 from tests.curation.admin_forms import change_form_data
-from tests.curation.conftest import make_user
-from tests.curation.factories import (
-    EntryFactory,
-    GuideFactory,
-    ResourceFactory,
-    SectionFactory,
-    TopicFactory,
-)
+from tests.factories import GuideFactory, ResourceFactory, TopicFactory, make_user
+from tests.factories import NumberedEntryFactory as EntryFactory
+from tests.factories import NumberedSectionFactory as SectionFactory
 
 pytestmark = pytest.mark.django_db
 

@@ -11,13 +11,9 @@ from django.urls import reverse
 from apps.catalog.models import Entry, Guide, Resource, Section
 from apps.curation import views as curation_views
 from apps.curation.exports import guide_to_markdown
-from tests.curation.factories import (
-    EntryFactory,
-    GuideFactory,
-    ResourceFactory,
-    ResourceLinkFactory,
-    SectionFactory,
-)
+from tests.factories import GuideFactory, ResourceFactory, ResourceLinkFactory
+from tests.factories import NumberedEntryFactory as EntryFactory
+from tests.factories import NumberedSectionFactory as SectionFactory
 
 pytestmark = pytest.mark.django_db
 

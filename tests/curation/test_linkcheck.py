@@ -23,7 +23,7 @@ from apps.curation.linkcheck import (
     resources_check_links,
     tidy_title,
 )
-from tests.curation.factories import ResourceFactory
+from tests.factories import ResourceFactory
 
 SLOW_SECONDS = 1.5
 TIMEOUT = 0.3

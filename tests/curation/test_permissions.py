@@ -6,7 +6,7 @@ from django.urls import reverse
 
 from apps.curation import permissions as permissions_module
 from apps.curation.permissions import CURATORS_GROUP, sync_curator_permissions
-from tests.curation.factories import GuideFactory, ResourceFactory
+from tests.factories import GuideFactory, ResourceFactory
 
 pytestmark = pytest.mark.django_db
 

@@ -10,13 +10,9 @@ from django.urls import reverse
 from django.utils import timezone
 
 from apps.progress.models import Progress, Status
-from tests.curation.factories import (
-    EntryFactory,
-    GuideFactory,
-    ResourceFactory,
-    SectionFactory,
-    TopicFactory,
-)
+from tests.factories import GuideFactory, ResourceFactory, TopicFactory
+from tests.factories import NumberedEntryFactory as EntryFactory
+from tests.factories import NumberedSectionFactory as SectionFactory
 
 pytestmark = pytest.mark.django_db
 

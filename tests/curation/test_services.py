@@ -20,15 +20,15 @@ from apps.curation.services import (
 )
 from apps.progress.imports import import_apply, import_plan
 from apps.progress.models import Activity, Progress, Status
-from tests.curation.conftest import make_user
-from tests.curation.factories import (
-    EntryFactory,
+from tests.factories import (
     GuideFactory,
     ResourceFactory,
     ResourceLinkFactory,
-    SectionFactory,
     TopicFactory,
+    make_user,
 )
+from tests.factories import NumberedEntryFactory as EntryFactory
+from tests.factories import NumberedSectionFactory as SectionFactory
 
 pytestmark = pytest.mark.django_db
 

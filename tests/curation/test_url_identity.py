@@ -15,8 +15,8 @@ from apps.catalog.models import Resource, ResourceLink
 from apps.progress.imports import import_plan
 from apps.progress.models import Status
 from tests.curation.admin_forms import change_form_data
-from tests.curation.conftest import make_user
-from tests.curation.factories import EntryFactory, ResourceFactory
+from tests.factories import NumberedEntryFactory as EntryFactory
+from tests.factories import ResourceFactory, make_user
 
 pytestmark = pytest.mark.django_db
 

@@ -1,4 +1,4 @@
-"""The progress tests' catalog and learners, and the paths tests' path, for the learner pages' tests."""
+"""The progress tests' catalog and the paths tests' path, for the learner pages' tests."""
 
 from tests.paths.conftest import learning_path  # noqa: F401 - fixtures, by name
-from tests.progress.conftest import catalog, other_user, user  # noqa: F401
+from tests.progress.conftest import catalog  # noqa: F401

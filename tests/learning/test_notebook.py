@@ -27,21 +27,23 @@ def listed(html, section) -> list[str]:
 
 
 @pytest.fixture
-def book(user, other_user, catalog):
+def book(learner, other_learner, catalog):
     r = catalog["resources"]
-    progress_set_status(user=user, resource=r[0], status=Status.IN_PROGRESS)
-    progress_set_status(user=user, resource=r[1], status=Status.IN_PROGRESS)
-    progress_set_note(user=user, resource=r[1], note="Section 3 explains the KV cache")
-    progress_set_note(user=user, resource=r[2], note="Ask about <script>alert(1)</script> tiling")
-    progress_set_status(user=user, resource=r[3], status=Status.DONE)
+    progress_set_status(user=learner, resource=r[0], status=Status.IN_PROGRESS)
+    progress_set_status(user=learner, resource=r[1], status=Status.IN_PROGRESS)
+    progress_set_note(user=learner, resource=r[1], note="Section 3 explains the KV cache")
+    progress_set_note(
+        user=learner, resource=r[2], note="Ask about <script>alert(1)</script> tiling"
+    )
+    progress_set_status(user=learner, resource=r[3], status=Status.DONE)
     # Eve's rows, which Ada must never see.
-    progress_set_status(user=other_user, resource=r[4], status=Status.IN_PROGRESS)
-    progress_set_note(user=other_user, resource=r[5], note="Eve's secret plan")
+    progress_set_status(user=other_learner, resource=r[4], status=Status.IN_PROGRESS)
+    progress_set_note(user=other_learner, resource=r[5], note="Eve's secret plan")
     return r
 
 
-def test_the_page_lists_the_learners_notes_and_in_progress(user, book):
-    html = signed_in(user).get(URL).content.decode()
+def test_the_page_lists_the_learners_notes_and_in_progress(learner, book):
+    html = signed_in(learner).get(URL).content.decode()
     assert set(listed(html, "started")) == {str(book[0].uuid), str(book[1].uuid)}
     assert listed(html, "note") == [str(book[2].uuid), str(book[1].uuid)]  # latest change first
     assert "Section 3 explains the KV cache" in html
@@ -51,16 +53,16 @@ def test_the_page_lists_the_learners_notes_and_in_progress(user, book):
     assert str(book[4].uuid) not in html and str(book[5].uuid) not in html
 
 
-def test_the_other_learner_sees_only_theirs(other_user, book):
-    html = signed_in(other_user).get(URL).content.decode()
+def test_the_other_learner_sees_only_theirs(other_learner, book):
+    html = signed_in(other_learner).get(URL).content.decode()
     assert listed(html, "started") == [str(book[4].uuid)] and listed(html, "note") == [
         str(book[5].uuid)
     ]
     assert "KV cache" not in html and "tiling" not in html
 
 
-def test_search_matches_every_word_in_title_author_or_note_ignoring_case(user, book):
-    client = signed_in(user)
+def test_search_matches_every_word_in_title_author_or_note_ignoring_case(learner, book):
+    client = signed_in(learner)
     html = client.get(URL, {"q": "kv CACHE"}).content.decode()
     assert listed(html, "note") == [str(book[1].uuid)] and listed(html, "started") == [
         str(book[1].uuid)
@@ -74,10 +76,10 @@ def test_search_matches_every_word_in_title_author_or_note_ignoring_case(user, b
     assert listed(nothing, "note") == listed(nothing, "started") == []
 
 
-def test_search_reads_words_as_the_catalog_search_does(user, book):
+def test_search_reads_words_as_the_catalog_search_does(learner, book):
     """British and American spellings, joined and split words: the catalog search's word forms."""
-    progress_set_note(user=user, resource=book[0], note="Optimize the tiling; see the KV-cache")
-    client = signed_in(user)
+    progress_set_note(user=learner, resource=book[0], note="Optimize the tiling; see the KV-cache")
+    client = signed_in(learner)
     for query in ("optimise", "OPTIMISE tiling", "kvcache", "kv-cache"):
         html = client.get(URL, {"q": query}).content.decode()
         assert str(book[0].uuid) in listed(html, "note"), query
@@ -85,8 +87,8 @@ def test_search_reads_words_as_the_catalog_search_does(user, book):
     assert listed(html, "note") == []
 
 
-def test_search_as_htmx_swaps_only_the_results(user, book):
-    response = signed_in(user).get(URL, {"q": "tiling"}, HTTP_HX_REQUEST="true")
+def test_search_as_htmx_swaps_only_the_results(learner, book):
+    response = signed_in(learner).get(URL, {"q": "tiling"}, HTTP_HX_REQUEST="true")
     html = response.content.decode()
     assert response.status_code == 200 and "<html" not in html
     assert html.lstrip().startswith('<div id="notebook-results"')
@@ -94,8 +96,8 @@ def test_search_as_htmx_swaps_only_the_results(user, book):
     assert "HX-Request" in response["Vary"]
 
 
-def test_odd_searches_never_fail(user, book):
-    client = signed_in(user)
+def test_odd_searches_never_fail(learner, book):
+    client = signed_in(learner)
     for query in ("\x00", "a" * 5000, "   ", "%", "(("):
         assert client.get(URL, {"q": query}).status_code == 200
 
@@ -105,38 +107,38 @@ def test_visitors_are_sent_to_sign_in(book):
     assert response.status_code == 302 and response["Location"].startswith(reverse("account_login"))
 
 
-def test_empty_states_and_the_dashboard_link(user, catalog):
-    client = signed_in(user)
+def test_empty_states_and_the_dashboard_link(learner, catalog):
+    client = signed_in(learner)
     html = client.get(URL).content.decode()
     assert "No notes yet." in html and "Nothing in progress." in html
     assert f'href="{URL}"' in client.get(reverse("progress:dashboard")).content.decode()
 
 
-def test_an_unpublished_resource_is_left_out(user, book):
+def test_an_unpublished_resource_is_left_out(learner, book):
     book[1].is_published = False
     book[1].save()
-    html = signed_in(user).get(URL).content.decode()
+    html = signed_in(learner).get(URL).content.decode()
     assert str(book[1].uuid) not in html and "KV cache" not in html
 
 
-def test_the_page_reads_the_learners_rows_once_however_many(user, catalog):
+def test_the_page_reads_the_learners_rows_once_however_many(learner, catalog):
     from tests.conftest import page_queries
     from tests.progress.conftest import build_guide
 
-    client = signed_in(user)
-    progress_set_note(user=user, resource=catalog["resources"][0], note="one")
+    client = signed_in(learner)
+    progress_set_note(user=learner, resource=catalog["resources"][0], note="one")
     small = page_queries(client, URL, {"q": "one"})
     _, more = build_guide("gamma", n_sections=3, per_section=10)
     for index, resource in enumerate(more):
-        progress_set_status(user=user, resource=resource, status=Status.IN_PROGRESS)
-        progress_set_note(user=user, resource=resource, note=f"note {index} one")
+        progress_set_status(user=learner, resource=resource, status=Status.IN_PROGRESS)
+        progress_set_note(user=learner, resource=resource, note=f"note {index} one")
     # Warm: the session, its user, the content token and the learner's rows.
     assert page_queries(client, URL, {"q": "one"}) == small and small[1] == 4
     html = client.get(URL, {"q": "one"}).content.decode()
     assert len(listed(html, "note")) == 31 and len(listed(html, "started")) == 30
 
 
-def test_a_long_note_is_shortened_here_and_whole_on_its_page(user, catalog):
-    progress_set_note(user=user, resource=catalog["resources"][0], note="word " * 2000)
-    html = signed_in(user).get(URL).content.decode()
+def test_a_long_note_is_shortened_here_and_whole_on_its_page(learner, catalog):
+    progress_set_note(user=learner, resource=catalog["resources"][0], note="word " * 2000)
+    html = signed_in(learner).get(URL).content.decode()
     assert "word " * 100 in html and "word " * 200 not in html and "…" in html

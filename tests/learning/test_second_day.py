@@ -23,12 +23,12 @@ def tick_url(resource, slot=None):
 
 # --- 1. The guides page -------------------------------------------------------------------------
 def test_signed_in_the_guides_nav_and_breadcrumb_land_on_guide_cards_with_own_progress(
-    client, user, catalog
+    client, learner, catalog
 ):
     guide, other = catalog["guide"], catalog["other_guide"]
-    progress_set_status(user=user, resource=catalog["resources"][0], status=Status.DONE)
-    progress_set_status(user=user, resource=catalog["shared"], status=Status.DONE)
-    client.force_login(user)
+    progress_set_status(user=learner, resource=catalog["resources"][0], status=Status.DONE)
+    progress_set_status(user=learner, resource=catalog["shared"], status=Status.DONE)
+    client.force_login(learner)
     guides_url = reverse("catalog:guide-list")
     assert guides_url == "/guides/"
     guide_page = client.get(guide.get_absolute_url()).content.decode()
@@ -58,19 +58,19 @@ def test_visitors_get_the_guide_cards_without_bars_and_a_sign_up_link(client, ca
     )
 
 
-def test_guides_page_queries_are_pinned(client, user, catalog):
+def test_guides_page_queries_are_pinned(client, learner, catalog):
     # cold: the resource count is the memoized visible set's size, not a query of its own
     assert page_queries(client, reverse("catalog:guide-list")) == (7, 1)  # warm: the content token
-    client.force_login(user)
+    client.force_login(learner)
     # warm: session, user, content token, statuses
     assert page_queries(client, reverse("catalog:guide-list"))[1] == 4
 
 
 # --- 2. Without JavaScript a tick comes back to its row ------------------------------------------
 def test_a_tick_without_javascript_returns_to_its_rows_anchor_on_every_page(
-    client, user, catalog, learning_path
+    client, learner, catalog, learning_path
 ):
-    client.force_login(user)
+    client.force_login(learner)
     guide, resource = catalog["guide"], catalog["resources"][1]
     entry = resource.entries.get()
     page = client.get(guide.get_absolute_url()).content.decode()
@@ -106,14 +106,14 @@ def test_a_tick_without_javascript_returns_to_its_rows_anchor_on_every_page(
     assert response["Location"] == f"{search}#resource-{resource.uuid}"
     # A slot that is not a slug is refused like any bad input: nothing changes.
     response = client.post(tick_url(resource, "<x>"), {"status": "skipped", "next": search})
-    assert Progress.objects.get(user=user, resource=resource).status == Status.DONE
+    assert Progress.objects.get(user=learner, resource=resource).status == Status.DONE
 
 
 # --- 3. The resource page agrees with itself ----------------------------------------------------
-def test_marking_done_on_a_skipped_resource_refreshes_its_status_buttons(client, user, catalog):
+def test_marking_done_on_a_skipped_resource_refreshes_its_status_buttons(client, learner, catalog):
     resource = catalog["resources"][0]
-    progress_set_status(user=user, resource=resource, status=Status.SKIPPED)
-    client.force_login(user)
+    progress_set_status(user=learner, resource=resource, status=Status.SKIPPED)
+    client.force_login(learner)
     page = client.get(resource.get_absolute_url()).content.decode()
     assert (
         '<input type="hidden" name="scope" value="resource">' in page and 'id="my-progress"' in page
@@ -138,17 +138,17 @@ def test_marking_done_on_a_skipped_resource_refreshes_its_status_buttons(client,
 
 
 def test_unticking_a_resource_that_was_in_progress_puts_it_back_in_progress_with_its_start(
-    client, user, catalog
+    client, learner, catalog
 ):
     resource, fresh = catalog["resources"][0], catalog["resources"][1]
     started = timezone.now() - timedelta(days=3)
-    progress_set_status(user=user, resource=resource, status=Status.IN_PROGRESS, at=started)
-    client.force_login(user)
+    progress_set_status(user=learner, resource=resource, status=Status.IN_PROGRESS, at=started)
+    client.force_login(learner)
     client.post(tick_url(resource), {"status": "done"}, HTTP_HX_REQUEST="true")
     html = client.post(
         tick_url(resource), {"status": "undone"}, HTTP_HX_REQUEST="true"
     ).content.decode()
-    row = Progress.objects.get(user=user, resource=resource)
+    row = Progress.objects.get(user=learner, resource=resource)
     assert (
         row.status == Status.IN_PROGRESS and row.started_at == started and row.completed_at is None
     )
@@ -156,27 +156,27 @@ def test_unticking_a_resource_that_was_in_progress_puts_it_back_in_progress_with
     client.post(
         tick_url(resource), {"status": "undone"}, HTTP_HX_REQUEST="true"
     )  # again: no change
-    assert Progress.objects.get(user=user, resource=resource).status == Status.IN_PROGRESS
+    assert Progress.objects.get(user=learner, resource=resource).status == Status.IN_PROGRESS
     # Ticked done straight away, unticking is back to not started (no row kept).
     client.post(tick_url(fresh), {"status": "done"}, HTTP_HX_REQUEST="true")
     html = client.post(
         tick_url(fresh), {"status": "undone"}, HTTP_HX_REQUEST="true"
     ).content.decode()
     assert (
-        not Progress.objects.filter(user=user, resource=fresh).exists()
+        not Progress.objects.filter(user=learner, resource=fresh).exists()
         and "tick--not_started" in html
     )
     # The resource page's "Not started" still means not started.
     client.post(tick_url(resource), {"status": "not_started"})
-    assert not Progress.objects.filter(user=user, resource=resource).exists()
+    assert not Progress.objects.filter(user=learner, resource=resource).exists()
 
 
 def test_a_tick_on_the_dashboard_refreshes_recently_completed_and_in_progress(
-    client, user, catalog
+    client, learner, catalog
 ):
     resource, started = catalog["resources"][0], catalog["resources"][1]
-    progress_set_status(user=user, resource=started, status=Status.IN_PROGRESS)
-    client.force_login(user)
+    progress_set_status(user=learner, resource=started, status=Status.IN_PROGRESS)
+    client.force_login(learner)
     page = client.get(reverse("progress:dashboard")).content.decode()
     assert 'id="dashboard-recent"' in page and "Nothing completed yet." in page
     html = client.post(
@@ -193,16 +193,18 @@ def test_a_tick_on_the_dashboard_refreshes_recently_completed_and_in_progress(
     assert started.title not in in_progress
 
 
-def test_a_paths_pace_starts_on_track_and_a_tick_refreshes_it(client, user, catalog, learning_path):
+def test_a_paths_pace_starts_on_track_and_a_tick_refreshes_it(
+    client, learner, catalog, learning_path
+):
     progress_set_status(
-        user=user, resource=catalog["resources"][0], status=Status.DONE
+        user=learner, resource=catalog["resources"][0], status=Status.DONE
     )  # before following
-    client.force_login(user)
+    client.force_login(learner)
     client.post(
         reverse("paths:path-follow", args=[learning_path.slug]),
         {"action": "follow", "hours_per_week": "2"},
     )
-    assert PathFollow.objects.get(user=user).done_minutes_at_follow > 0
+    assert PathFollow.objects.get(user=learner).done_minutes_at_follow > 0
     page = client.get(learning_path.get_absolute_url()).content.decode()
     assert f'id="pace-{learning_path.uuid}"' in page and "on track" in page and "ahead" not in page
     html = client.post(
@@ -235,14 +237,14 @@ def test_a_guide_description_is_sanitized_markdown(client, catalog):
     assert "Read: one two" in " ".join(cards.split()) and "**" not in cards
 
 
-def test_importing_one_resource_says_resource(client, user, catalog):
-    client.force_login(user)
+def test_importing_one_resource_says_resource(client, learner, catalog):
+    client.force_login(learner)
     text = f"- [x] [{catalog['resources'][0].title}]({catalog['resources'][0].url})"
     response = client.post(reverse("progress:import"), {"text": text, "confirm": "1"}, follow=True)
     assert "Imported: 1 resource updated." in response.content.decode()
 
 
-def test_form_styles_load_on_every_page_with_a_form(client, user, catalog):
+def test_form_styles_load_on_every_page_with_a_form(client, learner, catalog):
     """The note box and the import form use .form/.field, styled in app.css, which every page loads."""
     from django.contrib.staticfiles import finders
 
@@ -250,15 +252,15 @@ def test_form_styles_load_on_every_page_with_a_form(client, user, catalog):
         app_css = css.read()
     for rule in (".form {", ".field {", ".field textarea", ".button--small {", ".notice--error {"):
         assert rule in app_css
-    client.force_login(user)
+    client.force_login(learner)
     for url in (catalog["resources"][0].get_absolute_url(), reverse("progress:import")):
         page = client.get(url).content.decode()
         assert 'class="form' in page and "css/app" in page
 
 
-def test_heatmap_has_month_and_day_labels_and_a_legend(client, user, catalog):
-    progress_set_status(user=user, resource=catalog["resources"][0], status=Status.DONE)
-    client.force_login(user)
+def test_heatmap_has_month_and_day_labels_and_a_legend(client, learner, catalog):
+    progress_set_status(user=learner, resource=catalog["resources"][0], status=Status.DONE)
+    client.force_login(learner)
     page = client.get(reverse("progress:dashboard")).content.decode()
     assert 'class="heatmap-scroll"' in page
     assert (
@@ -291,12 +293,14 @@ def test_heatmap_has_month_and_day_labels_and_a_legend(client, user, catalog):
     )
 
 
-def test_query_counts_of_ticks_that_refresh_more_are_pinned(client, user, catalog, learning_path):
+def test_query_counts_of_ticks_that_refresh_more_are_pinned(
+    client, learner, catalog, learning_path
+):
     """A tick's base cost (session, user, token; the write's 6) plus what each scope reads."""
     from django.db import connection
     from django.test.utils import CaptureQueriesContext
 
-    client.force_login(user)
+    client.force_login(learner)
     resources = catalog["resources"]
     client.post(
         reverse("paths:path-follow", args=[learning_path.slug]),

@@ -47,13 +47,13 @@ def chip_count(html, label) -> int:
 
 
 @pytest.fixture
-def learner(user, catalog):
+def learner(learner, catalog):
     """Ada: resources[0] done, [1] in progress, [3] skipped; Eve (other_user) has done [1]."""
     r = catalog["resources"]
-    progress_set_status(user=user, resource=r[0], status=Status.DONE)
-    progress_set_status(user=user, resource=r[1], status=Status.IN_PROGRESS)
-    progress_set_status(user=user, resource=r[3], status=Status.SKIPPED)
-    return user
+    progress_set_status(user=learner, resource=r[0], status=Status.DONE)
+    progress_set_status(user=learner, resource=r[1], status=Status.IN_PROGRESS)
+    progress_set_status(user=learner, resource=r[3], status=Status.SKIPPED)
+    return learner
 
 
 def entry_id(resource, guide) -> str:
@@ -63,7 +63,7 @@ def entry_id(resource, guide) -> str:
 # --- The guide page -------------------------------------------------------------------------------
 
 
-def test_guide_page_hides_done_rows_and_counts_each_choice(learner, other_user, catalog):
+def test_guide_page_hides_done_rows_and_counts_each_choice(learner, other_learner, catalog):
     guide, r = catalog["guide"], catalog["resources"]
     url = guide.get_absolute_url()
     client = signed_in(learner)
@@ -83,7 +83,7 @@ def test_guide_page_hides_done_rows_and_counts_each_choice(learner, other_user, 
     assert 'id="bar-guide-' in html and "1/6" in html
 
     # Eve's filter is over her own statuses: nothing of hers is in progress.
-    eve = html_of(signed_in(other_user).get(url, {"status": "in_progress"}))
+    eve = html_of(signed_in(other_learner).get(url, {"status": "in_progress"}))
     assert rows(eve) == set() and "Nothing here is in progress." in eve
 
 
@@ -128,7 +128,7 @@ def test_visitors_see_no_status_filter_and_their_status_parameter_is_ignored(lea
 
 
 def test_status_filters_share_one_build_and_cost_no_query(
-    learner, other_user, catalog, monkeypatch
+    learner, other_learner, catalog, monkeypatch
 ):
     guide = catalog["guide"]
     builds = []
@@ -140,7 +140,7 @@ def test_status_filters_share_one_build_and_cost_no_query(
     client = signed_in(learner)
     for status in ("", "not_done", "in_progress", "skipped"):
         html_of(client.get(guide.get_absolute_url(), {"status": status} if status else None))
-    html_of(signed_in(other_user).get(guide.get_absolute_url(), {"status": "not_done"}))
+    html_of(signed_in(other_learner).get(guide.get_absolute_url(), {"status": "not_done"}))
     assert builds == [1]  # every learner and every status filter from one shared build
     url = guide.get_absolute_url()
     assert page_queries(client, url, {"status": "not_done"})[1] == page_queries(client, url)[1] == 4
@@ -227,7 +227,7 @@ def test_a_row_menu_sets_the_status_it_names_without_javascript(learner, catalog
 
 
 def test_a_row_menu_over_htmx_swaps_the_tick_with_the_menu_open_and_focused(
-    learner, other_user, catalog
+    learner, other_learner, catalog
 ):
     guide, resource = catalog["guide"], catalog["resources"][2]
     slot = entry_id(resource, guide).removeprefix("entry-")
@@ -244,7 +244,7 @@ def test_a_row_menu_over_htmx_swaps_the_tick_with_the_menu_open_and_focused(
     assert 'value="in_progress"' in html and 'value="not_started"' in html
     assert '<span class="tick-status">Skipped</span>' in html
     assert Progress.objects.get(user=learner, resource=resource).status == Status.SKIPPED
-    assert not Progress.objects.filter(user=other_user, resource=resource).exists()
+    assert not Progress.objects.filter(user=other_learner, resource=resource).exists()
 
 
 def test_visitors_get_no_row_menu_and_their_post_asks_to_sign_in(catalog):
@@ -266,7 +266,7 @@ def test_the_resource_page_keeps_its_own_status_buttons_not_a_menu(learner, cata
 # --- The note marker ---------------------------------------------------------------------------
 
 
-def test_rows_mark_the_learners_own_notes_only(learner, other_user, catalog, learning_path):
+def test_rows_mark_the_learners_own_notes_only(learner, other_learner, catalog, learning_path):
     guide, topic, r = catalog["guide"], catalog["topic"], catalog["resources"]
     progress_set_note(user=learner, resource=r[0], note="Read twice")  # done, with a note
     progress_set_note(
@@ -285,7 +285,7 @@ def test_rows_mark_the_learners_own_notes_only(learner, other_user, catalog, lea
             and f"Your note on {catalog['shared'].title}" in mine
         ), name
         assert mark in mine and 'title="You have a note on this"' in mine
-        assert mark not in html_of(signed_in(other_user).get(url)), name
+        assert mark not in html_of(signed_in(other_learner).get(url)), name
         assert mark not in html_of(Client().get(url)), name
     # A note on something not started does not count it as started.
     assert (
@@ -309,7 +309,7 @@ def test_a_tick_keeps_its_menu_after_the_swap_except_on_the_resource_page(learne
     assert "tick-menu" not in html and 'aria-checked="false"' in html
 
 
-def test_the_other_filters_links_keep_the_learners_status_filter(learner, other_user, catalog):
+def test_the_other_filters_links_keep_the_learners_status_filter(learner, other_learner, catalog):
     guide, topic, r = catalog["guide"], catalog["topic"], catalog["resources"]
     for resource, kind in ((r[0], "paper"), (r[1], "video")):  # so the guide has a kind filter
         resource.kind = kind
@@ -320,7 +320,7 @@ def test_the_other_filters_links_keep_the_learners_status_filter(learner, other_
     assert f'hx-get="{url}?kind=paper&amp;status=not_done"' in mine
     # Another learner without one, and a visitor, get the same links without it (one shared build).
     for html in (
-        html_of(signed_in(other_user).get(url)),
+        html_of(signed_in(other_learner).get(url)),
         html_of(Client().get(url, {"status": "not_done"})),
     ):
         assert f'href="{url}?kind=paper"' in html and "kind=paper&amp;status" not in html
@@ -334,16 +334,16 @@ def test_the_other_filters_links_keep_the_learners_status_filter(learner, other_
     assert f'href="{topic_url}?kind=paper&amp;status=in_progress"' in html
 
 
-def test_search_status_filter_covers_every_page_of_results(user):
+def test_search_status_filter_covers_every_page_of_results(learner):
     """The filter's counts are of all results, a chosen status pages through only what it keeps,
     and the page links keep it (with and without htmx)."""
     from tests.factories import listed_resource
 
     found = [listed_resource(title=f"Zeta paper {n:02}") for n in range(25)]  # two pages
-    progress_set_status(user=user, resource=found[0], status=Status.DONE)
-    progress_set_status(user=user, resource=found[22], status=Status.IN_PROGRESS)
-    progress_set_status(user=user, resource=found[24], status=Status.SKIPPED)
-    client, url = signed_in(user), reverse("catalog:search")
+    progress_set_status(user=learner, resource=found[0], status=Status.DONE)
+    progress_set_status(user=learner, resource=found[22], status=Status.IN_PROGRESS)
+    progress_set_status(user=learner, resource=found[24], status=Status.SKIPPED)
+    client, url = signed_in(learner), reverse("catalog:search")
 
     html = html_of(client.get(url, {"q": "zeta"}))
     assert len(rows(html)) == 20 and "25 results" in html
@@ -368,12 +368,12 @@ def test_search_status_filter_covers_every_page_of_results(user):
     assert rows(html) == {f"resource-{found[24].uuid}"}  # a page past the end gives the last
 
 
-def test_search_status_filter_that_keeps_nothing_says_so_once(user):
+def test_search_status_filter_that_keeps_nothing_says_so_once(learner):
     from tests.factories import ResourceFactory
 
     ResourceFactory(title="Zeta paper")
     html = html_of(
-        signed_in(user).get(reverse("catalog:search"), {"q": "zeta", "status": "skipped"})
+        signed_in(learner).get(reverse("catalog:search"), {"q": "zeta", "status": "skipped"})
     )
     assert rows(html) == set() and "Nothing here is skipped" in html
     assert "Nothing matches" not in html and "Did you mean" not in html

@@ -1,7 +1,7 @@
 import pytest
 
 from apps.paths.models import LearningPath, PathStep, StepResource
-from tests.progress.conftest import catalog, other_user, user  # noqa: F401 - shared fixtures
+from tests.progress.conftest import catalog  # noqa: F401 - shared fixture
 
 
 @pytest.fixture

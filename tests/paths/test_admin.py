@@ -1,20 +1,9 @@
 import pytest
-from django.contrib.auth.models import Group
 from django.urls import reverse
 
-from apps.curation.permissions import CURATORS_GROUP, sync_curator_permissions
 from apps.paths.models import PathStep, StepResource
-from tests.factories import UserFactory
 
 pytestmark = pytest.mark.django_db
-
-
-@pytest.fixture
-def curator(db):
-    sync_curator_permissions()
-    user = UserFactory(email="cora@example.com", is_staff=True)
-    user.groups.add(Group.objects.get(name=CURATORS_GROUP))
-    return user
 
 
 def test_curator_reorders_steps_by_typing_positions(client, curator, learning_path):
@@ -72,7 +61,7 @@ def test_curator_sees_step_resources_with_autocomplete_but_not_follows(
     assert client.get(reverse("admin:index")).content.decode().count("Path follow") == 0
 
 
-def test_learner_is_refused_path_admin(client, user, learning_path):
-    client.force_login(user)
+def test_learner_is_refused_path_admin(client, learner, learning_path):
+    client.force_login(learner)
     response = client.get(reverse("admin:paths_learningpath_changelist"))
     assert response.status_code == 302 and "/admin/login/" in response["Location"]

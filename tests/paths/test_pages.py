@@ -29,9 +29,9 @@ def looks(user, learning_path, catalog):
 
 
 @pytest.mark.parametrize("oob", [False, True])
-def test_next_up_shows_each_look_escaped(user, catalog, learning_path, oob):
+def test_next_up_shows_each_look_escaped(learner, catalog, learning_path, oob):
     shown = []
-    for view in looks(user, learning_path, catalog):
+    for view in looks(learner, learning_path, catalog):
         shown.append(next_up_html(view, oob=oob))
     external, ours, complete, empty = shown
     assert (

@@ -14,27 +14,27 @@ pytestmark = pytest.mark.django_db
 
 
 def test_next_up_skips_done_and_skipped_and_counts_shared_resources_once(
-    user, catalog, learning_path
+    learner, catalog, learning_path
 ):
     r = catalog["resources"]
-    assert path_detail(path=learning_path, user=user).next_up[1].resource == r[0]
-    progress_set_status(user=user, resource=r[0], status=Status.DONE)
+    assert path_detail(path=learning_path, user=learner).next_up[1].resource == r[0]
+    progress_set_status(user=learner, resource=r[0], status=Status.DONE)
     # The shared resource was done in a guide: that counts on the path too.
-    progress_set_status(user=user, resource=catalog["shared"], status=Status.DONE)
-    progress_set_status(user=user, resource=r[1], status=Status.SKIPPED)
-    view = path_detail(path=learning_path, user=user)
+    progress_set_status(user=learner, resource=catalog["shared"], status=Status.DONE)
+    progress_set_status(user=learner, resource=r[1], status=Status.SKIPPED)
+    view = path_detail(path=learning_path, user=learner)
     assert view.next_up[1].resource == r[3] and view.next_up[0].step.position == 2
     assert (view.tally.total, view.tally.done, view.tally.skipped) == (4, 2, 1)
     assert [step.tally.done for step in view.steps] == [2, 1]
 
 
-def test_unpublished_resources_are_never_shown_on_a_path(client, user, catalog, learning_path):
+def test_unpublished_resources_are_never_shown_on_a_path(client, learner, catalog, learning_path):
     hidden = catalog["resources"][0]
     hidden.is_published = False
     hidden.save()
     html = client.get(reverse("paths:path-detail", args=["kernels"])).content.decode()
     assert hidden.title not in html and catalog["resources"][1].title in html
-    assert path_detail(path=learning_path, user=user).tally.total == 3
+    assert path_detail(path=learning_path, user=learner).tally.total == 3
 
 
 def test_unpublished_or_unknown_path_is_a_404(client, learning_path):
@@ -45,8 +45,10 @@ def test_unpublished_or_unknown_path_is_a_404(client, learning_path):
     assert "Kernel development" not in client.get(reverse("paths:path-list")).content.decode()
 
 
-def test_path_heading_is_shared_yet_follows_a_curators_edit(client, user, catalog, learning_path):
-    client.force_login(user)
+def test_path_heading_is_shared_yet_follows_a_curators_edit(
+    client, learner, catalog, learning_path
+):
+    client.force_login(learner)
     page = unescape(client.get(learning_path.get_absolute_url()).content.decode())
     assert (
         f'<a href="{reverse("paths:path-list")}">Paths</a>' in page
@@ -63,16 +65,16 @@ def test_path_heading_is_shared_yet_follows_a_curators_edit(client, user, catalo
     assert '<span aria-current="page">Kernels, revised</span>' in page
 
 
-def test_path_list_shows_length_effort_and_my_progress(client, user, catalog, learning_path):
-    progress_set_status(user=user, resource=catalog["shared"], status=Status.DONE)
-    client.force_login(user)
+def test_path_list_shows_length_effort_and_my_progress(client, learner, catalog, learning_path):
+    progress_set_status(user=learner, resource=catalog["shared"], status=Status.DONE)
+    client.force_login(learner)
     html = client.get(reverse("paths:path-list")).content.decode()
     assert "2 steps · 4 resources" in unescape(html) and "hour" in html
     assert f'id="bar-path-{learning_path.uuid}"' in html and "1/4" in html
 
 
-def test_path_page_query_count_is_constant(client, user, catalog, learning_path):
-    client.force_login(user)
+def test_path_page_query_count_is_constant(client, learner, catalog, learning_path):
+    client.force_login(learner)
     url = reverse("paths:path-detail", args=["kernels"])
     small = page_queries(client, url)
     _, more = build_guide("gamma", n_sections=3, per_section=8)
@@ -81,16 +83,16 @@ def test_path_page_query_count_is_constant(client, user, catalog, learning_path)
             path=learning_path, position=10 + position, title=f"Extra {position}"
         )
         StepResource.objects.create(step=step, resource=resource, position=1)
-        progress_set_status(user=user, resource=resource, status=Status.DONE)
+        progress_set_status(user=learner, resource=resource, status=Status.DONE)
     # Warm: the session, its user, the token, then the learner's statuses and follows. Cold, the
     # visible section tree is read too (a step lists only resources learners may see).
     assert page_queries(client, url) == small == (9, 5)
 
 
 def test_ticking_on_a_path_page_refreshes_path_step_bars_and_next_up(
-    client, user, catalog, learning_path
+    client, learner, catalog, learning_path
 ):
-    client.force_login(user)
+    client.force_login(learner)
     item = StepResource.objects.get(step__position=1, resource=catalog["resources"][0])
     response = client.post(
         reverse("progress:set", args=[item.resource.uuid]),
@@ -104,14 +106,14 @@ def test_ticking_on_a_path_page_refreshes_path_step_bars_and_next_up(
 
 
 def test_follow_unfollow_keeps_progress_and_pace_gives_a_finish_date(
-    client, user, catalog, learning_path
+    client, learner, catalog, learning_path
 ):
-    client.force_login(user)
-    progress_set_status(user=user, resource=catalog["shared"], status=Status.DONE)
+    client.force_login(learner)
+    progress_set_status(user=learner, resource=catalog["shared"], status=Status.DONE)
     follow_url = reverse("paths:path-follow", args=["kernels"])
     client.post(follow_url, {"action": "follow"})
     client.post(follow_url, {"action": "follow"})  # idempotent
-    assert PathFollow.objects.filter(user=user, path=learning_path).count() == 1
+    assert PathFollow.objects.filter(user=learner, path=learning_path).count() == 1
     dashboard = client.get(reverse("progress:dashboard")).content.decode()
     assert "Kernel development" in dashboard and f'id="next-up-{learning_path.uuid}"' in dashboard
 
@@ -119,23 +121,23 @@ def test_follow_unfollow_keeps_progress_and_pace_gives_a_finish_date(
     html = client.get(reverse("paths:path-detail", args=["kernels"])).content.decode()
     # What was done before following is where the pace starts, not a lead.
     assert "At 5 h/week: finish around" in html and "on track" in html and "ahead" not in html
-    progress_set_status(user=user, resource=catalog["resources"][0], status=Status.DONE)
+    progress_set_status(user=learner, resource=catalog["resources"][0], status=Status.DONE)
     html = client.get(reverse("paths:path-detail", args=["kernels"])).content.decode()
     assert "ahead by" in html
 
     client.post(follow_url, {"action": "unfollow"})
-    assert not PathFollow.objects.filter(user=user).exists()
-    assert Progress.objects.filter(user=user, status=Status.DONE).count() == 2
+    assert not PathFollow.objects.filter(user=learner).exists()
+    assert Progress.objects.filter(user=learner, status=Status.DONE).count() == 2
 
 
 def test_dashboard_shows_each_followed_path_with_its_bar_next_up_and_pace(
-    client, user, catalog, learning_path
+    client, learner, catalog, learning_path
 ):
     """The followed path's row is filled into its partial's shape: link, compact bar, next up
     (the path page's own markup) and, with a weekly pace, the finish date."""
-    client.force_login(user)
-    progress_set_status(user=user, resource=catalog["resources"][0], status=Status.DONE)
-    PathFollow.objects.create(user=user, path=learning_path, hours_per_week=3)
+    client.force_login(learner)
+    progress_set_status(user=learner, resource=catalog["resources"][0], status=Status.DONE)
+    PathFollow.objects.create(user=learner, path=learning_path, hours_per_week=3)
     html = client.get(reverse("progress:dashboard")).content.decode()
     row = html.split('class="plain-list followed-paths">')[1].split("</ul>")[0]
     assert f'<h3><a href="{learning_path.get_absolute_url()}">Kernel development</a></h3>' in row
@@ -146,7 +148,7 @@ def test_dashboard_shows_each_followed_path_with_its_bar_next_up_and_pace(
     )
     assert "At 3 h/week: finish around " in row and (" ahead by " in row or " behind by " in row)
 
-    PathFollow.objects.filter(user=user).update(hours_per_week=None)
+    PathFollow.objects.filter(user=learner).update(hours_per_week=None)
     row = (
         client.get(reverse("progress:dashboard"))
         .content.decode()
@@ -156,8 +158,8 @@ def test_dashboard_shows_each_followed_path_with_its_bar_next_up_and_pace(
 
 
 @pytest.mark.parametrize("hours", ["0", "999", "abc", "-3"])
-def test_bad_pace_gets_a_message_and_changes_nothing(client, user, learning_path, hours):
-    client.force_login(user)
+def test_bad_pace_gets_a_message_and_changes_nothing(client, learner, learning_path, hours):
+    client.force_login(learner)
     response = client.post(
         reverse("paths:path-follow", args=["kernels"]),
         {"action": "follow", "hours_per_week": hours},
@@ -167,15 +169,17 @@ def test_bad_pace_gets_a_message_and_changes_nothing(client, user, learning_path
     assert not PathFollow.objects.exists()
 
 
-def test_anonymous_follow_is_sent_to_sign_in_and_get_changes_nothing(client, user, learning_path):
+def test_anonymous_follow_is_sent_to_sign_in_and_get_changes_nothing(
+    client, learner, learning_path
+):
     response = client.post(reverse("paths:path-follow", args=["kernels"]), {"action": "follow"})
     assert response.status_code == 302 and response["Location"].startswith(reverse("account_login"))
-    client.force_login(user)
+    client.force_login(learner)
     assert client.get(reverse("paths:path-follow", args=["kernels"])).status_code == 405
     assert not PathFollow.objects.exists()
 
 
-def test_pace_credits_each_finished_resource_its_own_effort_not_the_steps(client, user):
+def test_pace_credits_each_finished_resource_its_own_effort_not_the_steps(client, learner):
     """Three short articles ticked in a step that also holds a 100-hour course put the learner
     ahead by those articles' hours, not by three fifths of the step's."""
     from apps.catalog.models import Kind
@@ -194,19 +198,19 @@ def test_pace_credits_each_finished_resource_its_own_effort_not_the_steps(client
     for position, resource in enumerate([course, *articles], start=1):
         EntryFactory(section=section, resource=resource)
         StepResource.objects.create(step=step, resource=resource, position=position)
-    path_follow(user=user, path=path, hours_per_week=5)
+    path_follow(user=learner, path=path, hours_per_week=5)
     for article in articles[:3]:
-        progress_set_status(user=user, resource=article, status=Status.DONE)
-    view = path_detail(path=path, user=user)
+        progress_set_status(user=learner, resource=article, status=Status.DONE)
+    view = path_detail(path=path, user=learner)
     assert view.done_minutes == 135
     assert view.pace.ahead and view.pace.gap_hours == 2.2
-    client.force_login(user)
+    client.force_login(learner)
     html = client.get(path.get_absolute_url()).content.decode()
     assert "ahead by 2.2 h" in html
     # A step with a curator's estimate shares it out by each resource's own effort.
     step.effort_hours = 20
     step.save()
-    assert path_detail(path=path, user=user).done_minutes == round(3 * 45 * 20 * 60 / 6180)
+    assert path_detail(path=path, user=learner).done_minutes == round(3 * 45 * 20 * 60 / 6180)
 
 
 def test_step_numbers_are_labelled_apart_from_the_guides_chapter_numbers(client, catalog):

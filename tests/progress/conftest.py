@@ -1,17 +1,8 @@
+"""The progress tests' catalog: two guides sharing a resource, and a topic."""
+
 import pytest
 
 from apps.catalog.models import Entry, Guide, Resource, Section, Topic
-from tests.factories import UserFactory
-
-
-@pytest.fixture
-def user(db):
-    return UserFactory(username="ada", email="ada@example.com")
-
-
-@pytest.fixture
-def other_user(db):
-    return UserFactory(username="eve", email="eve@example.com")
 
 
 def build_guide(slug, n_sections=2, per_section=3, shared=()):

@@ -41,11 +41,11 @@ def _json(*items):
 
 
 @pytest.mark.parametrize("name", ADVERSARIAL_MARKDOWN)
-def test_adversarial_checklists_are_read_in_bounded_time(user, catalog, name):
+def test_adversarial_checklists_are_read_in_bounded_time(learner, catalog, name):
     content = ADVERSARIAL_MARKDOWN[name]
     started = time.perf_counter()
     try:
-        plan = import_plan(user=user, content=content)
+        plan = import_plan(user=learner, content=content)
     except ProgressImportError:
         plan = None
     elapsed = time.perf_counter() - started
@@ -54,8 +54,8 @@ def test_adversarial_checklists_are_read_in_bounded_time(user, catalog, name):
     assert plan is None or not plan.changes
 
 
-def test_the_reported_input_answers_promptly_over_http(client, user, catalog):
-    client.force_login(user)
+def test_the_reported_input_answers_promptly_over_http(client, learner, catalog):
+    client.force_login(learner)
     started = time.perf_counter()
     response = client.post(
         reverse("progress:import"), {"text": ADVERSARIAL_MARKDOWN["empty links"]}
@@ -65,7 +65,7 @@ def test_the_reported_input_answers_promptly_over_http(client, user, catalog):
     assert "matched nothing" in response.content.decode()
 
 
-def test_links_and_titles_still_match(user, catalog):
+def test_links_and_titles_still_match(learner, catalog):
     first, second, third = catalog["resources"][:3]
     content = (
         f"- [x] **[{first.title}]({first.url}?utm_source=x)** - a note (with parentheses)\n"
@@ -73,7 +73,7 @@ def test_links_and_titles_still_match(user, catalog):
         f"* [x] `{third.title}`\n"
         "- [ ] [unticked](https://example.com/nowhere)\n"
     )
-    plan = import_plan(user=user, content=content)
+    plan = import_plan(user=learner, content=content)
     assert {change.resource for change in plan.changes} == {first, second, third}
     assert plan.unmatched == []
 
@@ -90,16 +90,18 @@ def test_links_and_titles_still_match(user, catalog):
         ("resource,status\n" + '"' + "x" * 200_000, "CSV"),
     ],
 )
-def test_unreadable_json_and_csv_are_the_imports_own_error(client, user, catalog, content, message):
+def test_unreadable_json_and_csv_are_the_imports_own_error(
+    client, learner, catalog, content, message
+):
     with pytest.raises(ProgressImportError, match=message):
-        import_plan(user=user, content=content)
-    client.force_login(user)
+        import_plan(user=learner, content=content)
+    client.force_login(learner)
     response = client.post(reverse("progress:import"), {"text": content})
     assert response.status_code == 200 and message in response.content.decode()
 
 
-def test_a_huge_integer_resource_is_reported_not_a_crash(user, catalog):
-    plan = import_plan(user=user, content=_json({"resource": 10**200, "status": "done"}))
+def test_a_huge_integer_resource_is_reported_not_a_crash(learner, catalog):
+    plan = import_plan(user=learner, content=_json({"resource": 10**200, "status": "done"}))
     assert plan.unmatched[0][2] == "missing or malformed resource uuid"
 
 
@@ -126,39 +128,39 @@ def _item(resource, **fields):
         ({"note": "a\u0000b"}, "note holds a NUL character"),
     ],
 )
-def test_bad_dates_and_notes_are_refused_per_item(client, user, catalog, fields, reason):
+def test_bad_dates_and_notes_are_refused_per_item(client, learner, catalog, fields, reason):
     resource = catalog["resources"][0]
-    client.force_login(user)
+    client.force_login(learner)
     response = client.post(
         reverse("progress:import"), {"text": _json(_item(resource, **fields)), "confirm": "1"}
     )
     assert response.status_code == 200
     assert reason in response.content.decode()
     assert (
-        not Progress.objects.filter(user=user).exists()
-        and not Activity.objects.filter(user=user).exists()
+        not Progress.objects.filter(user=learner).exists()
+        and not Activity.objects.filter(user=learner).exists()
     )
 
 
 def test_a_timezone_less_date_over_an_existing_row_is_read_in_the_sites_time_zone(
-    client, user, catalog
+    client, learner, catalog
 ):
     resource = catalog["resources"][0]
-    progress_set_status(user=user, resource=resource, status=Status.IN_PROGRESS)
-    client.force_login(user)
+    progress_set_status(user=learner, resource=resource, status=Status.IN_PROGRESS)
+    client.force_login(learner)
     content = _json(
         _item(resource, started_at="2024-03-01T10:00:00", completed_at="2024-03-02T10:00:00")
     )
     response = client.post(reverse("progress:import"), {"text": content, "confirm": "1"})
     assert response.status_code == 302
-    row = Progress.objects.get(user=user, resource=resource)
+    row = Progress.objects.get(user=learner, resource=resource)
     assert row.status == Status.DONE
     assert row.started_at == timezone.make_aware(timezone.datetime(2024, 3, 1, 10))
 
 
-def test_a_negative_offset_within_range_is_kept_as_that_instant(client, user, catalog):
+def test_a_negative_offset_within_range_is_kept_as_that_instant(client, learner, catalog):
     resource = catalog["resources"][0]
-    client.force_login(user)
+    client.force_login(learner)
     content = _json(
         _item(
             resource,
@@ -170,7 +172,7 @@ def test_a_negative_offset_within_range_is_kept_as_that_instant(client, user, ca
         client.post(reverse("progress:import"), {"text": content, "confirm": "1"}).status_code
         == 302
     )
-    row = Progress.objects.get(user=user, resource=resource)
+    row = Progress.objects.get(user=learner, resource=resource)
     assert row.completed_at.isoformat() == "2024-03-03T10:30:00+00:00"
     # Every page that shows the row answers.
     for url in (
@@ -182,13 +184,13 @@ def test_a_negative_offset_within_range_is_kept_as_that_instant(client, user, ca
         assert client.get(url).status_code == 200, url
 
 
-def test_imported_history_shows_on_its_own_days(client, user, catalog):
+def test_imported_history_shows_on_its_own_days(client, learner, catalog):
     first, second = catalog["resources"][:2]
     today = timezone.localdate()
     ten_days_ago = timezone.now() - timedelta(days=10)
     nine_days_ago = ten_days_ago + timedelta(days=1)
     plan = import_plan(
-        user=user,
+        user=learner,
         content=_json(
             _item(
                 first, started_at=ten_days_ago.isoformat(), completed_at=ten_days_ago.isoformat()
@@ -196,8 +198,8 @@ def test_imported_history_shows_on_its_own_days(client, user, catalog):
             _item(second, status="in_progress", started_at=nine_days_ago.isoformat()),
         ),
     )
-    import_apply(user=user, plan=plan)
-    year = activity_year(user=user)
+    import_apply(user=learner, plan=plan)
+    year = activity_year(user=learner)
     days = {day: count for day, count in year.days if count}
     assert days == {timezone.localdate(ten_days_ago): 1, timezone.localdate(nine_days_ago): 1}
     assert today not in days, "imported history is not today's activity"
@@ -205,39 +207,41 @@ def test_imported_history_shows_on_its_own_days(client, user, catalog):
     assert dict(year.days)[timezone.localdate(ten_days_ago)] == 1
 
 
-def test_an_imported_status_without_a_date_is_not_logged_now(user, catalog):
+def test_an_imported_status_without_a_date_is_not_logged_now(learner, catalog):
     resource = catalog["resources"][0]
     import_apply(
-        user=user,
+        user=learner,
         plan=import_plan(
-            user=user, content=_json({"resource": str(resource.uuid), "status": "skipped"})
+            user=learner, content=_json({"resource": str(resource.uuid), "status": "skipped"})
         ),
     )
-    assert Progress.objects.get(user=user, resource=resource).status == Status.SKIPPED
-    assert not Activity.objects.filter(user=user).exists()
-    assert activity_year(user=user).total == 0
+    assert Progress.objects.get(user=learner, resource=resource).status == Status.SKIPPED
+    assert not Activity.objects.filter(user=learner).exists()
+    assert activity_year(user=learner).total == 0
 
 
-def test_a_csv_export_comes_back(client, user, catalog):
+def test_a_csv_export_comes_back(client, learner, catalog):
     first, second = catalog["resources"][:2]
     progress_set_status(
-        user=user, resource=first, status=Status.DONE, note="=SUM(A1) is a formula, not mine"
+        user=learner, resource=first, status=Status.DONE, note="=SUM(A1) is a formula, not mine"
     )
-    progress_set_status(user=user, resource=second, status=Status.IN_PROGRESS, note="-dash first")
-    exported = progress_csv(user)
-    Progress.objects.filter(user=user).delete()
-    client.force_login(user)
+    progress_set_status(
+        user=learner, resource=second, status=Status.IN_PROGRESS, note="-dash first"
+    )
+    exported = progress_csv(learner)
+    Progress.objects.filter(user=learner).delete()
+    client.force_login(learner)
     response = client.post(reverse("progress:import"), {"text": exported, "confirm": "1"})
     assert response.status_code == 302
-    rows = {row.resource: row for row in Progress.objects.filter(user=user)}
+    rows = {row.resource: row for row in Progress.objects.filter(user=learner)}
     assert (
         rows[first].status == Status.DONE and rows[first].note == "=SUM(A1) is a formula, not mine"
     )
     assert rows[second].note == "-dash first"
 
 
-def test_the_size_limit_is_the_forms_and_fits_the_confirm_step(client, user, catalog):
-    client.force_login(user)
+def test_the_size_limit_is_the_forms_and_fits_the_confirm_step(client, learner, catalog):
+    client.force_login(learner)
     response = client.post(
         reverse("progress:import"), {"text": "- [x] a\n" * (MAX_IMPORT_BYTES // 8 + 1)}
     )
@@ -251,11 +255,11 @@ def test_the_size_limit_is_the_forms_and_fits_the_confirm_step(client, user, cat
         reverse("progress:import"), {"text": text.replace("\n", "\r\n"), "confirm": "1"}
     )
     assert response.status_code == 302
-    assert Progress.objects.get(user=user).resource == resource
+    assert Progress.objects.get(user=learner).resource == resource
 
 
-def test_csv_reader_refuses_a_header_without_the_columns(user, catalog):
+def test_csv_reader_refuses_a_header_without_the_columns(learner, catalog):
     with pytest.raises(ProgressImportError, match="not a Syllabus progress export"):
-        import_plan(user=user, content="resource,title\nx,y\n")
+        import_plan(user=learner, content="resource,title\nx,y\n")
     rows = list(csv.reader(io.StringIO("resource,status\n")))
     assert rows == [["resource", "status"]]

@@ -41,12 +41,12 @@ def _queries(user, content):
     return len(captured.captured_queries), plan
 
 
-def test_a_checklist_preview_costs_the_same_queries_for_ten_lines_or_ten_thousand(user, catalog):
+def test_a_checklist_preview_costs_the_same_queries_for_ten_lines_or_ten_thousand(learner, catalog):
     resources = catalog["resources"]
     ResourceLink.objects.create(resource=resources[0], url="https://example.com/extra/")
-    _queries(user, _checklist(resources, 4))  # warm the content memo, as a running site has it
-    small, small_plan = _queries(user, _checklist(resources, 10))
-    large, large_plan = _queries(user, _checklist(resources, 10_000))
+    _queries(learner, _checklist(resources, 4))  # warm the content memo, as a running site has it
+    small, small_plan = _queries(learner, _checklist(resources, 10))
+    large, large_plan = _queries(learner, _checklist(resources, 10_000))
     # The content token (twice: outside a request no middleware keeps it) and the learner's rows
     # on the matched resources; the catalog's url keys and titles come from the per-version memo.
     assert small == large == 3, " | ".join(q["sql"][:60] for q in CAPTURED)
@@ -54,7 +54,7 @@ def test_a_checklist_preview_costs_the_same_queries_for_ten_lines_or_ten_thousan
     assert len(large_plan.unmatched) == 2_500
 
 
-def test_a_json_preview_costs_the_same_queries_for_few_items_or_many(user, catalog):
+def test_a_json_preview_costs_the_same_queries_for_few_items_or_many(learner, catalog):
     import json
 
     from apps.progress.exports import JSON_FORMAT
@@ -66,12 +66,14 @@ def test_a_json_preview_costs_the_same_queries_for_few_items_or_many(user, catal
         ]
         return json.dumps({"format": JSON_FORMAT, "version": 1, "progress": items})
 
-    _queries(user, export(2))
-    assert _queries(user, export(3))[0] == _queries(user, export(600))[0]
+    _queries(learner, export(2))
+    assert _queries(learner, export(3))[0] == _queries(learner, export(600))[0]
 
 
-def test_the_preview_page_costs_the_same_queries_for_a_short_or_a_long_file(client, user, catalog):
-    client.force_login(user)
+def test_the_preview_page_costs_the_same_queries_for_a_short_or_a_long_file(
+    client, learner, catalog
+):
+    client.force_login(learner)
     resources = catalog["resources"]
     _preview(client, _checklist(resources, 4))
     counts = []
@@ -86,9 +88,11 @@ def _preview(client, text="- [x] [Shared resource](https://example.com/shared)\n
     return client.post(reverse("progress:import"), {"text": text})
 
 
-def test_each_learner_has_their_own_import_rate_limit(client, user, other_user, catalog, settings):
+def test_each_learner_has_their_own_import_rate_limit(
+    client, learner, other_learner, catalog, settings
+):
     settings.ACCOUNT_RATE_LIMITS = {**settings.ACCOUNT_RATE_LIMITS, "progress_import": "2/m/user"}
-    client.force_login(user)
+    client.force_login(learner)
     assert [_preview(client).status_code for _ in range(2)] == [200, 200]
 
     refused = _preview(client)
@@ -101,17 +105,17 @@ def test_each_learner_has_their_own_import_rate_limit(client, user, other_user, 
         reverse("progress:import"),
         {"text": "- [x] [Shared resource](https://example.com/shared)\n", "confirm": "1"},
     )
-    assert confirmed.status_code == 429 and not user.progress.exists()
+    assert confirmed.status_code == 429 and not learner.progress.exists()
     assert client.get(reverse("progress:import")).status_code == 200  # reading the page is free
 
-    client.force_login(other_user)
+    client.force_login(other_learner)
     assert _preview(client).status_code == 200
 
 
 def test_a_preview_lists_the_first_200_lines_that_matched_nothing_and_counts_the_rest(
-    client, user, catalog
+    client, learner, catalog
 ):
-    client.force_login(user)
+    client.force_login(learner)
     stray = "".join(f"- [x] [Stray {n}](https://elsewhere.example/{n})\n" for n in range(1, 301))
     html = unescape(_preview(client, stray).content.decode())
     assert "300 lines matched nothing" in html

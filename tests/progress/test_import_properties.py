@@ -143,25 +143,25 @@ def _plan_or_own_error(user, content):
 
 @hypothesis_settings(max_examples=150)
 @given(content=st.text(max_size=300) | markdown)
-def test_any_text_is_a_plan_or_the_imports_own_error(user, catalog, content):
-    _plan_or_own_error(user, content)
+def test_any_text_is_a_plan_or_the_imports_own_error(learner, catalog, content):
+    _plan_or_own_error(learner, content)
 
 
 @hypothesis_settings(max_examples=100)
 @given(data=st.data())
-def test_any_json_export_is_a_plan_or_the_imports_own_error(user, catalog, data):
+def test_any_json_export_is_a_plan_or_the_imports_own_error(learner, catalog, data):
     uuids = [str(resource.uuid) for resource in catalog["resources"]]
     items = data.draw(st.lists(export_items(uuids), max_size=6))
     document = data.draw(
         st.sampled_from([{"format": JSON_FORMAT, "version": 1, "progress": items}, items])
     )
-    _plan_or_own_error(user, json.dumps(document))
-    assert not Progress.objects.filter(user=user).exists(), "a plan writes nothing"
+    _plan_or_own_error(learner, json.dumps(document))
+    assert not Progress.objects.filter(user=learner).exists(), "a plan writes nothing"
 
 
 @hypothesis_settings(max_examples=100)
 @given(data=st.data())
-def test_any_csv_export_is_a_plan_or_the_imports_own_error(user, catalog, data):
+def test_any_csv_export_is_a_plan_or_the_imports_own_error(learner, catalog, data):
     uuids = [str(resource.uuid) for resource in catalog["resources"]]
     cell = (
         st.sampled_from(uuids + Status.values)
@@ -181,7 +181,7 @@ def test_any_csv_export_is_a_plan_or_the_imports_own_error(user, catalog, data):
 
     raw = data.draw(st.booleans())
     lines = [",".join(header)] + [",".join(row if raw else map(quoted, row)) for row in rows]
-    _plan_or_own_error(user, "\n".join(lines))
+    _plan_or_own_error(learner, "\n".join(lines))
 
 
 @hypothesis_settings(max_examples=150)
@@ -209,20 +209,20 @@ def test_checklist_text_is_read_into_links_and_plain_text(text):
     | markdown.map(lambda text: text.encode("utf-8", "surrogatepass"))
 )
 def test_any_uploaded_bytes_are_a_form_error_a_plan_or_the_imports_own_error(
-    user, catalog, payload
+    learner, catalog, payload
 ):
     form = ImportForm({}, {"file": SimpleUploadedFile("progress.md", payload)})
     if form.is_valid():
-        _plan_or_own_error(user, form.cleaned_data["content"])
+        _plan_or_own_error(learner, form.cleaned_data["content"])
     else:
         assert form.errors
 
 
 @hypothesis_settings(max_examples=60)
 @given(text=st.text(alphabet=string.printable + "\x00\u2028\ufeff\udcff", max_size=200))
-def test_any_pasted_text_is_a_form_error_a_plan_or_the_imports_own_error(user, catalog, text):
+def test_any_pasted_text_is_a_form_error_a_plan_or_the_imports_own_error(learner, catalog, text):
     form = ImportForm({"text": text})
     if form.is_valid():
-        _plan_or_own_error(user, form.cleaned_data["content"])
+        _plan_or_own_error(learner, form.cleaned_data["content"])
     else:
         assert form.errors

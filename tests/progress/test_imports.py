@@ -29,10 +29,10 @@ def _cells(html):
     return [re.sub(r"<[^>]+>", "", cell) for cell in re.findall(r"<td>(.*?)</td>", body)]
 
 
-def test_preview_shows_the_status_labels(client, user, catalog):
+def test_preview_shows_the_status_labels(client, learner, catalog):
     first, second = catalog["resources"][:2]
-    progress_set_status(user=user, resource=first, status=Status.IN_PROGRESS)
-    client.force_login(user)
+    progress_set_status(user=learner, resource=first, status=Status.IN_PROGRESS)
+    client.force_login(learner)
     html = _preview(
         client,
         _json(
@@ -49,38 +49,40 @@ def test_preview_shows_the_status_labels(client, user, catalog):
         "Skipped",
     ]
     assert "Notstarted" not in html and "Inprogress" not in html
-    assert Progress.objects.get(user=user).status == Status.IN_PROGRESS, "a preview writes nothing"
+    assert Progress.objects.get(user=learner).status == Status.IN_PROGRESS, (
+        "a preview writes nothing"
+    )
 
 
-def test_markdown_preview_shows_the_status_labels(client, user, catalog):
+def test_markdown_preview_shows_the_status_labels(client, learner, catalog):
     resource = catalog["resources"][0]
-    client.force_login(user)
+    client.force_login(learner)
     html = _preview(client, f"- [x] [{resource.title}]({resource.url})\n")
     assert _cells(html) == [resource.title, "Not started", "Done"]
 
 
-def test_planned_changes_carry_their_labels(user, catalog):
+def test_planned_changes_carry_their_labels(learner, catalog):
     resource = catalog["resources"][0]
-    progress_set_status(user=user, resource=resource, status=Status.IN_PROGRESS)
+    progress_set_status(user=learner, resource=resource, status=Status.IN_PROGRESS)
     plan = import_plan(
-        user=user,
+        user=learner,
         content=_json({"resource": str(resource.uuid), "status": "not_started", "note": "later"}),
     )
     [change] = plan.changes
     assert (change.current_label, change.new_label) == ("In progress", "Not started")
 
 
-def test_json_preview_lists_resources_by_title_whatever_the_file_order(client, user, catalog):
+def test_json_preview_lists_resources_by_title_whatever_the_file_order(client, learner, catalog):
     resources = sorted(catalog["resources"][:3], key=lambda resource: resource.title, reverse=True)
-    client.force_login(user)
+    client.force_login(learner)
     html = _preview(
         client, _json(*({"resource": str(r.uuid), "status": "done"} for r in resources))
     )
     assert _cells(html)[::3] == sorted(r.title for r in resources)
 
 
-def test_json_unmatched_items_are_numbered_by_their_place_in_the_file(client, user, catalog):
-    client.force_login(user)
+def test_json_unmatched_items_are_numbered_by_their_place_in_the_file(client, learner, catalog):
+    client.force_login(learner)
     html = _preview(
         client,
         _json(
@@ -94,8 +96,8 @@ def test_json_unmatched_items_are_numbered_by_their_place_in_the_file(client, us
     assert html.index("Item 2:") < html.index("Item 3:")
 
 
-def test_rejected_json_items_are_quoted_in_words_not_as_raw_data(client, user, catalog):
-    client.force_login(user)
+def test_rejected_json_items_are_quoted_in_words_not_as_raw_data(client, learner, catalog):
+    client.force_login(learner)
     html = unescape(
         _preview(
             client,
@@ -123,10 +125,10 @@ def _assert_a_way_forward(html):
     assert f'href="{reverse("progress:dashboard")}"' in html
 
 
-def test_a_file_that_is_already_applied_says_there_is_nothing_to_change(client, user, catalog):
+def test_a_file_that_is_already_applied_says_there_is_nothing_to_change(client, learner, catalog):
     resource = catalog["resources"][0]
-    progress_set_status(user=user, resource=resource, status=Status.DONE)
-    client.force_login(user)
+    progress_set_status(user=learner, resource=resource, status=Status.DONE)
+    client.force_login(learner)
     for text in (
         _json({"resource": str(resource.uuid), "status": "done"}),
         f"- [x] [{resource.title}]({resource.url})\n",
@@ -137,24 +139,24 @@ def test_a_file_that_is_already_applied_says_there_is_nothing_to_change(client, 
         _assert_a_way_forward(html)
 
 
-def test_a_file_matching_nothing_says_so_rather_than_that_it_matches(client, user, catalog):
-    client.force_login(user)
+def test_a_file_matching_nothing_says_so_rather_than_that_it_matches(client, learner, catalog):
+    client.force_login(learner)
     html = _preview(client, "- [x] [Unknown](https://nowhere.example/x)\n")
     assert "Nothing to change: nothing in this file matched a resource." in html
     assert "already matches" not in html
     _assert_a_way_forward(html)
 
 
-def test_a_preview_with_changes_has_no_nothing_to_change_message(client, user, catalog):
+def test_a_preview_with_changes_has_no_nothing_to_change_message(client, learner, catalog):
     resource = catalog["resources"][0]
-    client.force_login(user)
+    client.force_login(learner)
     html = _preview(client, f"- [x] [{resource.title}]({resource.url})\n")
     assert "Nothing to change" not in html and "Apply 1 change" in html
 
 
 @pytest.mark.parametrize("with_plan", [False, True])
-def test_the_import_page_says_what_each_format_carries(client, user, catalog, with_plan):
-    client.force_login(user)
+def test_the_import_page_says_what_each_format_carries(client, learner, catalog, with_plan):
+    client.force_login(learner)
     resource = catalog["resources"][0]
     if with_plan:
         html = _preview(client, f"- [x] [{resource.title}]({resource.url})\n")

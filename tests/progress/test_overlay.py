@@ -117,15 +117,15 @@ def entry_of(resource, guide):
     "order", [("a", "b", "anon"), ("anon", "b", "a")], ids=["a-warms", "anonymous-warms"]
 )
 def test_guide_page_shows_each_learner_only_their_own_ticks_and_bars(
-    order, builds, user, other_user, catalog
+    order, builds, learner, other_learner, catalog
 ):
     guide, r = catalog["guide"], catalog["resources"]
     x, y, z = r[0], r[1], r[3]  # x, y in the first section; z in the second
-    progress_set_status(user=user, resource=x, status=Status.DONE)
-    progress_set_status(user=user, resource=y, status=Status.IN_PROGRESS)
-    progress_set_status(user=other_user, resource=z, status=Status.DONE)
+    progress_set_status(user=learner, resource=x, status=Status.DONE)
+    progress_set_status(user=learner, resource=y, status=Status.IN_PROGRESS)
+    progress_set_status(user=other_learner, resource=z, status=Status.DONE)
     first, second = entry_of(x, guide).section, entry_of(z, guide).section  # the tier-1 children
-    clients = {"a": signed_in(user), "b": signed_in(other_user), "anon": Client()}
+    clients = {"a": signed_in(learner), "b": signed_in(other_learner), "anon": Client()}
     url = guide.get_absolute_url()
 
     pages = {who: get(clients[who], url) for who in order}
@@ -170,15 +170,15 @@ def test_guide_page_shows_each_learner_only_their_own_ticks_and_bars(
     "order", [("a", "b", "anon"), ("anon", "b", "a")], ids=["a-warms", "anonymous-warms"]
 )
 def test_topic_page_shows_each_learner_only_their_own_ticks(
-    order, builds, user, other_user, catalog
+    order, builds, learner, other_learner, catalog
 ):
     topic, x, y = catalog["topic"], catalog["resources"][0], catalog["shared"]
     extra = catalog["other_resources"][0]  # from the other guide
     extra.topics.add(topic)
-    progress_set_status(user=user, resource=x, status=Status.DONE)
-    progress_set_status(user=user, resource=y, status=Status.IN_PROGRESS)
-    progress_set_status(user=other_user, resource=extra, status=Status.SKIPPED)
-    clients = {"a": signed_in(user), "b": signed_in(other_user), "anon": Client()}
+    progress_set_status(user=learner, resource=x, status=Status.DONE)
+    progress_set_status(user=learner, resource=y, status=Status.IN_PROGRESS)
+    progress_set_status(user=other_learner, resource=extra, status=Status.SKIPPED)
+    clients = {"a": signed_in(learner), "b": signed_in(other_learner), "anon": Client()}
     url = reverse("catalog:topic-detail", args=[topic.slug])
 
     pages = {who: get(clients[who], url) for who in order}
@@ -210,18 +210,18 @@ def test_topic_page_shows_each_learner_only_their_own_ticks(
 def test_path_page_shows_each_learner_only_their_own_ticks_and_step_bars(
     order,
     builds,
-    user,
-    other_user,
+    learner,
+    other_learner,
     catalog,
     learning_path,  # noqa: F811
 ):
     r, shared = catalog["resources"], catalog["shared"]
-    progress_set_status(user=user, resource=r[0], status=Status.DONE)
-    progress_set_status(user=user, resource=r[1], status=Status.IN_PROGRESS)
-    progress_set_status(user=other_user, resource=shared, status=Status.DONE)  # in both steps
+    progress_set_status(user=learner, resource=r[0], status=Status.DONE)
+    progress_set_status(user=learner, resource=r[1], status=Status.IN_PROGRESS)
+    progress_set_status(user=other_learner, resource=shared, status=Status.DONE)  # in both steps
     first, second = learning_path.steps.order_by("position")
     slot = {(item.step_id, item.resource_id): str(item.uuid) for item in StepResource.objects.all()}
-    clients = {"a": signed_in(user), "b": signed_in(other_user), "anon": Client()}
+    clients = {"a": signed_in(learner), "b": signed_in(other_learner), "anon": Client()}
     url = learning_path.get_absolute_url()
 
     pages = {who: get(clients[who], url) for who in order}
@@ -252,13 +252,13 @@ def test_path_page_shows_each_learner_only_their_own_ticks_and_step_bars(
 
 
 def test_each_learner_gets_a_csrf_token_of_their_own_in_a_warm_page(
-    builds, user, other_user, catalog
+    builds, learner, other_learner, catalog
 ):
     guide, resource = catalog["guide"], catalog["resources"][2]
     url = guide.get_absolute_url()
-    b = signed_in(other_user, enforce_csrf_checks=True)
+    b = signed_in(other_learner, enforce_csrf_checks=True)
     b_html = get(b, url)  # B warms the memo
-    a = signed_in(user, enforce_csrf_checks=True)
+    a = signed_in(learner, enforce_csrf_checks=True)
     a_html = get(a, url)
     assert builds["guide"] == 1
 
@@ -283,8 +283,8 @@ def test_each_learner_gets_a_csrf_token_of_their_own_in_a_warm_page(
     assert (
         response.status_code == 302 and response["Location"] == f"{url}#entry-{slot}"
     )  # back at the row
-    assert Progress.objects.get(resource=resource).user == user
-    assert not Progress.objects.filter(user=other_user).exists()
+    assert Progress.objects.get(resource=resource).user == learner
+    assert not Progress.objects.filter(user=other_learner).exists()
     # The write is A's alone on the warm page, too.
     assert is_checked(tick(get(a, url), slot)) and not is_checked(tick(get(b, url), slot))
     assert builds["guide"] == 1  # a learner's progress is not content: the memo stays warm
@@ -302,15 +302,15 @@ def guide_card(html, guide) -> str:
     return match.group(0)
 
 
-def test_bulk_writes_show_on_the_very_next_request(builds, user, catalog, learning_path):  # noqa: F811
+def test_bulk_writes_show_on_the_very_next_request(builds, learner, catalog, learning_path):  # noqa: F811
     guide, other_guide, topic = catalog["guide"], catalog["other_guide"], catalog["topic"]
     renamed, shared = (
         catalog["resources"][0],
         catalog["shared"],
     )  # both on the guide, topic and path
     old_title = renamed.title
-    progress_set_status(user=user, resource=catalog["resources"][1], status=Status.DONE)
-    a, anon = signed_in(user), Client()
+    progress_set_status(user=learner, resource=catalog["resources"][1], status=Status.DONE)
+    a, anon = signed_in(learner), Client()
     urls = [
         guide.get_absolute_url(),
         reverse("catalog:topic-detail", args=[topic.slug]),
@@ -371,11 +371,11 @@ def test_bulk_writes_show_on_the_very_next_request(builds, user, catalog, learni
     assert builds == {"guide": 3, "topic": 3, "path": 3}  # rebuilt once per write, not per request
 
 
-def test_a_resource_filed_under_a_topic_shows_there_at_once(builds, user, catalog):
+def test_a_resource_filed_under_a_topic_shows_there_at_once(builds, learner, catalog):
     topic, added = catalog["topic"], catalog["resources"][5]
     url = reverse("catalog:topic-detail", args=[topic.slug])
-    progress_set_status(user=user, resource=added, status=Status.DONE)
-    a = signed_in(user)
+    progress_set_status(user=learner, resource=added, status=Status.DONE)
+    a = signed_in(learner)
     html = get(a, url)
     assert (
         len(ticks(html)) == 2
@@ -396,14 +396,14 @@ def test_a_resource_filed_under_a_topic_shows_there_at_once(builds, user, catalo
     "unfiltered_first", [True, False], ids=["unfiltered-first", "filtered-first"]
 )
 def test_filtered_and_unfiltered_guide_pages_are_cached_apart(
-    unfiltered_first, builds, user, catalog
+    unfiltered_first, builds, learner, catalog
 ):
     guide, paper, other = catalog["guide"], catalog["resources"][0], catalog["resources"][4]
     Resource.objects.filter(pk=paper.pk).update(kind=Kind.PAPER)
-    progress_set_status(user=user, resource=paper, status=Status.DONE)
-    progress_set_status(user=user, resource=other, status=Status.DONE)
+    progress_set_status(user=learner, resource=paper, status=Status.DONE)
+    progress_set_status(user=learner, resource=other, status=Status.DONE)
     url = guide.get_absolute_url()
-    a, b = signed_in(user), signed_in(UserFactory())
+    a, b = signed_in(learner), signed_in(UserFactory())
 
     def unfiltered(client):
         html = get(client, url)

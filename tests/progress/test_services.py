@@ -12,52 +12,52 @@ from apps.progress.services import ProgressError, progress_set_note, progress_se
 pytestmark = pytest.mark.django_db
 
 
-def test_setting_done_twice_converges_to_one_row_and_one_activity(user, catalog):
+def test_setting_done_twice_converges_to_one_row_and_one_activity(learner, catalog):
     resource = catalog["resources"][0]
-    first = progress_set_status(user=user, resource=resource, status=Status.DONE)
-    second = progress_set_status(user=user, resource=resource, status=Status.DONE)
-    assert Progress.objects.filter(user=user).count() == 1
+    first = progress_set_status(user=learner, resource=resource, status=Status.DONE)
+    second = progress_set_status(user=learner, resource=resource, status=Status.DONE)
+    assert Progress.objects.filter(user=learner).count() == 1
     assert first.completed_at == second.completed_at
-    assert Activity.objects.filter(user=user, status=Status.DONE).count() == 1
+    assert Activity.objects.filter(user=learner, status=Status.DONE).count() == 1
 
 
-def test_not_started_removes_the_row_unless_it_holds_a_note(user, catalog):
+def test_not_started_removes_the_row_unless_it_holds_a_note(learner, catalog):
     resource = catalog["resources"][0]
-    progress_set_status(user=user, resource=resource, status=Status.DONE)
-    assert progress_set_status(user=user, resource=resource, status=Status.NOT_STARTED) is None
-    assert not Progress.objects.filter(user=user).exists()
+    progress_set_status(user=learner, resource=resource, status=Status.DONE)
+    assert progress_set_status(user=learner, resource=resource, status=Status.NOT_STARTED) is None
+    assert not Progress.objects.filter(user=learner).exists()
 
-    progress_set_note(user=user, resource=resource, note="come back to section 3")
-    row = progress_set_status(user=user, resource=resource, status=Status.NOT_STARTED)
+    progress_set_note(user=learner, resource=resource, note="come back to section 3")
+    row = progress_set_status(user=learner, resource=resource, status=Status.NOT_STARTED)
     assert row.note == "come back to section 3" and row.completed_at is None
 
 
-def test_dates_follow_the_status(user, catalog):
+def test_dates_follow_the_status(learner, catalog):
     resource = catalog["resources"][0]
     t0 = timezone.now() - timedelta(days=3)
-    row = progress_set_status(user=user, resource=resource, status=Status.IN_PROGRESS, at=t0)
+    row = progress_set_status(user=learner, resource=resource, status=Status.IN_PROGRESS, at=t0)
     assert row.started_at == t0 and row.completed_at is None
-    row = progress_set_status(user=user, resource=resource, status=Status.DONE)
+    row = progress_set_status(user=learner, resource=resource, status=Status.DONE)
     assert row.started_at == t0 and row.completed_at > t0
-    row = progress_set_status(user=user, resource=resource, status=Status.SKIPPED)
+    row = progress_set_status(user=learner, resource=resource, status=Status.SKIPPED)
     assert row.completed_at is None and row.started_at == t0
 
 
-def test_unknown_status_is_refused_and_changes_nothing(user, catalog):
+def test_unknown_status_is_refused_and_changes_nothing(learner, catalog):
     with pytest.raises(ProgressError):
-        progress_set_status(user=user, resource=catalog["resources"][0], status="toggle")
+        progress_set_status(user=learner, resource=catalog["resources"][0], status="toggle")
     assert not Progress.objects.exists()
 
 
 @pytest.mark.django_db(transaction=True)
-def test_concurrent_writes_make_one_row_and_never_fail(user, catalog):
+def test_concurrent_writes_make_one_row_and_never_fail(learner, catalog):
     resource = catalog["resources"][0]
     errors, barrier = [], threading.Barrier(2)
 
     def tick():
         try:
             barrier.wait()
-            progress_set_status(user=user, resource=resource, status=Status.DONE)
+            progress_set_status(user=learner, resource=resource, status=Status.DONE)
         except Exception as exc:
             errors.append(exc)
         finally:
@@ -69,35 +69,37 @@ def test_concurrent_writes_make_one_row_and_never_fail(user, catalog):
     for thread in threads:
         thread.join()
     assert errors == []
-    assert Progress.objects.filter(user=user, resource=resource, status=Status.DONE).count() == 1
+    assert Progress.objects.filter(user=learner, resource=resource, status=Status.DONE).count() == 1
 
 
-def test_the_same_status_again_writes_nothing(user, catalog):
+def test_the_same_status_again_writes_nothing(learner, catalog):
     resource = catalog["resources"][0]
-    first = progress_set_status(user=user, resource=resource, status=Status.DONE)
-    again = progress_set_status(user=user, resource=resource, status=Status.DONE)
+    first = progress_set_status(user=learner, resource=resource, status=Status.DONE)
+    again = progress_set_status(user=learner, resource=resource, status=Status.DONE)
     assert again.updated_at == first.updated_at == Progress.objects.get(pk=first.pk).updated_at
 
 
-def test_a_day_counts_what_was_started_or_finished_on_it_not_clicks(user, other_user, catalog):
+def test_a_day_counts_what_was_started_or_finished_on_it_not_clicks(
+    learner, other_learner, catalog
+):
     first, second, third = catalog["resources"][:3]
     monday = timezone.make_aware(timezone.datetime(2026, 3, 2, 23, 30))
     tuesday = monday + timedelta(hours=1)  # just past midnight in TIME_ZONE
-    progress_set_status(user=user, resource=first, status=Status.DONE, at=monday)
-    progress_set_status(user=user, resource=first, status=Status.DONE, at=monday)  # no change
-    progress_set_status(user=user, resource=second, status=Status.IN_PROGRESS, at=monday)
+    progress_set_status(user=learner, resource=first, status=Status.DONE, at=monday)
+    progress_set_status(user=learner, resource=first, status=Status.DONE, at=monday)  # no change
+    progress_set_status(user=learner, resource=second, status=Status.IN_PROGRESS, at=monday)
     # Ticked and unticked: not a day's work.
-    progress_set_status(user=user, resource=third, status=Status.DONE, at=tuesday)
-    progress_set_status(user=user, resource=third, status=Status.NOT_STARTED, at=tuesday)
-    progress_set_status(user=other_user, resource=first, status=Status.DONE, at=tuesday)
-    year = activity_year(user=user, today=tuesday.date())
+    progress_set_status(user=learner, resource=third, status=Status.DONE, at=tuesday)
+    progress_set_status(user=learner, resource=third, status=Status.NOT_STARTED, at=tuesday)
+    progress_set_status(user=other_learner, resource=first, status=Status.DONE, at=tuesday)
+    year = activity_year(user=learner, today=tuesday.date())
     assert [(day, count) for day, count in year.days if count] == [(monday.date(), 2)]
     assert (year.current_streak, year.longest_streak) == (1, 1)
-    other = activity_year(user=other_user, today=tuesday.date())
+    other = activity_year(user=other_learner, today=tuesday.date())
     assert [(day, count) for day, count in other.days if count] == [(tuesday.date(), 1)]
 
 
-def test_streaks_and_heatmap_read_the_day_counts(user, catalog):
+def test_streaks_and_heatmap_read_the_day_counts(learner, catalog):
     resources = catalog["resources"]
     today = timezone.localdate()
 
@@ -108,7 +110,7 @@ def test_streaks_and_heatmap_read_the_day_counts(user, catalog):
             )
         )
         progress_set_status(
-            user=user, resource=resource, status=status, at=at + timedelta(hours=12)
+            user=learner, resource=resource, status=status, at=at + timedelta(hours=12)
         )
 
     for days_ago in (10, 9, 8, 7):  # a four-day run, long ago
@@ -119,13 +121,13 @@ def test_streaks_and_heatmap_read_the_day_counts(user, catalog):
     on(
         0, catalog["shared"], Status.NOT_STARTED
     )  # unticked: today counts one thing, not three clicks
-    year = activity_year(user=user)
+    year = activity_year(user=learner)
     assert (year.current_streak, year.longest_streak, year.active_days, year.total) == (2, 4, 6, 6)
     assert year.days[-1] == (today, 1) and year.busiest == (today - timedelta(days=10), 1)
 
 
 def test_latest_rows_are_the_newest_published_ones_even_behind_newer_unpublished_ones(
-    user, catalog
+    learner, catalog
 ):
     from apps.catalog.models import Resource
     from apps.progress.selectors import progress_overview
@@ -134,13 +136,15 @@ def test_latest_rows_are_the_newest_published_ones_even_behind_newer_unpublished
     start = timezone.now() - timedelta(days=30)
     for day, resource in enumerate(resources):
         progress_set_status(
-            user=user, resource=resource, status=Status.DONE, at=start + timedelta(days=day)
+            user=learner, resource=resource, status=Status.DONE, at=start + timedelta(days=day)
         )
-    progress_set_status(user=user, resource=catalog["shared"], status=Status.IN_PROGRESS, at=start)
+    progress_set_status(
+        user=learner, resource=catalog["shared"], status=Status.IN_PROGRESS, at=start
+    )
     Resource.objects.filter(pk__in=[resources[5].pk, resources[4].pk]).update(
         is_published=False
     )  # the newest two
-    overview = progress_overview(user=user, limit=3)
+    overview = progress_overview(user=learner, limit=3)
     done = overview.done
     assert [row.resource for row in done] == [resources[3], resources[2], resources[1]]
     assert [row.since for row in done] == [start + timedelta(days=day) for day in (3, 2, 1)]
@@ -196,14 +200,14 @@ _ROWS = [
     ids=lambda row: "no row" if row is None else f"{row[0]}{'+note' if row[1] else ''}",
 )
 @pytest.mark.parametrize("status", Status.values)
-def test_every_change_keeps_the_status_rules(user, catalog, row, status):
+def test_every_change_keeps_the_status_rules(learner, catalog, row, status):
     """From every row the app leaves to every status: dates follow the status, a row stays only
     to hold a status or a note, and a change (only a change) is logged on its day."""
     resource = catalog["resources"][0]
     if row is not None:
         status_was, note, started_at, completed_at = row
         Progress.objects.create(
-            user=user,
+            user=learner,
             resource=resource,
             status=status_was,
             note=note,
@@ -211,8 +215,8 @@ def test_every_change_keeps_the_status_rules(user, catalog, row, status):
             completed_at=completed_at,
         )
     before = row[0] if row else Status.NOT_STARTED
-    progress_set_status(user=user, resource=resource, status=status)
-    found = Progress.objects.filter(user=user, resource=resource).first()
+    progress_set_status(user=learner, resource=resource, status=status)
+    found = Progress.objects.filter(user=learner, resource=resource).first()
     note = row[1] if row else ""
     if status == Status.NOT_STARTED and not note:
         assert found is None
@@ -227,40 +231,49 @@ def test_every_change_keeps_the_status_rules(user, catalog, row, status):
             assert found.started_at is None
         if status == Status.DONE and before == Status.DONE:
             assert found.completed_at == row[3]  # done again keeps its day
-    logged = list(Activity.objects.filter(user=user).values_list("status", flat=True))
+    logged = list(Activity.objects.filter(user=learner).values_list("status", flat=True))
     assert logged == ([] if before == status else [status])
 
 
-def test_an_imported_change_is_logged_on_its_own_day(user, catalog):
+def test_an_imported_change_is_logged_on_its_own_day(learner, catalog):
     """Imports carry their own dates (with or without a zone): the history lands on those days."""
     from datetime import datetime
 
     resource, other = catalog["resources"][:2]
     finished = timezone.now() - timedelta(days=40)
     progress_set_status(
-        user=user, resource=resource, status=Status.DONE, completed_at=finished, started_at=finished
+        user=learner,
+        resource=resource,
+        status=Status.DONE,
+        completed_at=finished,
+        started_at=finished,
     )
     progress_set_status(
-        user=user, resource=other, status=Status.IN_PROGRESS, started_at=datetime(2025, 3, 1, 12, 0)
+        user=learner,
+        resource=other,
+        status=Status.IN_PROGRESS,
+        started_at=datetime(2025, 3, 1, 12, 0),
     )
-    assert Progress.objects.get(user=user, resource=resource).completed_at == finished
+    assert Progress.objects.get(user=learner, resource=resource).completed_at == finished
     days = {timezone.localdate(at) for at in Activity.objects.values_list("occurred_at", flat=True)}
     assert days == {timezone.localdate(finished), datetime(2025, 3, 1).date()}
 
 
-def test_not_done_returns_to_in_progress_with_its_start_or_to_not_started(user, catalog):
+def test_not_done_returns_to_in_progress_with_its_start_or_to_not_started(learner, catalog):
     from apps.progress.services import UNDONE
 
     started, straight, skipped = catalog["resources"][:3]
     start = timezone.now() - timedelta(days=2)
-    progress_set_status(user=user, resource=started, status=Status.IN_PROGRESS, started_at=start)
-    progress_set_status(user=user, resource=started, status=Status.DONE)
-    row = progress_set_status(user=user, resource=started, status=UNDONE)
+    progress_set_status(user=learner, resource=started, status=Status.IN_PROGRESS, started_at=start)
+    progress_set_status(user=learner, resource=started, status=Status.DONE)
+    row = progress_set_status(user=learner, resource=started, status=UNDONE)
     assert (row.status, row.started_at, row.completed_at) == (Status.IN_PROGRESS, start, None)
-    progress_set_status(user=user, resource=straight, status=Status.DONE)
-    assert progress_set_status(user=user, resource=straight, status=UNDONE) is None
+    progress_set_status(user=learner, resource=straight, status=Status.DONE)
+    assert progress_set_status(user=learner, resource=straight, status=UNDONE) is None
     # Not done asks nothing of a resource that is not done: it stays as it is, no activity logged.
-    progress_set_status(user=user, resource=skipped, status=Status.SKIPPED)
+    progress_set_status(user=learner, resource=skipped, status=Status.SKIPPED)
     before = Activity.objects.count()
-    assert progress_set_status(user=user, resource=skipped, status=UNDONE).status == Status.SKIPPED
+    assert (
+        progress_set_status(user=learner, resource=skipped, status=UNDONE).status == Status.SKIPPED
+    )
     assert Activity.objects.count() == before

@@ -11,7 +11,7 @@ from django.utils import timezone
 from apps.progress.models import Progress, Status
 from apps.progress.services import progress_set_note, progress_set_status
 from tests.conftest import page_queries
-from tests.factories import DEFAULT_PASSWORD
+from tests.factories import PASSWORD
 from tests.progress.conftest import build_guide
 
 pytestmark = pytest.mark.django_db
@@ -21,23 +21,23 @@ def tick_url(resource):
     return reverse("progress:set", args=[resource.uuid])
 
 
-def test_tick_without_javascript_saves_and_redirects_back(client, user, catalog):
-    client.force_login(user)
+def test_tick_without_javascript_saves_and_redirects_back(client, learner, catalog):
+    client.force_login(learner)
     resource = catalog["resources"][0]
     response = client.post(tick_url(resource), {"status": "done", "next": "/guides/alpha/?tier=1"})
     assert response.status_code == 302 and response["Location"] == "/guides/alpha/?tier=1"
-    assert Progress.objects.get(user=user, resource=resource).status == Status.DONE
+    assert Progress.objects.get(user=learner, resource=resource).status == Status.DONE
 
 
-def test_tick_refuses_an_offsite_next(client, user, catalog):
-    client.force_login(user)
+def test_tick_refuses_an_offsite_next(client, learner, catalog):
+    client.force_login(learner)
     resource = catalog["resources"][0]
     response = client.post(tick_url(resource), {"status": "done", "next": "https://evil.example/"})
     assert response["Location"] == resource.get_absolute_url()
 
 
-def test_htmx_tick_returns_the_tick_and_every_bar_of_the_guide_page(client, user, catalog):
-    client.force_login(user)
+def test_htmx_tick_returns_the_tick_and_every_bar_of_the_guide_page(client, learner, catalog):
+    client.force_login(learner)
     guide, shared = catalog["guide"], catalog["shared"]
     entries = list(shared.entries.filter(section__guide=guide).order_by("section__position"))
     assert len(entries) == 2  # the shared resource sits in both sections of this guide
@@ -60,12 +60,12 @@ def test_htmx_tick_returns_the_tick_and_every_bar_of_the_guide_page(client, user
     assert f'id="bar-guide-{guide.uuid}" class="bar"' in html
 
 
-def test_htmx_tick_reads_what_its_bars_need_with_its_write(client, user, catalog):
+def test_htmx_tick_reads_what_its_bars_need_with_its_write(client, learner, catalog):
     """The bars a tick refreshes show the write itself, read in the write's round trip."""
     from django.db import connection
     from django.test.utils import CaptureQueriesContext
 
-    client.force_login(user)
+    client.force_login(learner)
     guide, resources = catalog["guide"], catalog["resources"]
     scope = f"guide:{guide.uuid}"
     client.post(
@@ -83,9 +83,9 @@ def test_htmx_tick_reads_what_its_bars_need_with_its_write(client, user, catalog
 
 
 def test_htmx_tick_on_the_dashboard_refreshes_its_guide_and_section_bars_as_shown(
-    client, user, catalog
+    client, learner, catalog
 ):
-    client.force_login(user)
+    client.force_login(learner)
     resource, guide = catalog["resources"][0], catalog["guide"]
     page = client.get(reverse("progress:dashboard")).content.decode()
     top = resource.entries.get().section.parent
@@ -108,9 +108,9 @@ def test_htmx_tick_on_the_dashboard_refreshes_its_guide_and_section_bars_as_show
     assert 'id="dashboard-recent" hx-swap-oob="true"' in html and resource.title in html
 
 
-def test_htmx_tick_learns_its_slot_from_the_button_that_sent_it(client, user, catalog):
+def test_htmx_tick_learns_its_slot_from_the_button_that_sent_it(client, learner, catalog):
     """A page's ticks post its one shared form; htmx names the clicked button (HX-Trigger)."""
-    client.force_login(user)
+    client.force_login(learner)
     guide, shared = catalog["guide"], catalog["shared"]
     first, second = shared.entries.filter(section__guide=guide).order_by("section__position")
     page = client.get(guide.get_absolute_url()).content.decode()
@@ -129,8 +129,8 @@ def test_htmx_tick_learns_its_slot_from_the_button_that_sent_it(client, user, ca
 
 
 @pytest.mark.parametrize("trigger", ["tick-btn-<b>x</b>", "tick-btn-" + "x" * 121])
-def test_htmx_tick_with_a_forged_slot_changes_nothing(client, user, catalog, trigger):
-    client.force_login(user)
+def test_htmx_tick_with_a_forged_slot_changes_nothing(client, learner, catalog, trigger):
+    client.force_login(learner)
     resource = catalog["resources"][0]
     response = client.post(
         tick_url(resource), {"status": "done"}, HTTP_HX_REQUEST="true", HTTP_HX_TRIGGER=trigger
@@ -139,33 +139,33 @@ def test_htmx_tick_with_a_forged_slot_changes_nothing(client, user, catalog, tri
     assert not Progress.objects.exists()
 
 
-def test_retried_htmx_tick_converges(client, user, catalog):
-    client.force_login(user)
+def test_retried_htmx_tick_converges(client, learner, catalog):
+    client.force_login(learner)
     resource = catalog["resources"][1]
     for _ in range(3):
         client.post(tick_url(resource), {"status": "done"}, HTTP_HX_REQUEST="true")
-    assert Progress.objects.filter(user=user, resource=resource, status=Status.DONE).count() == 1
+    assert Progress.objects.filter(user=learner, resource=resource, status=Status.DONE).count() == 1
     client.post(tick_url(resource), {"status": "not_started"}, HTTP_HX_REQUEST="true")
-    assert not Progress.objects.filter(user=user, resource=resource).exists()
+    assert not Progress.objects.filter(user=learner, resource=resource).exists()
 
 
-def test_get_never_changes_anything(client, user, catalog):
-    client.force_login(user)
+def test_get_never_changes_anything(client, learner, catalog):
+    client.force_login(learner)
     response = client.get(tick_url(catalog["resources"][0]) + "?status=done")
     assert response.status_code == 405
     assert not Progress.objects.exists()
 
 
-def test_writes_need_the_csrf_token(user, catalog):
+def test_writes_need_the_csrf_token(learner, catalog):
     client = Client(enforce_csrf_checks=True)
-    client.force_login(user)
+    client.force_login(learner)
     response = client.post(tick_url(catalog["resources"][0]), {"status": "done"})
     assert response.status_code == 403
     assert not Progress.objects.exists()
 
 
-def test_invalid_status_gives_a_message_and_changes_nothing(client, user, catalog):
-    client.force_login(user)
+def test_invalid_status_gives_a_message_and_changes_nothing(client, learner, catalog):
+    client.force_login(learner)
     response = client.post(tick_url(catalog["resources"][0]), {"status": "toggle"})
     assert response.status_code == 302
     assert [str(m) for m in get_messages(response.wsgi_request)] == [
@@ -181,16 +181,16 @@ def test_invalid_status_gives_a_message_and_changes_nothing(client, user, catalo
     assert response.content.decode() == "That status is not valid; nothing was changed."
 
 
-def test_a_tick_lands_on_the_row_as_it_is_when_written(client, user, catalog):
+def test_a_tick_lands_on_the_row_as_it_is_when_written(client, learner, catalog):
     """No read first: a note another request added after this page was shown survives a
     "not started" that, on the row as the page knew it, would have removed the row."""
-    client.force_login(user)
+    client.force_login(learner)
     resource = catalog["resources"][0]
-    progress_set_status(user=user, resource=resource, status=Status.DONE)
-    progress_set_note(user=user, resource=resource, note="keep me")  # another tab, in between
+    progress_set_status(user=learner, resource=resource, status=Status.DONE)
+    progress_set_note(user=learner, resource=resource, note="keep me")  # another tab, in between
     response = client.post(tick_url(resource), {"status": "not_started"}, HTTP_HX_REQUEST="true")
     assert response.status_code == 200
-    row = Progress.objects.get(user=user, resource=resource)
+    row = Progress.objects.get(user=learner, resource=resource)
     assert (row.status, row.note, row.started_at, row.completed_at) == (
         Status.NOT_STARTED,
         "keep me",
@@ -199,8 +199,8 @@ def test_a_tick_lands_on_the_row_as_it_is_when_written(client, user, catalog):
     )
 
 
-def test_unknown_or_unpublished_resource_is_a_404(client, user, catalog):
-    client.force_login(user)
+def test_unknown_or_unpublished_resource_is_a_404(client, learner, catalog):
+    client.force_login(learner)
     resource = catalog["resources"][0]
     resource.is_published = False
     resource.save()
@@ -213,7 +213,7 @@ def test_unknown_or_unpublished_resource_is_a_404(client, user, catalog):
     )
 
 
-def test_anonymous_tick_asks_to_sign_in_then_applies_it(client, user, catalog):
+def test_anonymous_tick_asks_to_sign_in_then_applies_it(client, learner, catalog):
     resource = catalog["resources"][2]
     response = client.post(tick_url(resource), {"status": "done", "next": "/guides/alpha/"})
     assert response.status_code == 302
@@ -227,43 +227,44 @@ def test_anonymous_tick_asks_to_sign_in_then_applies_it(client, user, catalog):
     )
     assert htmx["HX-Redirect"].startswith(reverse("account_login"))
 
-    from allauth.account.models import EmailAddress
-
-    EmailAddress.objects.create(user=user, email=user.email, verified=True, primary=True)
     login = client.post(
         reverse("account_login") + "?next=/guides/alpha/",
-        {"login": user.email, "password": DEFAULT_PASSWORD},
+        {"login": learner.email, "password": PASSWORD},
     )
     assert login.status_code == 302 and login["Location"] == "/guides/alpha/"
-    assert Progress.objects.get(user=user, resource=resource).status == Status.DONE
+    assert Progress.objects.get(user=learner, resource=resource).status == Status.DONE
 
 
 def test_resource_page_shows_the_learners_own_row_in_a_constant_query_count(
-    client, user, other_user, catalog
+    client, learner, other_learner, catalog
 ):
     resource = catalog["resources"][0]
-    progress_set_status(user=user, resource=resource, status=Status.DONE, note="my private note")
-    progress_set_status(user=other_user, resource=resource, status=Status.SKIPPED, note="not mine")
-    client.force_login(user)
+    progress_set_status(user=learner, resource=resource, status=Status.DONE, note="my private note")
+    progress_set_status(
+        user=other_learner, resource=resource, status=Status.SKIPPED, note="not mine"
+    )
+    client.force_login(learner)
     html = client.get(resource.get_absolute_url()).content.decode()
     assert "my private note" in html and "not mine" not in html
     assert 'aria-pressed="true">Done</button>' in html and 'aria-checked="true"' in html
     # Warm: the session, its user, the token, and the learner's row.
     assert page_queries(client, resource.get_absolute_url()) == (9, 4)
-    client.force_login(other_user)
+    client.force_login(other_learner)
     assert (
         'aria-pressed="true">Skipped</button>'
         in client.get(resource.get_absolute_url()).content.decode()
     )
 
 
-def test_one_user_cannot_change_or_see_another_users_progress(client, user, other_user, catalog):
+def test_one_user_cannot_change_or_see_another_users_progress(
+    client, learner, other_learner, catalog
+):
     resource = catalog["resources"][0]
-    progress_set_status(user=user, resource=resource, status=Status.DONE, note="my private note")
-    client.force_login(other_user)
+    progress_set_status(user=learner, resource=resource, status=Status.DONE, note="my private note")
+    client.force_login(other_learner)
     client.post(tick_url(resource), {"status": "not_started"})
     client.post(reverse("progress:note", args=[resource.uuid]), {"note": "eve was here"})
-    mine = Progress.objects.get(user=user, resource=resource)
+    mine = Progress.objects.get(user=learner, resource=resource)
     assert (mine.status, mine.note) == (Status.DONE, "my private note")
     for fmt in ("json", "csv", "md"):
         body = client.get(reverse("progress:export", args=[fmt])).content.decode()
@@ -284,15 +285,15 @@ def test_personal_pages_require_sign_in(client, name, args):
     assert response.status_code == 302 and response["Location"].startswith(reverse("account_login"))
 
 
-def test_unknown_export_format_is_a_404(client, user):
-    client.force_login(user)
+def test_unknown_export_format_is_a_404(client, learner):
+    client.force_login(learner)
     assert client.get("/progress/export.exe").status_code == 404
 
 
-def test_dashboard_shows_overall_and_guide_progress(client, user, catalog):
-    progress_set_status(user=user, resource=catalog["shared"], status=Status.DONE)
-    progress_set_status(user=user, resource=catalog["resources"][0], status=Status.DONE)
-    client.force_login(user)
+def test_dashboard_shows_overall_and_guide_progress(client, learner, catalog):
+    progress_set_status(user=learner, resource=catalog["shared"], status=Status.DONE)
+    progress_set_status(user=learner, resource=catalog["resources"][0], status=Status.DONE)
+    client.force_login(learner)
     html = client.get(reverse("progress:dashboard")).content.decode()
     # 10 distinct resources in all (6 + 3 + the shared one); 2 done.
     assert "2 of 10 resources done" in html
@@ -301,16 +302,18 @@ def test_dashboard_shows_overall_and_guide_progress(client, user, catalog):
     assert "current streak" in html and "<svg" in html
 
 
-def test_dashboard_lists_next_up_in_progress_and_recently_completed(client, user, catalog):
+def test_dashboard_lists_next_up_in_progress_and_recently_completed(client, learner, catalog):
     """The lists' rows are filled into shapes of the page's partials: each row shows its own
     resource, status and time, and a title is escaped."""
     first, second, third, fourth = catalog["resources"][:4]
     first.title = "Tokens <b>& friends</b>"
     first.save()
-    progress_set_status(user=user, resource=first, status=Status.IN_PROGRESS)
-    progress_set_status(user=user, resource=second, status=Status.DONE)
-    progress_set_status(user=user, resource=fourth, status=Status.DONE)  # the latest change: alpha
-    client.force_login(user)
+    progress_set_status(user=learner, resource=first, status=Status.IN_PROGRESS)
+    progress_set_status(user=learner, resource=second, status=Status.DONE)
+    progress_set_status(
+        user=learner, resource=fourth, status=Status.DONE
+    )  # the latest change: alpha
+    client.force_login(learner)
     html = client.get(reverse("progress:dashboard")).content.decode()
 
     next_up = html.split('id="continue-heading"')[1].split("<h3>In progress</h3>")[0]
@@ -339,10 +342,10 @@ def test_dashboard_lists_next_up_in_progress_and_recently_completed(client, user
     assert recent.count("· now</span>") == 2
 
 
-def test_dashboard_heatmap_sums_up_the_learners_year(client, user, catalog):
+def test_dashboard_heatmap_sums_up_the_learners_year(client, learner, catalog):
     for resource in catalog["resources"][:2]:
-        progress_set_status(user=user, resource=resource, status=Status.DONE)
-    client.force_login(user)
+        progress_set_status(user=learner, resource=resource, status=Status.DONE)
+    client.force_login(learner)
     html = client.get(reverse("progress:dashboard")).content.decode()
     figure = html.split('<figure class="heatmap">')[1].split("</figure>")[0]
     today = timezone.localdate()
@@ -357,18 +360,18 @@ def test_dashboard_heatmap_sums_up_the_learners_year(client, user, catalog):
     )  # and the legend's 5
 
 
-def test_dashboard_lists_say_so_when_empty(client, user, catalog):
-    client.force_login(user)
+def test_dashboard_lists_say_so_when_empty(client, learner, catalog):
+    client.force_login(learner)
     html = client.get(reverse("progress:dashboard")).content.decode()
     assert "Tick something in a guide" in html and "Nothing completed yet." in html
     assert "<h3>In progress</h3>" not in html and 'class="mini-row"' not in html
 
 
-def test_dashboard_links_follow_a_renamed_resource(client, user, catalog):
-    client.force_login(user)
+def test_dashboard_links_follow_a_renamed_resource(client, learner, catalog):
+    client.force_login(learner)
     started, finished = catalog["resources"][:2]
-    progress_set_status(user=user, resource=started, status=Status.IN_PROGRESS)
-    progress_set_status(user=user, resource=finished, status=Status.DONE)
+    progress_set_status(user=learner, resource=started, status=Status.IN_PROGRESS)
+    progress_set_status(user=learner, resource=finished, status=Status.DONE)
     assert (
         f'<a href="{started.get_absolute_url()}">{started.title}</a>'
         in client.get(reverse("progress:dashboard")).content.decode()
@@ -381,55 +384,55 @@ def test_dashboard_links_follow_a_renamed_resource(client, user, catalog):
     assert f'<a href="{finished.get_absolute_url()}">Zur\u00fcck &amp; weiter</a>' in html
 
 
-def test_dashboard_query_count_does_not_grow_with_rows(client, user, catalog):
-    client.force_login(user)
+def test_dashboard_query_count_does_not_grow_with_rows(client, learner, catalog):
+    client.force_login(learner)
     for resource in catalog["resources"][:2]:
-        progress_set_status(user=user, resource=resource, status=Status.DONE)
+        progress_set_status(user=learner, resource=resource, status=Status.DONE)
     small = page_queries(client, reverse("progress:dashboard"))
     build_guide("gamma", n_sections=4, per_section=10)
     for resource in catalog["resources"][2:] + catalog["other_resources"]:
-        progress_set_status(user=user, resource=resource, status=Status.DONE)
+        progress_set_status(user=learner, resource=resource, status=Status.DONE)
     # Warm: the session, its user, the token, then the learner's rows (statuses, latest started
     # and done, latest changed), their activity days and followed paths.
     assert page_queries(client, reverse("progress:dashboard")) == small == (small[0], 3 + 3)
 
 
-def test_json_export_import_round_trip_reproduces_progress(client, user, other_user, catalog):
+def test_json_export_import_round_trip_reproduces_progress(client, learner, other_learner, catalog):
     resources = catalog["resources"]
-    progress_set_status(user=user, resource=resources[0], status=Status.DONE, note="great")
-    progress_set_status(user=user, resource=resources[1], status=Status.IN_PROGRESS)
-    progress_set_status(user=user, resource=resources[2], status=Status.SKIPPED)
-    client.force_login(user)
+    progress_set_status(user=learner, resource=resources[0], status=Status.DONE, note="great")
+    progress_set_status(user=learner, resource=resources[1], status=Status.IN_PROGRESS)
+    progress_set_status(user=learner, resource=resources[2], status=Status.SKIPPED)
+    client.force_login(learner)
     payload = client.get(reverse("progress:export", args=["json"])).content.decode()
 
-    client.force_login(other_user)
+    client.force_login(other_learner)
     preview = client.post(reverse("progress:import"), {"text": payload})
     assert "3 resources will change" in preview.content.decode()
-    assert not Progress.objects.filter(user=other_user).exists()  # preview writes nothing
+    assert not Progress.objects.filter(user=other_learner).exists()  # preview writes nothing
     client.post(reverse("progress:import"), {"text": payload, "confirm": "1"})
     mine = {
         (r.resource_id, r.status, r.note, r.started_at, r.completed_at)
-        for r in Progress.objects.filter(user=user)
+        for r in Progress.objects.filter(user=learner)
     }
     theirs = {
         (r.resource_id, r.status, r.note, r.started_at, r.completed_at)
-        for r in Progress.objects.filter(user=other_user)
+        for r in Progress.objects.filter(user=other_learner)
     }
     assert mine == theirs
 
 
-def test_markdown_export_import_round_trip(client, user, other_user, catalog):
-    progress_set_status(user=user, resource=catalog["resources"][0], status=Status.DONE)
-    progress_set_status(user=user, resource=catalog["shared"], status=Status.DONE)
-    client.force_login(user)
+def test_markdown_export_import_round_trip(client, learner, other_learner, catalog):
+    progress_set_status(user=learner, resource=catalog["resources"][0], status=Status.DONE)
+    progress_set_status(user=learner, resource=catalog["shared"], status=Status.DONE)
+    client.force_login(learner)
     markdown = client.get(reverse("progress:export", args=["md"])).content.decode()
     assert f"- [x] [{catalog['resources'][0].title}]({catalog['resources'][0].url})" in markdown
     assert f"- [ ] [{catalog['resources'][1].title}]" in markdown
 
-    client.force_login(other_user)
+    client.force_login(other_learner)
     client.post(reverse("progress:import"), {"text": markdown, "confirm": "1"})
     assert set(
-        Progress.objects.filter(user=other_user, status=Status.DONE).values_list(
+        Progress.objects.filter(user=other_learner, status=Status.DONE).values_list(
             "resource_id", flat=True
         )
     ) == {
@@ -438,8 +441,8 @@ def test_markdown_export_import_round_trip(client, user, other_user, catalog):
     }
 
 
-def test_markdown_import_reports_lines_that_match_nothing(client, user, catalog):
-    client.force_login(user)
+def test_markdown_import_reports_lines_that_match_nothing(client, learner, catalog):
+    client.force_login(learner)
     text = "- [x] [Unknown](https://nowhere.example/x)\n- [x] Some concept nobody listed\n- [ ] not ticked\n"
     html = client.post(reverse("progress:import"), {"text": text}).content.decode()
     assert "2 lines matched nothing" in html and "Line 1" in html and "Line 2" in html
@@ -455,15 +458,15 @@ def test_markdown_import_reports_lines_that_match_nothing(client, user, catalog)
         ("", "Choose a file or paste"),
     ],
 )
-def test_bad_imports_get_a_clear_message_and_write_nothing(client, user, catalog, text, message):
-    client.force_login(user)
+def test_bad_imports_get_a_clear_message_and_write_nothing(client, learner, catalog, text, message):
+    client.force_login(learner)
     html = client.post(reverse("progress:import"), {"text": text, "confirm": "1"}).content.decode()
     assert message in html
     assert not Progress.objects.exists()
 
 
-def test_json_items_with_bad_fields_are_reported_not_imported(client, user, catalog):
-    client.force_login(user)
+def test_json_items_with_bad_fields_are_reported_not_imported(client, learner, catalog):
+    client.force_login(learner)
     good = str(catalog["resources"][0].uuid)
     items = [
         {"resource": good, "status": "done", "completed_at": "2026-13-45T00:00:00"},
@@ -478,12 +481,12 @@ def test_json_items_with_bad_fields_are_reported_not_imported(client, user, cata
     assert not Progress.objects.exists()
 
 
-def test_guide_page_with_progress_keeps_a_constant_query_count(client, user, catalog):
+def test_guide_page_with_progress_keeps_a_constant_query_count(client, learner, catalog):
     from apps.catalog.models import Entry, Resource
 
-    client.force_login(user)
+    client.force_login(learner)
     guide = catalog["guide"]
-    progress_set_status(user=user, resource=catalog["resources"][0], status=Status.DONE)
+    progress_set_status(user=learner, resource=catalog["resources"][0], status=Status.DONE)
     html = client.get(guide.get_absolute_url()).content.decode()
     assert f'id="bar-guide-{guide.uuid}"' in html and 'aria-checked="true"' in html
     small = page_queries(client, guide.get_absolute_url())
@@ -493,7 +496,7 @@ def test_guide_page_with_progress_keeps_a_constant_query_count(client, user, cat
         resource = Resource.objects.create(title=f"More {i}", url=f"https://example.com/more/{i}")
         Entry.objects.create(section=section, resource=resource, position=100 + i)
         progress_set_status(
-            user=user, resource=resource, status=Status.DONE if i % 2 else Status.SKIPPED
+            user=learner, resource=resource, status=Status.DONE if i % 2 else Status.SKIPPED
         )
     # Warm: the session, its user, the token, and the learner's statuses.
     assert page_queries(client, guide.get_absolute_url()) == small == (small[0], 4)
@@ -502,9 +505,9 @@ def test_guide_page_with_progress_keeps_a_constant_query_count(client, user, cat
 # --- A note typed on the resource page is saved with a status click, never lost ----------------
 
 
-def test_a_status_click_on_the_resource_page_saves_the_note_typed_with_it(client, user, catalog):
+def test_a_status_click_on_the_resource_page_saves_the_note_typed_with_it(client, learner, catalog):
     resource = catalog["resources"][0]
-    client.force_login(user)
+    client.force_login(learner)
     page = client.get(resource.get_absolute_url()).content.decode()
     # The checkbox, the status buttons and the note are one form: the checkbox's.
     [form] = re.findall(r'<form id="tick-form".*?</form>', page, re.DOTALL)
@@ -517,7 +520,7 @@ def test_a_status_click_on_the_resource_page_saves_the_note_typed_with_it(client
     )
     assert response["HX-Retarget"] == "#my-progress"
     assert ">typed, not saved yet</textarea>" in response.content.decode()
-    row = Progress.objects.get(user=user, resource=resource)
+    row = Progress.objects.get(user=learner, resource=resource)
     assert (row.status, row.note) == (Status.IN_PROGRESS, "typed, not saved yet")
     # Without JavaScript the checkbox posts the whole form: the note comes along.
     response = client.post(
@@ -529,35 +532,35 @@ def test_a_status_click_on_the_resource_page_saves_the_note_typed_with_it(client
     assert (row.status, row.note) == (Status.DONE, "changed")
 
 
-def test_a_tick_without_a_note_field_leaves_the_note_alone(client, user, catalog):
+def test_a_tick_without_a_note_field_leaves_the_note_alone(client, learner, catalog):
     resource = catalog["resources"][0]
-    progress_set_note(user=user, resource=resource, note="kept")
-    client.force_login(user)
+    progress_set_note(user=learner, resource=resource, note="kept")
+    client.force_login(learner)
     client.post(tick_url(resource), {"status": "done", "scope": "guide:x"}, HTTP_HX_REQUEST="true")
-    assert Progress.objects.get(user=user, resource=resource).note == "kept"
+    assert Progress.objects.get(user=learner, resource=resource).note == "kept"
 
 
-def test_a_too_long_note_with_a_status_changes_nothing_and_says_why(client, user, catalog):
+def test_a_too_long_note_with_a_status_changes_nothing_and_says_why(client, learner, catalog):
     resource = catalog["resources"][0]
-    client.force_login(user)
+    client.force_login(learner)
     data = {"status": "done", "scope": "resource", "note": "x" * 10_001}
     response = client.post(tick_url(resource), data, HTTP_HX_REQUEST="true")
     assert response.status_code == 400 and "at most 10,000 characters" in response.content.decode()
     response = client.post(tick_url(resource), data | {"next": resource.get_absolute_url()})
     assert response.status_code == 302
     assert "at most 10,000 characters" in str(list(get_messages(response.wsgi_request))[0])
-    assert not Progress.objects.filter(user=user).exists()
+    assert not Progress.objects.filter(user=learner).exists()
 
 
-def test_save_note_over_htmx_swaps_the_block_with_the_note_saved(client, user, catalog):
+def test_save_note_over_htmx_swaps_the_block_with_the_note_saved(client, learner, catalog):
     resource = catalog["resources"][0]
-    client.force_login(user)
+    client.force_login(learner)
     url = reverse("progress:note", args=[resource.uuid])
     response = client.post(url, {"note": "mine"}, HTTP_HX_REQUEST="true")
     html = response.content.decode()
     assert response["HX-Retarget"] == "#my-progress" and ">mine</textarea>" in html
     assert "Note saved." in html and "<html" not in html
-    assert Progress.objects.get(user=user, resource=resource).note == "mine"
+    assert Progress.objects.get(user=learner, resource=resource).note == "mine"
     response = client.post(url, {"note": "y" * 10_001}, HTTP_HX_REQUEST="true")
     assert response.status_code == 400
-    assert Progress.objects.get(user=user, resource=resource).note == "mine"
+    assert Progress.objects.get(user=learner, resource=resource).note == "mine"
