@@ -16,6 +16,8 @@ PYTHON ?= $(shell for p in python3.13 python3.12 python3 $$HOME/.pyenv/versions/
 	command -v $$p >/dev/null 2>&1 && $$p -c 'import sys; sys.exit(sys.version_info < (3, 12))' 2>/dev/null && { command -v $$p; break; }; done)
 UV := .tools/bin/uv
 MANAGE := .venv/bin/python manage.py
+# django-upgrade's target: the Django minor version pyproject.toml pins.
+DJANGO_TARGET := $(shell sed -n 's/^ *"django==\([0-9]*\.[0-9]*\).*/\1/p' pyproject.toml)
 
 .PHONY: run test setup lock benchmark lint screenshots clean
 
@@ -43,11 +45,14 @@ test: setup
 benchmark: setup
 	.venv/bin/python -m benchmarks $(BENCHMARK_ARGS)
 
-## Lint, format check and the import layers, as CI runs them
+## Lint, format check, import layers, templates, Django upgrades and types, as CI runs them
 lint: setup
 	.venv/bin/ruff check
 	.venv/bin/ruff format --check
 	.venv/bin/lint-imports
+	.venv/bin/djlint templates --lint
+	git ls-files -z -- '*.py' | xargs -0 .venv/bin/django-upgrade --target-version $(DJANGO_TARGET) --check
+	.venv/bin/mypy
 
 ## Re-resolve dependencies into uv.lock after editing pyproject.toml
 lock: $(UV)

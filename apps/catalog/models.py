@@ -153,7 +153,7 @@ class Section(CatalogModel):
     position = models.PositiveIntegerField()
     depth = models.PositiveSmallIntegerField(default=0)
     tier = models.PositiveSmallIntegerField(null=True, blank=True)
-    priority = models.CharField(max_length=5, choices=Priority.choices, blank=True)
+    priority = models.CharField(max_length=5, choices=Priority, blank=True)
     phase = models.CharField(max_length=100, blank=True)
     effort = models.CharField(
         max_length=50, blank=True, help_text='The guide\'s own estimate, e.g. "8-10 weeks".'
@@ -211,9 +211,7 @@ class Resource(CatalogModel):
         help_text="Set by the importer when the source URL was broken and had to be repaired.",
     )
     title = models.CharField(max_length=300)
-    kind = models.CharField(
-        max_length=10, choices=Kind.choices, default=Kind.ARTICLE, db_index=True
-    )
+    kind = models.CharField(max_length=10, choices=Kind, default=Kind.ARTICLE, db_index=True)
     author = models.CharField("author / publisher", max_length=300, blank=True)
     description = models.TextField(blank=True)
     effort_minutes = models.PositiveIntegerField(
@@ -222,7 +220,7 @@ class Resource(CatalogModel):
     topics = models.ManyToManyField(Topic, blank=True, related_name="resources")
 
     link_status = models.CharField(
-        max_length=10, choices=LinkStatus.choices, default=LinkStatus.UNCHECKED, db_index=True
+        max_length=10, choices=LinkStatus, default=LinkStatus.UNCHECKED, db_index=True
     )
     link_status_code = models.PositiveSmallIntegerField(null=True, blank=True)
     link_final_url = models.URLField(max_length=2000, blank=True)
@@ -332,7 +330,7 @@ class Entry(CatalogModel):
     resource = models.ForeignKey(Resource, on_delete=models.CASCADE, related_name="entries")
     position = models.PositiveIntegerField()
     tier = models.PositiveSmallIntegerField(null=True, blank=True)
-    priority = models.CharField(max_length=5, choices=Priority.choices, blank=True)
+    priority = models.CharField(max_length=5, choices=Priority, blank=True)
     rating = models.DecimalField(
         max_digits=3, decimal_places=1, null=True, blank=True, help_text="Out of 10."
     )

@@ -23,6 +23,7 @@ from django.db.models import (
     Case,
     Count,
     Exists,
+    Expression,
     Func,
     Prefetch,
     Q,
@@ -54,7 +55,10 @@ SEARCH_MAX_WORDS = (
     8  # each word is a few LIKEs and a regex per row, counted twice: a bound on the cost
 )
 SEARCH_CONFIG = "english"
-PRIORITY_LABELS = [(Priority.MUST, "Must read"), (Priority.MAYBE, "Maybe")]  # as the badges say it
+PRIORITY_LABELS: list[tuple[str, str]] = [
+    (Priority.MUST, "Must read"),
+    (Priority.MAYBE, "Maybe"),
+]  # as the badges say it
 
 
 # --- What learners may see -------------------------------------------------------------------
@@ -206,7 +210,7 @@ class _SectionTree:
                 self.hidden_ids.add(section.id)
         self.roots: list[Section] = []
         for section in self.visible.values():
-            parent = self.visible.get(section.parent_id)
+            parent = self.visible.get(section.parent_id) if section.parent_id else None
             (parent.subsections if parent else self.roots).append(section)
 
     def entries(self, entries: QuerySet) -> QuerySet:
@@ -262,7 +266,7 @@ def _attach_guides(resources: list[Resource]) -> None:
     placements = published_placements()
     for resource in resources:
         resource.placements = placements.get(resource.id, [])
-        first_in_guide = {}
+        first_in_guide: dict[int, Entry] = {}
         for entry in resource.placements:
             first_in_guide.setdefault(entry.section.guide_id, entry)
         resource.guide_entries = list(first_in_guide.values())
@@ -531,7 +535,7 @@ class _SearchText(Func):
 
     output_field = TextField()
 
-    def as_sql(self, compiler, connection, **extra):
+    def as_sql(self, compiler, connection, **extra):  # type: ignore[override]  # builds its own SQL
         table = compiler.quote_name(compiler.query.get_initial_alias())
         title, author, description, url = (
             f"{table}.{connection.ops.quote_name(name)}"
@@ -569,7 +573,9 @@ def _has_word(word: str, field: str = "search_text") -> Q:
 def _count_of(conditions: list[Q]):
     """How many of ``conditions`` a row meets, as an SQL expression: a balanced sum, so its depth
     grows with the log of their number (SQLite's parser has a fixed stack)."""
-    terms = [Case(When(condition, then=Value(1)), default=Value(0)) for condition in conditions]
+    terms: list[Expression] = [
+        Case(When(condition, then=Value(1)), default=Value(0)) for condition in conditions
+    ]
     if not terms:
         return Value(0)
     while len(terms) > 1:
@@ -600,6 +606,7 @@ def _word_query(word: str) -> SearchQuery:
     for spelling in search.spellings(word):
         one = SearchQuery(spelling, search_type="plain", config=SEARCH_CONFIG)
         either = one if either is None else either | one
+    assert either is not None  # spellings() holds at least the word itself
     return either
 
 
@@ -635,7 +642,7 @@ def search_resources(query: str, *, filters: dict | None = None) -> QuerySet:
     every_word = Q()
     for word in words:
         every_word &= _has_word(word)
-    rank = Value(0.0)
+    rank: Expression = Value(0.0)
     if postgres:
         vector = (
             SearchVector("title", weight="A", config=SEARCH_CONFIG)
@@ -651,7 +658,8 @@ def search_resources(query: str, *, filters: dict | None = None) -> QuerySet:
         # Full-text matches count for every word; the any-word fallback counts words by the
         # patterns alone (a document per word per row would cost more than the rest together).
         every_word |= Q(document=text_query)
-    matched, words_found = every_word, Value(len(plain))
+    matched = every_word
+    words_found: Expression = Value(len(plain))
     if len(plain) > 1:  # no resource has every word: any word will do, the most words first
         any_word = Q()
         for found in word_found:

@@ -7,7 +7,7 @@ from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
 
 from django.db import models, transaction
-from django.db.models import F, Max
+from django.db.models import F, ForeignObjectRel, Max
 from django.utils import timezone
 
 from apps.catalog.models import (
@@ -71,7 +71,7 @@ def guide_sections_renumber(*, guide: Guide) -> int:
     numbered before its parent, or a section between another's subsections, is put right."""
     by_position = list(guide.sections.order_by("position", "pk"))
     ids = {section.pk for section in by_position}
-    children = {}
+    children: dict[int | None, list[Section]] = {}
     for section in by_position:
         parent = section.parent_id if section.parent_id in ids else None
         children.setdefault(parent, []).append(section)
@@ -92,7 +92,8 @@ def guide_sections_renumber(*, guide: Guide) -> int:
 def section_depths_refresh(*, section: Section) -> None:
     """Set ``depth`` of ``section`` and its subsections from their parents (after a move)."""
     with transaction.atomic():
-        section.depth = section.parent.depth + 1 if section.parent_id else 0
+        parent = section.parent
+        section.depth = parent.depth + 1 if parent is not None else 0
         Section.objects.filter(pk=section.pk).update(depth=section.depth)
         level, seen = [section], {section.pk}
         while level:
@@ -338,13 +339,14 @@ def _merge_other_references(survivor, duplicates, result):
     handled = {Entry, ResourceLink, Progress, Activity, ResourceAlias}
     for relation in Resource._meta.get_fields(include_hidden=True):
         if (
-            not (relation.one_to_many or relation.one_to_one)
+            not isinstance(relation, ForeignObjectRel)
+            or not (relation.one_to_many or relation.one_to_one)
             or not relation.auto_created
             or relation.concrete
         ):
             continue
         model, fk = relation.related_model, relation.field
-        if model in handled or model._meta.auto_created:
+        if model is None or model in handled or model._meta.auto_created:
             continue  # auto-created m2m tables (topics) are handled through their fields
         unique_sets = _unique_field_sets(model, fk.name)
         moved = 0

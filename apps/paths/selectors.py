@@ -225,7 +225,8 @@ def published_path(**lookup) -> LearningPath:
     """The published path whose one `lookup` field (slug or uuid) matches, prefetched; or Http404."""
     [(field, value)] = lookup.items()
     try:
-        value = LearningPath._meta.get_field(field).to_python(value)
+        # slug or uuid: a concrete field, never a reverse relation
+        value = LearningPath._meta.get_field(field).to_python(value)  # type: ignore[union-attr]
     except ValidationError:
         raise Http404("Not a valid path key.") from None
     for path in published_paths():

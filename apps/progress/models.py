@@ -26,7 +26,7 @@ class Progress(models.Model):
     )
     resource = models.ForeignKey(Resource, on_delete=models.CASCADE, related_name="progress")
     # NOT_STARTED rows exist only to hold a private note on something not begun yet.
-    status = models.CharField(max_length=12, choices=Status.choices, default=Status.NOT_STARTED)
+    status = models.CharField(max_length=12, choices=Status, default=Status.NOT_STARTED)
     note = models.TextField(blank=True, max_length=10_000)
     started_at = models.DateTimeField(null=True, blank=True)
     completed_at = models.DateTimeField(null=True, blank=True)
@@ -85,7 +85,7 @@ class Activity(models.Model):
         db_index=False,
     )
     resource = models.ForeignKey(Resource, on_delete=models.CASCADE, related_name="activities")
-    status = models.CharField(max_length=12, choices=Status.choices)
+    status = models.CharField(max_length=12, choices=Status)
     occurred_at = models.DateTimeField(db_index=True)  # the admin's list, newest first
 
     class Meta:
