@@ -111,10 +111,11 @@ def test_home_with_empty_catalog_explains_how_to_seed(client):
 
 def test_home_query_count_does_not_grow_with_catalog(client):
     grow_guide(GuideFactory(), sections=1, entries_per_section=1, topic=TopicFactory())
-    assert page_queries(client, reverse("catalog:home")) == (6, 1)  # warm: only the content token
+    small = page_queries(client, reverse("catalog:home"))
     for _ in range(3):
         grow_guide(GuideFactory(), sections=3, entries_per_section=4, topic=TopicFactory())
-    assert page_queries(client, reverse("catalog:home")) == (6, 1)
+    # Cold or warm, the same with four guides as with one; warm: only the content token.
+    assert page_queries(client, reverse("catalog:home")) == small and small[1] == 1
 
 
 # --- Guide page ------------------------------------------------------------------------------
@@ -327,12 +328,11 @@ def test_guide_query_count_does_not_grow_with_entries(client):
     small, large = GuideFactory(), GuideFactory()
     grow_guide(small, sections=1, entries_per_section=1)
     grow_guide(large, sections=6, entries_per_section=8)
-    # Warm: only the content token; the guide and its rows come from this worker's memo.
-    assert page_queries(client, small.get_absolute_url()) == (7, 1)
-    assert page_queries(client, large.get_absolute_url(), {"tier": "2", "priority": "must"}) == (
-        7,
-        1,
-    )
+    few = page_queries(client, small.get_absolute_url())
+    many = page_queries(client, large.get_absolute_url(), {"tier": "2", "priority": "must"})
+    # Cold or warm, 48 entries cost what one does; warm: only the content token (the guide and
+    # its rows come from this worker's memo).
+    assert many == few and few[1] == 1
 
 
 # --- Resource page ---------------------------------------------------------------------------
@@ -405,13 +405,13 @@ def test_unpublished_resource_is_a_404(client):
 def test_resource_query_count_is_constant(client):
     resource = ResourceFactory(topics=[TopicFactory()])
     EntryFactory(resource=resource)
-    # Cold: token, resource, links, topics, placements (2); warm: the token only.
-    assert page_queries(client, resource.get_absolute_url()) == (6, 1)
+    small = page_queries(client, resource.get_absolute_url())
     for _ in range(4):
         EntryFactory(resource=resource, section=SectionFactory(parent=SectionFactory()))
         ResourceLinkFactory(resource=resource)
         resource.topics.add(TopicFactory())
-    assert page_queries(client, resource.get_absolute_url()) == (6, 1)
+    # Cold or warm, five placements, links and topics cost what one does; warm: the token only.
+    assert page_queries(client, resource.get_absolute_url()) == small and small[1] == 1
 
 
 # --- Topics ----------------------------------------------------------------------------------
@@ -477,7 +477,7 @@ def test_topic_query_count_does_not_grow(client):
     grow_guide(GuideFactory(), sections=1, entries_per_section=1, topic=topic)
     small = page_queries(client, topic.get_absolute_url())
     grow_guide(GuideFactory(), sections=3, entries_per_section=5, topic=topic)
-    assert page_queries(client, topic.get_absolute_url()) == small == (6, 1)  # warm: the token
+    assert page_queries(client, topic.get_absolute_url()) == small and small[1] == 1  # the token
     grow_guide(GuideFactory(), sections=4, entries_per_section=5, topic=topic)
     assert page_queries(client, topic.get_absolute_url(), {"kind": "article"}) == small
 
@@ -487,8 +487,8 @@ def test_topic_list_query_count(client):
     small = page_queries(client, reverse("catalog:topic-list"))
     for _ in range(5):
         listed_resource(topics=[TopicFactory()])
-    # Cold: the visible section tree and the topics with their counts; warm: the token.
-    assert page_queries(client, reverse("catalog:topic-list")) == small == (3, 1)
+    # Cold or warm, six topics cost what one does; warm: the token.
+    assert page_queries(client, reverse("catalog:topic-list")) == small and small[1] == 1
 
 
 # --- Search ----------------------------------------------------------------------------------
@@ -627,13 +627,11 @@ def test_search_query_count_is_constant(client):
     section = SectionFactory()
     for n in range(2):
         EntryFactory(section=section, resource=ResourceFactory(title=f"Attention {n}"))
-    # Cold: token, the guides (the guide filter's choices), count, page, placements (2); warm: the token only.
-    assert page_queries(client, reverse("catalog:search"), {"q": "attention"}) == (6, 1)
+    small = page_queries(client, reverse("catalog:search"), {"q": "attention"})
     for n in range(30):
         resource = ResourceFactory(title=f"More attention {n}")
         EntryFactory(section=SectionFactory(), resource=resource)
         EntryFactory(section=section, resource=resource)
-    assert page_queries(client, reverse("catalog:search"), {"q": "attention", "page": "2"}) == (
-        6,
-        1,
-    )
+    # Cold or warm, a second page of 32 results costs what 2 results do; warm: the token only.
+    large = page_queries(client, reverse("catalog:search"), {"q": "attention", "page": "2"})
+    assert large == small and small[1] == 1
