@@ -166,10 +166,10 @@ def test_the_import_page_says_what_each_format_carries(client, learner, catalog,
     assert "Markdown checklist carries only done or not done" in html
 
 
-def test_a_bare_link_in_bold_is_read_without_its_marks(user, catalog):
+def test_a_bare_link_in_bold_is_read_without_its_marks(learner, catalog):
     # Where a URL in prose ends is the catalog importer's rule (trim_bare_url): "**" is not part
     # of it, any more than the sentence's full stop is.
     resource = catalog["resources"][0]
-    plan = import_plan(user=user, content=f"- [x] **{resource.url}**.\n")
+    plan = import_plan(user=learner, content=f"- [x] **{resource.url}**.\n")
     assert [change.resource for change in plan.changes] == [resource]
     assert plan.unmatched == []
