@@ -3,11 +3,11 @@
 Each service is one transaction and returns what it did, so the admin can say it and log it.
 """
 
-from collections.abc import Iterable, Sequence
+from collections.abc import Iterable
 from dataclasses import dataclass, field
 
 from django.db import models, transaction
-from django.db.models import F, ForeignObjectRel, Max
+from django.db.models import ForeignObjectRel
 from django.utils import timezone
 
 from apps.catalog.models import (
@@ -20,6 +20,7 @@ from apps.catalog.models import (
     Topic,
     url_key,
 )
+from apps.catalog.positions import next_position, positions_renumber
 from apps.progress import services as progress_services
 from apps.progress.models import Activity, Progress
 
@@ -29,36 +30,6 @@ class CurationError(Exception):
 
 
 # --- Positions -------------------------------------------------------------------------------
-def positions_renumber(*, rows: Sequence[models.Model], field_name: str = "position") -> int:
-    """Give ``rows`` (siblings under one unique (parent, position) constraint, in the wanted
-    order) the positions 1..n. Returns how many rows changed position.
-
-    Two phases so the unique constraint never sees two rows on one position: first every
-    row is parked above all current positions in one UPDATE, then each gets its final
-    number. ``rows`` must be all the siblings, or the parked values could meet a sibling left out.
-    """
-    rows = list(rows)
-    if not rows:
-        return 0
-    model = type(rows[0])
-    pks = [row.pk for row in rows]
-    with transaction.atomic():
-        current = dict(
-            model._default_manager.filter(pk__in=pks)
-            .select_for_update()
-            .values_list("pk", field_name)
-        )
-        changed = sum(current.get(row.pk) != index for index, row in enumerate(rows, start=1))
-        if not changed:
-            return 0
-        parking = max([*current.values(), len(rows)]) + 1
-        model._default_manager.filter(pk__in=pks).update(**{field_name: F(field_name) + parking})
-        for index, row in enumerate(rows, start=1):
-            setattr(row, field_name, index)
-        model._default_manager.bulk_update(rows, [field_name])
-    return changed
-
-
 def section_entries_renumber(*, section: Section) -> int:
     """Entries of ``section`` get positions 1..n in their current order."""
     return positions_renumber(rows=list(section.entries.order_by("position", "pk")))
@@ -106,11 +77,6 @@ def section_depths_refresh(*, section: Section) -> None:
                 seen.add(child.pk)
             Section.objects.bulk_update(children, ["depth"])
             level = children
-
-
-def next_position(queryset, field_name: str = "position") -> int:
-    """The position after the last one in ``queryset`` (1 when empty)."""
-    return (queryset.aggregate(last=Max(field_name))["last"] or 0) + 1
 
 
 # --- Bulk edits ------------------------------------------------------------------------------

@@ -26,7 +26,6 @@ import uuid as uuid_module
 from dataclasses import dataclass, field
 
 from django.db import transaction
-from django.db.models import F, Max
 
 from apps.catalog.importer.builder import (
     ENTRY_SOURCE_FIELDS,
@@ -44,6 +43,7 @@ from apps.catalog.importer.errors import CatalogImportError
 from apps.catalog.importer.parser import MAX_SOURCE_SIZE
 from apps.catalog.importer.planner import ImportPlan, PlannedEntry, catalog_resources
 from apps.catalog.models import Entry, Guide, Section
+from apps.catalog.positions import positions_park
 from apps.core.fetch import FetchError, fetch
 
 FETCH_FAILED = "Could not fetch the source."
@@ -255,13 +255,6 @@ def diff_guide(guide: Guide, plan: ImportPlan) -> GuideDiff:
     return diff
 
 
-def _park(queryset, count: int) -> None:
-    """Move every row of ``queryset`` above positions 1..count (and above where they are), so the
-    final numbering can be written row by row without meeting a unique (parent, position) pair."""
-    highest = queryset.aggregate(highest=Max("position"))["highest"] or 0
-    queryset.update(position=F("position") + max(highest, count) + 1)
-
-
 def apply_sync(plan: ImportPlan) -> ImportResult:
     """Apply ``plan`` over the guide with its slug, in place and in one transaction (see the module).
 
@@ -292,7 +285,7 @@ def apply_sync(plan: ImportPlan) -> ImportResult:
 
         # Sections: park every position, then write the source's order, kept ones in place.
         final_sections = _section_order(guide, planned_guide, match, dropped)
-        _park(guide.sections.all(), len(final_sections))
+        positions_park(guide.sections.all(), count=len(final_sections))
         section_by_uuid = {}
         for position, (planned, section) in enumerate(final_sections, start=1):
             if planned is None:  # a curator's section, or one the source dropped that is not empty
@@ -330,7 +323,7 @@ def apply_sync(plan: ImportPlan) -> ImportResult:
         for row in match.curated:
             ordered.setdefault(row.section_id, []).append((None, row))
         longest = max((len(rows) for rows in ordered.values()), default=0)
-        _park(Entry.objects.filter(pk__in=[row.pk for row in kept]), longest)
+        positions_park(Entry.objects.filter(pk__in=[row.pk for row in kept]), count=longest)
         taken = set(
             Entry.objects.filter(
                 uuid__in=[planned.uuid for planned, row in match.pairs if row is None]

@@ -28,13 +28,13 @@ from django.contrib.admin.widgets import AutocompleteSelect, AutocompleteSelectM
 from django.contrib.contenttypes.models import ContentType
 from django.core.exceptions import FieldDoesNotExist, ValidationError
 from django.db import models, transaction
-from django.db.models import F
 from django.forms.models import BaseInlineFormSet
 from django.template.loader import render_to_string
 from django.template.response import TemplateResponse
 from django.utils.text import Truncator
 
-from apps.curation.services import next_position, objects_set_published, positions_renumber
+from apps.catalog.positions import next_position, positions_park, positions_renumber
+from apps.curation.services import objects_set_published
 
 RECENT_CHANGES_SHOWN = 8
 CHANGE_VALUE_CHARS = 80  # a value longer than this is cut in the history ("…")
@@ -414,10 +414,14 @@ class PositionedInlineFormSet(BaseInlineFormSet):
         with transaction.atomic():
             group = self.model._default_manager.filter(**{self.fk.name: self.instance})
             before = dict(group.values_list("pk", self.position_field))
-            parking = max([*before.values(), 0]) + len(self.forms) + 1
             # Park the group out of the way, and give each row this save writes its own
             # temporary place above the parked ones; the final numbers come after.
-            group.update(**{self.position_field: F(self.position_field) + parking})
+            parking = positions_park(
+                group,
+                count=len(self.forms),
+                field_name=self.position_field,
+                highest=max(before.values(), default=0),
+            )
             wanted = {}
             for index, form in enumerate(self.forms):
                 if not form.has_changed() or (self.can_delete and self._should_delete_form(form)):

@@ -32,6 +32,7 @@ from apps.catalog.models import (
     Topic,
     url_key,
 )
+from apps.catalog.positions import next_position, positions_renumber
 from apps.curation import views as curation_views
 from apps.curation.admin.base import (
     AutocompleteGuard,
@@ -48,8 +49,6 @@ from apps.curation.forms import KindChoiceForm, TopicChoiceForm
 from apps.curation.linkcheck import LinkChecker, resources_check_links
 from apps.curation.services import (
     guide_sections_renumber,
-    next_position,
-    positions_renumber,
     resources_accept_suggested_titles,
     resources_add_topic,
     resources_dismiss_suggested_titles,
