@@ -25,6 +25,7 @@ from apps.core.models import ContentVersion
 
 # Tables learner pages are built from: every model of these apps (and their many-to-many tables)
 # except per-learner ones. Anything added to these apps is covered without touching this list.
+# The one owner of "which apps are content": the Curators' permissions are derived from it.
 CONTENT_APPS = ("catalog", "paths")
 LEARNER_MODELS = {("paths", "pathfollow")}
 MEMO_SIZE = 512  # entries per worker: every guide/topic/path/search with a handful of filter sets

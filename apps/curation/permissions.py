@@ -7,7 +7,7 @@ neither see nor change accounts or anyone's progress.
 
 The group is managed here, in code: ``sync_curator_permissions()`` runs from this
 app's migration and again after every ``migrate`` (post_migrate), so an app added
-later (the paths app appends ``"paths"`` to the list) is picked up without a new
+later (added to ``apps.core.content.CONTENT_APPS``) is picked up without a new
 migration here, and a permission granted to the group by hand is taken back.
 """
 
@@ -15,10 +15,14 @@ from django.apps import apps as global_apps
 from django.contrib.auth.management import create_permissions
 from django.db import DEFAULT_DB_ALIAS
 
+from apps.core import content
+
 CURATORS_GROUP = "Curators"
-CURATOR_APP_LABELS = ["catalog", "paths"]
+# The content apps and the learner data inside them have one owner, the content version's list
+# (apps/core/content.py): what curators may edit is what learner pages are built from.
+CURATOR_APP_LABELS = list(content.CONTENT_APPS)
 # Learner data inside those apps: who follows which path is not a curator's business.
-LEARNER_MODELS = {"pathfollow"}
+LEARNER_MODELS = {model_name for _, model_name in content.LEARNER_MODELS}
 
 
 def sync_curator_permissions(*, apps=global_apps, using=DEFAULT_DB_ALIAS):

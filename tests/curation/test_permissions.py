@@ -140,3 +140,21 @@ def test_learner_cannot_post_an_admin_action(learner_client):
     assert response.status_code == 302 and response["Location"].startswith(reverse("admin:login"))
     resource.refresh_from_db()
     assert resource.is_published
+
+
+def test_curators_edit_exactly_the_models_learner_pages_are_built_from():
+    """One owner: the content apps and their learner models (apps/core/content.py) decide both
+    what bumps the content version and what the Curators group may change."""
+    from django.apps import apps
+
+    from apps.core import content
+
+    content_models = {
+        (model._meta.app_label, model._meta.model_name)
+        for label in content.CONTENT_APPS
+        for model in apps.get_app_config(label).get_models()
+    } - content.LEARNER_MODELS
+    group = sync_curator_permissions()
+    granted = set(group.permissions.values_list("content_type__app_label", "content_type__model"))
+    assert granted == content_models
+    assert ("paths", "pathfollow") not in granted
