@@ -35,7 +35,7 @@ from apps.progress.selectors import Tally
 
 HOLES = "overlay_holes"  # the context key under which a template being overlaid collects holes
 QUERY_HOLE = "overlay_query_hole"  # a function that registers a QueryHole (see filter_url)
-TICK_STATUSES = ("", Status.IN_PROGRESS, Status.DONE, Status.SKIPPED)  # "" is not started
+TICK_STATUSES = tuple(Status.shown(status) for status in Status)  # "" is not started
 
 
 def shared_html(key, template_name: str, context) -> SafeString:
@@ -197,7 +197,7 @@ def tick_hole(holes: list, *, resource, slot: str, oob: bool) -> SafeString:
         return tick_html(resource=resource, slot=slot, status=status, signed_in=signed_in, oob=oob)
 
     signed_in = {status: render(status, True) for status in TICK_STATUSES}
-    signed_in[Status.NOT_STARTED] = signed_in[""]
+    signed_in |= {status: signed_in[Status.shown(status)] for status in Status}  # as stored too
     holes.append(
         TickHole(resource_id=resource.id, signed_in=signed_in, anonymous=render("", False))
     )

@@ -31,6 +31,7 @@ from apps.learning.status_filter import (
     status_filter_of,
 )
 from apps.learning.widgets import (
+    STATUS_CHOICES,
     bars_for_scope,
     dashboard_tallies,
     guide_bar,
@@ -176,11 +177,12 @@ def resource_detail(request, uuid):
     }
     if request.user.is_authenticated:
         progress = progress_selectors.progress_row(user=request.user, resource=resource)
-        shown = progress and progress.status != Status.NOT_STARTED
+        shown = Status.shown(progress and progress.status)
         context |= {
             "my_progress": progress,
-            "status_choices": Status.choices,
-            "statuses": {resource.id: progress.status} if shown else {},
+            "my_status": shown,
+            "status_choices": STATUS_CHOICES,
+            "statuses": {resource.id: shown} if shown else {},
         }
     return render(request, "catalog/resource_detail.html", context)
 
@@ -417,7 +419,7 @@ def progress_set(request, resource_uuid):
         return redirect(back + _row_anchor(scope, form.cleaned_data["slot"]))
     if scope == RESOURCE_SCOPE:  # the resource page: its whole progress block, status buttons too
         return retarget(_resource_progress(request, resource, row), f"#{RESOURCE_PROGRESS_ID}")
-    status = row.status if row and row.status != Status.NOT_STARTED else ""
+    status = Status.shown(row and row.status)
     slot = form.cleaned_data["slot"] or str(resource.uuid)
     statuses = progress_selectors.statuses_for(user=request.user)
     bars, other_slots, path_view = bars_for_scope(
@@ -544,12 +546,14 @@ def _row_anchor(scope: str, slot: str) -> str:
 
 
 def _resource_progress(request, resource, row, *, note_saved=False):
+    shown = Status.shown(row and row.status)
     context = {
         "note_saved": note_saved,
         "resource": resource,
         "my_progress": row,
-        "status_choices": Status.choices,
-        "statuses": {resource.id: row.status} if row and row.status != Status.NOT_STARTED else {},
+        "my_status": shown,
+        "status_choices": STATUS_CHOICES,
+        "statuses": {resource.id: shown} if shown else {},
     }
     return render(request, "progress/includes/resource_progress.html", context)
 

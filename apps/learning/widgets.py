@@ -68,7 +68,7 @@ def tick_html(
 ) -> SafeString:
     """The checkbox of `resource` in `status` ("" or a Status value), and for a learner its status
     menu (open when the learner just used it); see TICK_TEMPLATE."""
-    status = "" if status == Status.NOT_STARTED else status or ""
+    status = Status.shown(status)
     context = {
         "resource": resource,
         "slot": slot,
@@ -83,11 +83,14 @@ def tick_html(
     return mark_safe(render_to_string(TICK_TEMPLATE, context))
 
 
-# The statuses a row's menu sets (done is its checkbox); "" is how a tick spells not started.
-STATUS_MENU_CHOICES = (
-    (Status.IN_PROGRESS.value, Status.IN_PROGRESS.value, "In progress"),
-    (Status.SKIPPED.value, Status.SKIPPED.value, "Skipped"),
-    ("", Status.NOT_STARTED.value, "Not started"),
+# Every status: (as pages and ticks spell it, as a form posts it, label).
+STATUS_CHOICES = tuple((Status.shown(status), status.value, status.label) for status in Status)
+
+# The statuses a row's menu sets (done is its checkbox): (as the tick shows it, as the form
+# posts it, label).
+STATUS_MENU_CHOICES = tuple(
+    (Status.shown(status), status.value, status.label)
+    for status in (Status.IN_PROGRESS, Status.SKIPPED, Status.NOT_STARTED)
 )
 
 

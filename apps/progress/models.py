@@ -18,6 +18,13 @@ class Status(models.TextChoices):
     DONE = "done", "Done"
     SKIPPED = "skipped", "Skipped"
 
+    @classmethod
+    def shown(cls, status) -> str:
+        """``status`` as pages, ticks and a learner's {resource_id: status} spell it: "" for not
+        started (no row, None, or a NOT_STARTED row kept only for its note), the Status otherwise.
+        The one place the database's NOT_STARTED and the pages' "" meet."""
+        return "" if status is None or status == cls.NOT_STARTED else status
+
 
 class Progress(models.Model):
     # Indexed by the unique constraint, which leads with it.

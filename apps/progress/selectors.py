@@ -96,8 +96,8 @@ def statuses_for(*, user) -> Statuses:
     )
     statuses, noted = Statuses(), set()
     for resource_id, status, has_note in rows:
-        if status != Status.NOT_STARTED:
-            statuses[resource_id] = status
+        if shown := Status.shown(status):
+            statuses[resource_id] = shown
         if has_note:
             noted.add(resource_id)
     statuses.noted = frozenset(noted)
@@ -160,7 +160,9 @@ def progress_overview(*, user, limit=5) -> Overview:
         .values_list("resource_id", "status", "started_at", "completed_at")
     )
     statuses = Statuses(
-        (resource_id, status) for resource_id, status, _, _ in rows if status != Status.NOT_STARTED
+        (resource_id, Status.shown(status))
+        for resource_id, status, _, _ in rows
+        if Status.shown(status)
     )
 
     def latest(status, since):
@@ -299,7 +301,8 @@ class NoteRow:
 
     @property
     def status_label(self):
-        return Status(self.status).label
+        """The status's label, "" when not started (a row kept for its note)."""
+        return Status(self.status).label if Status.shown(self.status) else ""
 
 
 @dataclass
