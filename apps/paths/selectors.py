@@ -16,7 +16,7 @@ from apps.catalog.models import Kind
 from apps.catalog.selectors import visible_resources
 from apps.core.content import memoized
 from apps.paths.models import LearningPath, PathFollow, PathStep, StepResource
-from apps.progress.models import Status
+from apps.progress.models import FINISHED, Status
 from apps.progress.selectors import Tally, statuses_for
 
 # Rough effort when a resource has no estimate of its own (minutes).
@@ -36,7 +36,6 @@ DEFAULT_MINUTES = {
     Kind.CONCEPT: 120,
     Kind.CHAPTER: 180,
 }
-FINISHED = {Status.DONE, Status.SKIPPED}
 
 
 def resource_minutes(resource):

@@ -26,6 +26,10 @@ class Status(models.TextChoices):
         return "" if status is None or status == cls.NOT_STARTED else status
 
 
+# Finished: done or skipped. What "next up" and "continue" pass over; the one definition.
+FINISHED = frozenset({Status.DONE, Status.SKIPPED})
+
+
 class Progress(models.Model):
     # Indexed by the unique constraint, which leads with it.
     user = models.ForeignKey(

@@ -18,7 +18,7 @@ from apps.catalog.selectors import (
     guide_structure,
     visible_resources_by_id,
 )
-from apps.progress.models import Progress, Status
+from apps.progress.models import FINISHED, Progress, Status
 
 
 @dataclass
@@ -199,10 +199,7 @@ def continue_in_guide(*, guide, statuses, limit=5):
     """The next unfinished visible entries of `guide`, in the guide's own order (skips done and skipped)."""
     seen, result = set(), []
     for entry in guide_entries(guide=guide):
-        if entry.resource_id not in seen and statuses.get(entry.resource_id) not in (
-            Status.DONE,
-            Status.SKIPPED,
-        ):
+        if entry.resource_id not in seen and statuses.get(entry.resource_id) not in FINISHED:
             seen.add(entry.resource_id)
             result.append(entry)
             if len(result) == limit:

@@ -14,3 +14,10 @@ def test_a_started_or_finished_status_is_shown_as_itself():
     for status in (Status.IN_PROGRESS, Status.DONE, Status.SKIPPED):
         assert Status.shown(status) == status
         assert Status.shown(status.value) == status.value
+
+
+def test_finished_is_done_or_skipped():
+    from apps.progress.models import FINISHED
+
+    assert {Status.DONE, Status.SKIPPED} == FINISHED
+    assert Status.IN_PROGRESS not in FINISHED and "" not in FINISHED
