@@ -95,12 +95,7 @@ def _write(*, user, resource, status, note, started_at, completed_at, at, dated)
     after = (progress.status, progress.note, progress.started_at, progress.completed_at)
     if after == before and progress.pk:
         return progress
-    if status == Status.NOT_STARTED and not progress.note:
-        if progress.pk:
-            progress.delete()
-        progress = None
-    else:
-        progress.save()
+    progress = _save_or_drop(progress)
     if previous != status:
         carried = {Status.DONE: completed_at, Status.IN_PROGRESS: started_at}.get(status)
         if at or carried or not dated:
@@ -158,8 +153,15 @@ def _write_note(*, user, resource, note):
             return None
         progress = Progress(user=user, resource=resource)
     progress.note = note
-    if progress.status == Status.NOT_STARTED and not note:
-        progress.delete()
+    return _save_or_drop(progress)
+
+
+def _save_or_drop(progress) -> Progress | None:
+    """Save ``progress``, unless it holds nothing: a not-started row exists only for its note, so
+    one with no note is deleted (absence is "not started"). Returns the row kept, or None."""
+    if progress.status == Status.NOT_STARTED and not progress.note:
+        if progress.pk:
+            progress.delete()
         return None
     progress.save()
     return progress

@@ -32,6 +32,19 @@ def test_not_started_removes_the_row_unless_it_holds_a_note(learner, catalog):
     assert row.note == "come back to section 3" and row.completed_at is None
 
 
+def test_clearing_the_note_of_an_unstarted_resource_removes_the_row_by_the_same_rule(
+    learner, catalog
+):
+    resource = catalog["resources"][0]
+    assert progress_set_note(user=learner, resource=resource, note="  ") is None
+    assert not Progress.objects.exists()
+    progress_set_note(user=learner, resource=resource, note="later")
+    assert progress_set_note(user=learner, resource=resource, note="") is None
+    assert not Progress.objects.filter(user=learner).exists()
+    progress_set_status(user=learner, resource=resource, status=Status.SKIPPED)
+    assert progress_set_note(user=learner, resource=resource, note="").status == Status.SKIPPED
+
+
 def test_dates_follow_the_status(learner, catalog):
     resource = catalog["resources"][0]
     t0 = timezone.now() - timedelta(days=3)
