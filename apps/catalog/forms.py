@@ -11,6 +11,12 @@ SEARCH_MAX_LENGTH = 200
 TIER_CHOICES = [("1", "Tier 1"), ("2", "Tier 2"), ("3", "Tier 3")]
 
 
+def ignored_filter_message(label: str, value: str) -> str:
+    """The sentence a page shows for a filter value it ignored (every list's filters, the
+    learner's status filter too): names the filter and the value, cut to 40 characters."""
+    return f"Ignored the {label.lower()} filter “{value[:40]}”: it is not one of the choices."
+
+
 class CatalogFilterForm(forms.Form):
     """Optional filters: each field is independent, so one bad value only drops that filter."""
 
@@ -22,14 +28,10 @@ class CatalogFilterForm(forms.Form):
     def ignored_messages(self) -> list[str]:
         """One sentence per rejected filter, naming the value that was ignored."""
         self.is_valid()
-        messages = []
-        for name in self.errors:
-            field = self.fields[name]
-            value = self.data.get(name, "")
-            messages.append(
-                f"Ignored the {field.label.lower()} filter “{value[:40]}”: it is not one of the choices."
-            )
-        return messages
+        return [
+            ignored_filter_message(self.fields[name].label, self.data.get(name, ""))
+            for name in self.errors
+        ]
 
 
 class GuideFilterForm(CatalogFilterForm):
@@ -84,7 +86,7 @@ class SearchForm(forms.Form):
     def ignored_messages(self) -> list[str]:
         self.is_valid()
         return [
-            f"Ignored the {self.fields[name].label.lower()} filter “{self.data.get(name, '')[:40]}”: it is not one of the choices."
+            ignored_filter_message(self.fields[name].label, self.data.get(name, ""))
             for name in ("kind", "guide")
             if name in self.errors
         ]

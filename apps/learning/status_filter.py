@@ -9,6 +9,7 @@ Visitors have no statuses: they see no filter, and a `status` in their URL is ig
 from dataclasses import dataclass, field
 from urllib.parse import urlencode
 
+from apps.catalog.forms import ignored_filter_message
 from apps.progress.models import Status
 
 PARAM = "status"
@@ -58,8 +59,7 @@ def status_filter_of(*, user, params) -> StatusFilter:
         return StatusFilter(offered=True)
     choice = _BY_VALUE.get(value)
     if choice is None:
-        message = f"Ignored the status filter “{value[:40]}”: it is not one of the choices."
-        return StatusFilter(errors=[message], offered=True)
+        return StatusFilter(errors=[ignored_filter_message("Status", value)], offered=True)
     return StatusFilter(choice=choice, offered=True)
 
 
