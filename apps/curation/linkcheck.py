@@ -37,7 +37,7 @@ from django.conf import settings
 from django.db.models import Q
 from django.utils import timezone
 
-from apps.catalog.importer.urls import title_looks_poor
+from apps.catalog.importer.urls import bare_host, title_looks_poor
 from apps.catalog.models import LinkStatus, Resource
 from apps.core.fetch import FetchError, fetch
 
@@ -256,7 +256,7 @@ _SITE_NAME_WORDS = 4  # " - NVIDIA Technical Blog" is a site's name; a longer ta
 
 
 def _names_the_site(part: str, url: str) -> bool:
-    host = (urlsplit(url).hostname or "").lower().removeprefix("www.")
+    host = bare_host(urlsplit(url).hostname or "")
     names = {label for label in host.split(".")[:-1] if len(label) >= 3}
     squashed = re.sub(r"[^a-z0-9]", "", part.lower())
     return (

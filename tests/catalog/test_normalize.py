@@ -5,7 +5,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from apps.catalog.importer.kinds import guess_kind
-from apps.catalog.importer.urls import normalize_url, repair_url, title_from_url
+from apps.catalog.importer.urls import bare_host, normalize_url, repair_url, title_from_url
 from apps.catalog.models import Kind
 
 
@@ -220,3 +220,16 @@ def test_the_fast_path_takes_plain_urls_and_leaves_the_rest_to_url_normalize():
         "https://example.com/a/../b",
     ):
         assert not _ALREADY_NORMAL.fullmatch(url)
+
+
+@pytest.mark.parametrize(
+    "host, bare",
+    [
+        ("www.ArXiv.org", "arxiv.org"),
+        ("arxiv.org", "arxiv.org"),
+        ("wwwx.org", "wwwx.org"),
+        ("", ""),
+    ],
+)
+def test_a_host_is_named_without_its_www(host, bare):
+    assert bare_host(host) == bare

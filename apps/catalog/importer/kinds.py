@@ -7,6 +7,7 @@ watch page is a video whatever the text says) to the most general (a bare host i
 import re
 from urllib.parse import urlsplit
 
+from apps.catalog.importer.urls import bare_host
 from apps.catalog.models import Kind
 
 _SLIDES = re.compile(r"\bslides?\b|presentation", re.IGNORECASE)
@@ -37,7 +38,7 @@ def _github_kind(segments: list[str]) -> str:
 
 def _url_kind(url: str) -> str | None:
     parts = urlsplit(url)
-    host = (parts.hostname or "").removeprefix("www.")
+    host = bare_host(parts.hostname or "")
     segments = [s for s in parts.path.split("/") if s]
     path = parts.path.lower()
     if host in {"youtube.com", "m.youtube.com", "youtu.be"}:

@@ -44,7 +44,9 @@ HOST_TRACKING_PARAMS = {
 _FRAGMENT_SAFE = "/?:@!$&'()*+,;=~-._%"
 
 
-def _bare_host(host: str) -> str:
+def bare_host(host: str) -> str:
+    """``www.ArXiv.org`` → ``arxiv.org``: a host as a reader names the site, the one place the
+    ``www.`` is dropped (URL identity, tracking parameters, kinds, link labels, titles)."""
     return host.lower().removeprefix("www.")
 
 
@@ -55,7 +57,7 @@ def _is_tracking_param(key: str, value: str, host: str) -> bool:
     # The ``?s=08`` share code some sites append; a real ``s=`` search keeps its words.
     if key == "s" and value.isdigit():
         return True
-    return key in HOST_TRACKING_PARAMS.get(_bare_host(host), ())
+    return key in HOST_TRACKING_PARAMS.get(bare_host(host), ())
 
 
 def _clean_query(query: str, host: str) -> str:
@@ -206,7 +208,7 @@ def title_from_url(url: str) -> str:
     """A readable title for a bare URL: ``github.com/srush/GPU-Puzzles``, ``Triton cuda``, ``distill.pub``."""
     try:
         parts = urlsplit(url)
-        host = _bare_host(parts.hostname or "")
+        host = bare_host(parts.hostname or "")
     except ValueError:
         return url
     segments = [s for s in parts.path.split("/") if s]
@@ -250,7 +252,7 @@ def same_page_key(url: str) -> tuple[str, str] | None:
     """
     try:
         parts = urlsplit(url)
-        host = _bare_host(parts.hostname or "")
+        host = bare_host(parts.hostname or "")
     except ValueError:
         return None
     return (host, _bare_path(parts.path)) if host else None

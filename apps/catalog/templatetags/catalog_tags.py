@@ -7,6 +7,8 @@ from django.utils.html import escape
 from django.utils.safestring import mark_safe
 from markdown_it import MarkdownIt
 
+from apps.catalog.importer.urls import bare_host
+
 register = template.Library()
 
 # CommonMark without raw HTML: any <tag> a curator types is shown as text, and markdown-it's own
@@ -45,7 +47,7 @@ def hostname(url):
         host = urlsplit(url or "").hostname or ""
     except ValueError:
         return ""
-    return host.removeprefix("www.")
+    return bare_host(host)
 
 
 @register.filter

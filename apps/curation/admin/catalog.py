@@ -20,7 +20,7 @@ from django.utils.formats import date_format
 from django.utils.html import format_html, format_html_join
 from django.utils.text import Truncator
 
-from apps.catalog.importer.urls import normalize_url
+from apps.catalog.importer.urls import bare_host, normalize_url
 from apps.catalog.models import (
     Entry,
     Guide,
@@ -794,7 +794,7 @@ class ResourceAdmin(CatalogModelAdmin):
     def url_host(self, obj):
         if not obj.url:
             return "—"
-        host = (urlsplit(obj.url).hostname or obj.url).removeprefix("www.")
+        host = bare_host(urlsplit(obj.url).hostname or obj.url)
         return format_html(
             '<a href="{}" target="_blank" rel="noopener noreferrer" title="{}">{}</a>',
             obj.url,
