@@ -39,6 +39,7 @@ from django.utils import timezone
 
 from apps.catalog.importer.urls import bare_host, title_looks_poor
 from apps.catalog.models import LinkStatus, Resource
+from apps.catalog.titles import same_title
 from apps.core.fetch import FetchError, fetch
 
 DEFAULT_WORKERS = 8
@@ -277,10 +278,6 @@ def tidy_title(title: str, url: str) -> str:
     return "".join(pieces)
 
 
-def _same_title(a: str, b: str) -> bool:
-    return " ".join(a.split()).casefold() == " ".join(b.split()).casefold()
-
-
 # --- Resources -------------------------------------------------------------------------------
 def stale_resources(*, days: int | None = None):
     """Resources with a URL; with ``days``, only those never checked or checked longer ago."""
@@ -330,7 +327,7 @@ def resources_check_links(
         resource.link_checked_at = now
         if result.page_title and resource.url in wanted:
             suggestion = result.page_title[: Resource._meta.get_field("suggested_title").max_length]
-            resource.suggested_title = "" if _same_title(suggestion, resource.title) else suggestion
+            resource.suggested_title = "" if same_title(suggestion, resource.title) else suggestion
     Resource.objects.bulk_update(
         rows,
         [

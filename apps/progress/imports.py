@@ -23,6 +23,7 @@ from django.utils.dateparse import parse_datetime
 from apps.catalog.importer.markdown import trim_bare_url
 from apps.catalog.models import Resource, ResourceAlias, url_key
 from apps.catalog.selectors import visible_resources, visible_resources_by_id, visible_url_keys
+from apps.catalog.titles import title_key
 from apps.progress.exports import CSV_COLUMNS, JSON_FORMAT, csv_cell_unguard
 from apps.progress.models import Progress, Status
 from apps.progress.services import STATUS_RANK, ProgressChange, progress_apply_many
@@ -138,7 +139,7 @@ def _plan_markdown(user, content):
     url_to_resource = visible_url_keys()
     titles = {}
     for resource_id, resource in visible.items():
-        titles.setdefault(resource.title.casefold(), set()).add(resource_id)
+        titles.setdefault(title_key(resource.title), set()).add(resource_id)
 
     marked = _marked_resources(content)
     plan = ImportPlan(format="markdown")
@@ -174,7 +175,7 @@ def _plan_markdown(user, content):
             if resource_id:
                 break
         if resource_id is None:
-            candidates = titles.get(plain.casefold(), set())
+            candidates = titles.get(title_key(plain), set())
             if len(candidates) == 1:
                 resource_id = next(iter(candidates))
             else:

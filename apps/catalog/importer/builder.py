@@ -20,6 +20,7 @@ from apps.catalog.models import (
     Section,
     Topic,
 )
+from apps.catalog.titles import same_title
 
 
 def new_topic(spec: taxonomy.TopicSpec, position: int) -> Topic:
@@ -148,8 +149,8 @@ def offers_better_title(resource: Resource, title: str) -> bool:
     """Does a list's ``title`` for the catalog's ``resource`` name it better? Only when the
     catalog's title looks poor (a guess from the URL) and the list's does not."""
     return (
-        title != resource.title
-        and title != resource.suggested_title
+        not same_title(title, resource.title)
+        and not same_title(title, resource.suggested_title)
         and title_looks_poor(resource.title, resource.url)
         and not title_looks_poor(title, resource.url)
     )
