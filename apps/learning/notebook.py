@@ -6,6 +6,7 @@ from django.views.decorators.http import require_safe
 from django.views.decorators.vary import vary_on_headers
 
 from apps.catalog.forms import SearchForm
+from apps.learning import scope as scopes
 from apps.learning.views import _page_or_fragment
 from apps.progress import selectors as progress_selectors
 
@@ -21,6 +22,6 @@ def my_notes(request):
         "query": query,
         "truncated": form.truncated,
         "book": progress_selectors.notebook(user=request.user, query=query),
-        "progress_scope": "notebook",  # a tick here refreshes no bars, and keeps the row's menu
+        "tick_scope": scopes.NOTEBOOK,
     }
     return _page_or_fragment(request, "progress/notebook.html", "notebook-results", context)

@@ -23,7 +23,9 @@ from apps.catalog.forms import GuideFilterForm, SearchForm, TopicFilterForm
 from apps.catalog.models import Guide, ResourceAlias, Topic
 from apps.core.content import memoized, published_get
 from apps.core.reversing import reverse_cached
+from apps.learning import scope as scopes
 from apps.learning import shared
+from apps.learning.scope import TickScope
 from apps.learning.shared import overlay_fill
 from apps.learning.status_filter import (
     status_filter_context,
@@ -119,7 +121,7 @@ def guide_detail(request, slug):
         "guide": guide,
         "parts": parts,
         "tick_next": shared.tick_next(request.path, filters | status_filter["status_params"]),
-        "progress_scope": f"guide:{guide.uuid}",
+        "tick_scope": TickScope.of_guide(guide),
         "statuses": statuses,
         "entries": entries,
     }
@@ -172,7 +174,7 @@ def resource_detail(request, uuid):
     context = {
         "resource": resource,
         "parts": parts,
-        "progress_scope": RESOURCE_SCOPE,
+        "tick_scope": scopes.RESOURCE,
         "statuses": {},
     }
     if request.user.is_authenticated:
@@ -214,7 +216,7 @@ def topic_detail(request, slug):
         "topic": topic,
         "parts": parts,
         "tick_next": shared.tick_next(request.path, filters | status_filter["status_params"]),
-        "progress_scope": f"topic:{topic.slug}",
+        "tick_scope": TickScope.of_topic(topic),
         "statuses": statuses,
         "resources": resources,
     }
@@ -308,7 +310,7 @@ def dashboard(request):
         "followed_paths": path_selectors.followed_paths(
             user=user, statuses=statuses, follows=path_selectors.follows_for(user=user)
         ),
-        "scope": "dashboard",
+        "tick_scope": scopes.DASHBOARD,
         "statuses": statuses,
         "data_links": {fmt: reverse_cached("progress:export", fmt) for fmt in ("md", "csv", "json")}
         | {"import": reverse_cached("progress:import")},
@@ -340,7 +342,7 @@ def path_detail(request, slug):
             lambda: {"view": path_selectors.path_outline(path)},
         ),
         "next_up": next_up_html(view),
-        "scope": f"path:{path.uuid}",
+        "tick_scope": TickScope.of_path(path),
     }
     context["steps"], status_filter = _status_filtered(
         request,
@@ -414,10 +416,10 @@ def progress_set(request, resource_uuid):
         return HttpResponseClientRedirect(login_url) if request.htmx else redirect(login_url)
 
     row = progress_set_status(user=request.user, resource=resource, status=status, note=note)
-    scope = form.cleaned_data["scope"]
+    scope = TickScope.parse(form.cleaned_data["scope"])
     if not request.htmx:
         return redirect(back + _row_anchor(scope, form.cleaned_data["slot"]))
-    if scope == RESOURCE_SCOPE:  # the resource page: its whole progress block, status buttons too
+    if scope == scopes.RESOURCE:  # the resource page: its whole progress block, status buttons too
         return retarget(_resource_progress(request, resource, row), f"#{RESOURCE_PROGRESS_ID}")
     status = Status.shown(row and row.status)
     slot = form.cleaned_data["slot"] or str(resource.uuid)
@@ -444,7 +446,9 @@ def progress_set(request, resource_uuid):
         slots=[slot, *context["other_slots"]],
         path_view=path_view,
     )
-    if scope == "dashboard":  # its lists of started and finished resources, and the paths' pace
+    if (
+        scope == scopes.DASHBOARD
+    ):  # its lists of started and finished resources, and the paths' pace
         overview = progress_selectors.progress_overview(user=request.user)
         context |= {
             "dashboard": True,
@@ -461,7 +465,7 @@ def progress_set(request, resource_uuid):
     return render(request, "progress/tick_response.html", context)
 
 
-def _list_refresh(request, *, scope, statuses, status, slots, path_view) -> dict:
+def _list_refresh(request, *, scope: TickScope, statuses, status, slots, path_view) -> dict:
     """What else a tick changes on a list with a status filter (guide, topic, path, search), read
     from the page's own address (`HX-Current-URL`): the filter's counts, sent out of band, and
     the resource's rows when the filter no longer keeps them (`gone_rows`, removed). Nothing for
@@ -470,7 +474,7 @@ def _list_refresh(request, *, scope, statuses, status, slots, path_view) -> dict
     read them) and the statuses are the tick's own."""
     current = urlsplit(request.htmx.current_url or "")
     params = QueryDict(current.query)
-    kind, _, key = scope.partition(":")
+    kind, key = scope.kind, scope.key
     try:
         if kind == "guide":
             guide = published_get(Guide, uuid=key)
@@ -486,7 +490,7 @@ def _list_refresh(request, *, scope, statuses, status, slots, path_view) -> dict
             rows = shared.topic_parts(topic=topic, filters=filters, path=page).resources
             found = rows.row_statuses(statuses)
             target, nouns = "topic-resources", ("resource", "resources")
-        elif not scope and current.path == reverse_cached("catalog:search"):
+        elif scope == scopes.ELSEWHERE and current.path == reverse_cached("catalog:search"):
             page = current.path
             guides = [(g.slug, g.title) for g in selectors.guides_with_top_sections()]
             form = SearchForm(params, guides=guides)
@@ -525,9 +529,8 @@ def _list_refresh(request, *, scope, statuses, status, slots, path_view) -> dict
     return context
 
 
-RESOURCE_SCOPE = "resource"  # the tick form's scope on a resource page
 RESOURCE_PROGRESS_ID = "my-progress"  # progress/includes/resource_progress.html
-# The id of the row holding a tick, by its page's scope: the tick's slot is the row's key.
+# The id of the row holding a tick, by its page's kind of scope: the tick's slot is the row's key.
 ROW_ID_PREFIXES = {
     "guide": "entry-",
     "dashboard": "entry-",
@@ -537,11 +540,11 @@ ROW_ID_PREFIXES = {
 }
 
 
-def _row_anchor(scope: str, slot: str) -> str:
+def _row_anchor(scope: TickScope, slot: str) -> str:
     """`#<row id>` of the tick's row, so a tick without JavaScript comes back to where it was."""
-    if scope == RESOURCE_SCOPE:
+    if scope == scopes.RESOURCE:
         return f"#{RESOURCE_PROGRESS_ID}"
-    prefix = ROW_ID_PREFIXES.get(scope.partition(":")[0])
+    prefix = ROW_ID_PREFIXES.get(scope.kind)
     return f"#{prefix}{slot}" if slot and prefix else ""
 
 
@@ -554,6 +557,7 @@ def _resource_progress(request, resource, row, *, note_saved=False):
         "my_status": shown,
         "status_choices": STATUS_CHOICES,
         "statuses": {resource.id: shown} if shown else {},
+        "tick_scope": scopes.RESOURCE,
     }
     return render(request, "progress/includes/resource_progress.html", context)
 

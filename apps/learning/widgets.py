@@ -1,7 +1,7 @@
 """The tick, the progress bar and the heatmap, and which of them a tick's response refreshes.
 
-A tick's form names its page's *scope* (``guide:<uuid>``, ``topic:<slug>``, ``path:<uuid>``,
-``dashboard``); `bars_for_scope` recomputes exactly the bars that page holds for the ticked
+A tick's form names its page's scope (a `TickScope`, apps.learning.scope); `bars_for_scope`
+asks that kind of page's refresh (`TICK_REFRESHES`) for exactly the bars it holds for the ticked
 resource, each with a stable DOM id so htmx swaps it in place.
 
 The tick is a template (progress/includes/tick.html). The bar, drawn dozens of times per page
@@ -26,6 +26,7 @@ from apps.catalog.selectors import (
     visible_tree,
 )
 from apps.core.content import memoized, published_get
+from apps.learning.scope import TickScope
 from apps.paths.selectors import path_scope
 from apps.progress.models import Status
 from apps.progress.selectors import Tally, guide_tallies, overall_tally, tallies_of
@@ -189,45 +190,63 @@ def guide_card_tallies(*, statuses) -> dict[str, Tally]:
     )
 
 
-def bars_for_scope(*, user, scope, resource, statuses):
+def _path_refresh(*, user, key, resource, statuses):
+    found = path_scope(user=user, path_uuid=key, resource=resource, statuses=statuses)
+    if found is None:
+        return [], [], None
+    view, steps, slots = found
+    return [path_bar(view)] + [step_bar(step) for step in steps], slots, view
+
+
+def _guide_refresh(*, user, key, resource, statuses):
+    guide = published_get(Guide, uuid=key)
+    tallies = guide_tallies(guide=guide, statuses=statuses, holding=resource.id)
+    sections = visible_tree().visible
+    held = sorted(tallies.sections.items(), key=lambda item: sections[item[0]].position)
+    bars = [guide_bar(guide, tallies.tally)] + [
+        section_bar(sections[pk], tally) for pk, tally in held
+    ]
+    entries = [
+        str(entry.uuid) for entry in guide_entries(guide=guide) if entry.resource_id == resource.id
+    ]
+    return bars, entries, None
+
+
+def _topic_refresh(*, user, key, resource, statuses):
+    topic = published_get(Topic, slug=key)
+    return [topic_bar(topic, topic_tally(topic=topic, statuses=statuses))], [], None
+
+
+def _dashboard_refresh(*, user, key, resource, statuses):
+    tallies = dashboard_tallies(statuses=statuses)
+    bars = [
+        Bar(dom_id, label, tallies[dom_id], compact=True)
+        for dom_id, label, _ in dashboard_bar_slots()
+    ]
+    return [overall_bar(overall_tally(statuses=statuses)), *bars], [], None
+
+
+# Each kind of page with bars owns its refresh; a kind not listed (the resource page, the
+# notebook, a search) has no bars a tick changes.
+TICK_REFRESHES = {
+    "path": _path_refresh,
+    "guide": _guide_refresh,
+    "topic": _topic_refresh,
+    "dashboard": _dashboard_refresh,
+}
+
+
+def bars_for_scope(*, user, scope: TickScope, resource, statuses):
     """(bars, other_slots, path_view): bars to refresh, the ids of the resource's other ticks
     on that page, and on a path page the path (its "next up" is refreshed too), for the
-    learner's `statuses` as read right after the tick."""
-    kind, _, key = (scope or "").partition(":")
+    learner's `statuses` as read right after the tick. A page that is gone refreshes nothing."""
+    refresh = TICK_REFRESHES.get(scope.kind)
+    if refresh is None:
+        return [], [], None
     try:
-        if kind == "path":
-            found = path_scope(user=user, path_uuid=key, resource=resource, statuses=statuses)
-            if found is None:
-                return [], [], None
-            view, steps, slots = found
-            return [path_bar(view)] + [step_bar(step) for step in steps], slots, view
-        if kind == "guide":
-            guide = published_get(Guide, uuid=key)
-            tallies = guide_tallies(guide=guide, statuses=statuses, holding=resource.id)
-            sections = visible_tree().visible
-            held = sorted(tallies.sections.items(), key=lambda item: sections[item[0]].position)
-            bars = [guide_bar(guide, tallies.tally)] + [
-                section_bar(sections[pk], tally) for pk, tally in held
-            ]
-            entries = [
-                str(entry.uuid)
-                for entry in guide_entries(guide=guide)
-                if entry.resource_id == resource.id
-            ]
-            return bars, entries, None
-        if kind == "topic":
-            topic = published_get(Topic, slug=key)
-            return [topic_bar(topic, topic_tally(topic=topic, statuses=statuses))], [], None
+        return refresh(user=user, key=scope.key, resource=resource, statuses=statuses)
     except Http404:
         return [], [], None
-    if kind == "dashboard":
-        tallies = dashboard_tallies(statuses=statuses)
-        bars = [
-            Bar(dom_id, label, tallies[dom_id], compact=True)
-            for dom_id, label, _ in dashboard_bar_slots()
-        ]
-        return [overall_bar(overall_tally(statuses=statuses)), *bars], [], None
-    return [], [], None
 
 
 _WEEKDAYS = ("Mon", "Tue", "Wed", "Thu", "Fri", "Sat", "Sun")
