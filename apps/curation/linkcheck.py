@@ -37,9 +37,9 @@ from django.conf import settings
 from django.db.models import Q
 from django.utils import timezone
 
+from apps.catalog.importer.titles import clean_title, same_title
 from apps.catalog.importer.urls import bare_host, title_looks_poor
 from apps.catalog.models import LinkStatus, Resource
-from apps.catalog.titles import same_title
 from apps.core.fetch import FetchError, fetch
 
 DEFAULT_WORKERS = 8
@@ -177,7 +177,7 @@ class LinkChecker:
             text = answer.body.decode(charset, errors="replace")
         except LookupError:  # an unknown charset
             return ""
-        return tidy_title(page_title(text), url)
+        return clean_title(tidy_title(page_title(text), url))
 
     # --- many URLs ---------------------------------------------------------------------------
     def check_many(

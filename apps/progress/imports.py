@@ -21,9 +21,9 @@ from django.utils import timezone
 from django.utils.dateparse import parse_datetime
 
 from apps.catalog.importer.markdown import trim_bare_url
+from apps.catalog.importer.titles import title_key
 from apps.catalog.models import Resource, ResourceAlias, url_key
 from apps.catalog.selectors import visible_resources, visible_resources_by_id, visible_url_keys
-from apps.catalog.titles import title_key
 from apps.progress.exports import CSV_COLUMNS, JSON_FORMAT, csv_cell_unguard
 from apps.progress.models import Progress, Status
 from apps.progress.services import STATUS_RANK, ProgressChange, progress_apply_many

@@ -11,6 +11,7 @@ from django.db import transaction
 from apps.catalog.importer import topics as taxonomy
 from apps.catalog.importer.errors import CatalogImportError
 from apps.catalog.importer.planner import ImportPlan, catalog_resources, stable_uuid
+from apps.catalog.importer.titles import same_title
 from apps.catalog.importer.urls import title_looks_poor
 from apps.catalog.models import (
     Entry,
@@ -20,7 +21,6 @@ from apps.catalog.models import (
     Section,
     Topic,
 )
-from apps.catalog.titles import same_title
 
 
 def new_topic(spec: taxonomy.TopicSpec, position: int) -> Topic:

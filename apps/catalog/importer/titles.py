@@ -1,4 +1,10 @@
-"""Titles and headings as a reader names them: no markup, no decoration, no shouting."""
+"""Titles and headings as a reader names them: no markup, no decoration, no shouting.
+
+The one owner of a resource's title rules: `clean_title` cleans a list's titles as the importer
+reads them and a page's own title as the link checker finds it; `same_title` is what "the same
+title" means to the importer offering a list's title, to the link checker offering a page's, and
+to a learner's Markdown import finding a resource by its title.
+"""
 
 import re
 
@@ -23,15 +29,23 @@ def clean_heading(text: str) -> str:
 def clean_title(title: str) -> str:
     title = markdown.squash(_SHORTCODE.sub(" ", _TAG_LIKE.sub(" ", title))) or title
     title = title.strip(" -–—:|•·")
-    title = re.sub(
-        r"^[^\w\s(\[\"'“‘<@#$.]+\s+(?=\w)", "", title
-    )  # a leading emoji: "🥱 LazyMergekit"
+    title = LEADING_SYMBOLS.sub("", title)  # a leading emoji: "🥱 LazyMergekit"
     if len(title) > 2 and title[0] + title[-1] in ('""', "“”", "''"):
         title = title[1:-1].strip()  # '"Auto-Keras: Efficient Neural Architecture Search"'
     # "Efficient Transformers: A Survey." — a paper title's closing full stop is not part of it
     if title.endswith(".") and not title.endswith("..") and len(title.split()) > 3:
         title = title[:-1]
     return title
+
+
+def title_key(title: str) -> str:
+    """The form titles are compared in: whitespace collapsed, case folded."""
+    return " ".join(title.split()).casefold()
+
+
+def same_title(a: str, b: str) -> bool:
+    """Do ``a`` and ``b`` name a resource alike (differing at most in case and spacing)?"""
+    return title_key(a) == title_key(b)
 
 
 def titlecase_shouting(text: str) -> str:
