@@ -474,44 +474,18 @@ def _list_refresh(request, *, scope: TickScope, statuses, status, slots, path_vi
     read them) and the statuses are the tick's own."""
     current = urlsplit(request.htmx.current_url or "")
     params = QueryDict(current.query)
-    kind, key = scope.kind, scope.key
+    refresh = LIST_REFRESHES.get(scope.kind)
+    if refresh is None:
+        return {}
     try:
-        if kind == "guide":
-            guide = published_get(Guide, uuid=key)
-            page, form_class = guide.get_absolute_url(), GuideFilterForm
-            filters, _ = _filters_from(params, form_class)
-            rows = shared.guide_parts(guide=guide, filters=filters, path=page).entries
-            found = rows.row_statuses(statuses)
-            target, nouns = "guide-entries", ("entry", "entries")
-        elif kind == "topic":
-            topic = published_get(Topic, slug=key)
-            page, form_class = topic.get_absolute_url(), TopicFilterForm
-            filters, _ = _filters_from(params, form_class)
-            rows = shared.topic_parts(topic=topic, filters=filters, path=page).resources
-            found = rows.row_statuses(statuses)
-            target, nouns = "topic-resources", ("resource", "resources")
-        elif scope == scopes.ELSEWHERE and current.path == reverse_cached("catalog:search"):
-            page = current.path
-            guides = [(g.slug, g.title) for g in selectors.guides_with_top_sections()]
-            form = SearchForm(params, guides=guides)
-            query, search_filters = form.query(), form.filters()
-            if not query:
-                return {}
-            filters = {"q": query, **search_filters}
-            ids = shared.search_ids(query=query, filters=search_filters)
-            found = [statuses.get(pk, "") for pk in ids]  # every result's, not one page's
-            target, nouns = "search-results", ("result", "results")
-        elif kind == "path" and path_view is not None:
-            page, filters = path_view.path.get_absolute_url(), {}
-            rows = shared.path_steps(
-                path=path_view.path, outline=lambda: path_selectors.path_outline(path_view.path)
-            )
-            found = rows.row_statuses(statuses)
-            target, nouns = "path-steps", ("resource", "resources")
-        else:
-            return {}
+        listed = refresh(
+            key=scope.key, current=current, params=params, statuses=statuses, path_view=path_view
+        )
     except Http404:
         return {}
+    if listed is None:
+        return {}
+    page, filters, found, target, nouns = listed
     if current.path != page:  # sent from somewhere else (or forged): its lists are not ours
         return {}
     status_filter = status_filter_of(user=request.user, params=params)
@@ -524,9 +498,58 @@ def _list_refresh(request, *, scope: TickScope, statuses, status, slots, path_vi
         nouns=nouns,
     )
     if status_filter.show and not status_filter.show(status):
-        prefix = ROW_ID_PREFIXES[kind]
+        prefix = ROW_ID_PREFIXES[scope.kind]
         context["gone_rows"] = [f"{prefix}{slot}" for slot in slots]
     return context
+
+
+# Each kind of page with a filtered list owns what a tick refreshes of it: (its address, its
+# filters, the statuses of its rows, the list's DOM id, its nouns), or None when there is none.
+def _guide_list(*, key, current, params, statuses, path_view):
+    guide = published_get(Guide, uuid=key)
+    page = guide.get_absolute_url()
+    filters, _ = _filters_from(params, GuideFilterForm)
+    rows = shared.guide_parts(guide=guide, filters=filters, path=page).entries
+    return page, filters, rows.row_statuses(statuses), "guide-entries", ("entry", "entries")
+
+
+def _topic_list(*, key, current, params, statuses, path_view):
+    topic = published_get(Topic, slug=key)
+    page = topic.get_absolute_url()
+    filters, _ = _filters_from(params, TopicFilterForm)
+    rows = shared.topic_parts(topic=topic, filters=filters, path=page).resources
+    return page, filters, rows.row_statuses(statuses), "topic-resources", ("resource", "resources")
+
+
+def _search_list(*, key, current, params, statuses, path_view):
+    if key or current.path != reverse_cached("catalog:search"):
+        return None
+    guides = [(g.slug, g.title) for g in selectors.guides_with_top_sections()]
+    form = SearchForm(params, guides=guides)
+    query, search_filters = form.query(), form.filters()
+    if not query:
+        return None
+    ids = shared.search_ids(query=query, filters=search_filters)
+    found = [statuses.get(pk, "") for pk in ids]  # every result's, not one page's
+    return (
+        current.path,
+        {"q": query, **search_filters},
+        found,
+        "search-results",
+        ("result", "results"),
+    )
+
+
+def _path_list(*, key, current, params, statuses, path_view):
+    if path_view is None:
+        return None
+    path = path_view.path
+    rows = shared.path_steps(path=path, outline=lambda: path_selectors.path_outline(path))
+    found = rows.row_statuses(statuses)
+    return path.get_absolute_url(), {}, found, "path-steps", ("resource", "resources")
+
+
+LIST_REFRESHES = {"guide": _guide_list, "topic": _topic_list, "": _search_list, "path": _path_list}
 
 
 RESOURCE_PROGRESS_ID = "my-progress"  # progress/includes/resource_progress.html

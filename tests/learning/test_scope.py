@@ -34,3 +34,9 @@ def test_only_pages_with_bars_have_a_refresh():
     from apps.learning.widgets import TICK_REFRESHES
 
     assert set(TICK_REFRESHES) == {"guide", "topic", "path", "dashboard"}
+
+
+def test_only_pages_with_a_filtered_list_refresh_it():
+    from apps.learning.views import LIST_REFRESHES
+
+    assert set(LIST_REFRESHES) == {"guide", "topic", "path", ""}  # "": a search
