@@ -3,16 +3,14 @@
 from django.contrib import admin
 from django.urls import include, path
 
-from apps.learning.urls import catalog_urls, paths_urls, progress_urls
-
 urlpatterns = [
     path("admin/", admin.site.urls),
     path("accounts/", include("allauth.urls")),
     path("", include("apps.accounts.urls")),
     path("", include("apps.core.urls")),
-    path("", include((progress_urls, "progress"))),
-    path("", include((paths_urls, "paths"))),
-    path("", include((catalog_urls, "catalog"))),
+    path("", include("apps.progress.urls")),
+    path("", include("apps.paths.urls")),
+    path("", include("apps.learning.urls")),
 ]
 
 handler404 = "apps.core.views.page_not_found"

@@ -104,7 +104,7 @@ def account_delete(request):
         return _render_account(request, delete_form=form)
     logout(request)
     messages.success(request, "Your account and everything you recorded in it have been deleted.")
-    return redirect("catalog:home")
+    return redirect("learning:home")
 
 
 def rate_limited(request):

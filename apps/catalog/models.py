@@ -113,7 +113,7 @@ class Topic(CatalogModel):
         return self.title
 
     def get_absolute_url(self):
-        return reverse_cached("catalog:topic-detail", self.slug)
+        return reverse_cached("learning:topic-detail", self.slug)
 
 
 class Guide(CatalogModel):
@@ -135,7 +135,7 @@ class Guide(CatalogModel):
         return self.title
 
     def get_absolute_url(self):
-        return reverse_cached("catalog:guide-detail", self.slug)
+        return reverse_cached("learning:guide-detail", self.slug)
 
 
 class Section(CatalogModel):
@@ -262,7 +262,7 @@ class Resource(CatalogModel):
         super().save(*args, **kwargs)
 
     def get_absolute_url(self):
-        return reverse_cached("catalog:resource-detail", self.uuid)
+        return reverse_cached("learning:resource-detail", self.uuid)
 
 
 class ResourceAliasQuerySet(models.QuerySet):

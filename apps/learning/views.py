@@ -522,7 +522,7 @@ def _topic_list(*, key, current, params, statuses, path_view):
 
 
 def _search_list(*, key, current, params, statuses, path_view):
-    if key or current.path != reverse_cached("catalog:search"):
+    if key or current.path != reverse_cached("learning:search"):
         return None
     guides = [(g.slug, g.title) for g in selectors.guides_with_top_sections()]
     form = SearchForm(params, guides=guides)

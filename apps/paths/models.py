@@ -34,7 +34,7 @@ class LearningPath(CatalogModel):
         return self.title
 
     def get_absolute_url(self):
-        return reverse_cached("paths:path-detail", self.slug)
+        return reverse_cached("learning:path-detail", self.slug)
 
 
 class PathStep(UUIDModel):

@@ -67,6 +67,6 @@ def progress_import(request):
                 import_apply(user=request.user, plan=plan)
                 count = len(plan.changes)
                 messages.success(request, f"Imported: {count} resource{pluralize(count)} updated.")
-                return redirect("progress:dashboard")
+                return redirect("learning:dashboard")
             form = ImportForm(initial={"text": content})
     return render(request, "progress/import.html", {"form": form, "plan": plan})

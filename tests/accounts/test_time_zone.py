@@ -138,7 +138,7 @@ def test_the_dashboard_counts_in_the_browsers_zone(learner_client, learner):
     )
     progress_set_status(user=learner, resource=ResourceFactory(), status=Status.DONE, at=late)
     learner_client.cookies[COOKIE_NAME] = "America/Los_Angeles"
-    year = learner_client.get(reverse("progress:dashboard")).context["year"]
+    year = learner_client.get(reverse("learning:dashboard")).context["year"]
     assert _active_days(year) == [date.fromordinal(yesterday)]
 
 

@@ -248,7 +248,7 @@ def test_right_confirmation_deletes_me_and_everything_of_mine(
     response = _delete(learner_client, "  ADA@example.com ", password)
 
     assert response.status_code == 302
-    assert response["Location"] == reverse("catalog:home")
+    assert response["Location"] == reverse("learning:home")
     assert [str(m) for m in get_messages(response.wsgi_request)] == [
         "Your account and everything you recorded in it have been deleted."
     ]

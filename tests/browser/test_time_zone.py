@@ -15,7 +15,7 @@ def test_the_browsers_time_zone_is_picked_up(browser, live_server):
     page.set_default_timeout(10_000)
     try:
         sign_in(page, live_server, UserFactory(email="ada@example.com"))
-        page.goto(live_server.url + reverse("progress:dashboard"))
+        page.goto(live_server.url + reverse("learning:dashboard"))
         cookies = {cookie["name"]: cookie["value"] for cookie in context.cookies()}
         assert cookies.get("tz") == "Pacific/Auckland"
 

@@ -60,7 +60,7 @@ def test_spellings_keep_short_words_and_run_both_ways():
 def test_a_typo_gets_did_you_mean_that_finds_something(client, catalog):
     page = selectors.search_page(query="atention", page_number=1)
     assert list(page.object_list) == [] and page.suggestion == "attention"
-    html = client.get(reverse("catalog:search"), {"q": "atention"}).content.decode()
+    html = client.get(reverse("learning:search"), {"q": "atention"}).content.decode()
     assert 'Did you mean <a class="suggestion" href="/search/?q=attention">attention</a>?' in html
     # A word that is spelt right keeps its place; one with no neighbour gives no suggestion.
     assert (
@@ -70,7 +70,7 @@ def test_a_typo_gets_did_you_mean_that_finds_something(client, catalog):
 
 
 def test_results_narrow_by_kind_and_guide_in_the_url(client, catalog):
-    url = reverse("catalog:search")
+    url = reverse("learning:search")
     html = client.get(url, {"q": "attention", "kind": "video"}).content.decode()
     assert "Flash attention explained" in html and "FlashAttention-2" not in html
     assert '<option value="video" selected>' in html
@@ -100,7 +100,7 @@ def test_results_narrow_by_kind_and_guide_in_the_url(client, catalog):
 
 @pytest.mark.parametrize("query", ["-", "a-", "-a-b-", "--", "'-'", "or", "x" * 200, "é-ß"])
 def test_odd_hyphenated_input_is_harmless(client, catalog, query):
-    assert client.get(reverse("catalog:search"), {"q": query}).status_code == 200
+    assert client.get(reverse("learning:search"), {"q": query}).status_code == 200
 
 
 # --- What learners type (issue 29) -----------------------------------------------------------
@@ -148,12 +148,12 @@ def test_no_resource_with_every_word_falls_back_to_any_word_most_words_first(
         "MoE explained",  # moe, experts
         "LLM routing",  # routing
     ]
-    page = client.get(reverse("catalog:search"), {"q": "moe experts routing"}).content.decode()
+    page = client.get(reverse("learning:search"), {"q": "moe experts routing"}).content.decode()
     assert "No result has every word: these have some of them" in page
     assert "3 results" in page
     assert (
         "No result has every word"
-        not in client.get(reverse("catalog:search"), {"q": "moe routing"}).content.decode()
+        not in client.get(reverse("learning:search"), {"q": "moe routing"}).content.decode()
     )
 
 
@@ -190,9 +190,9 @@ def test_authors_and_hosts_are_searched(learners_catalog):
 
 
 def test_a_query_in_another_script_that_finds_nothing_gets_a_hint(client, learners_catalog):
-    page = client.get(reverse("catalog:search"), {"q": "注意力机制"}).content.decode()
+    page = client.get(reverse("learning:search"), {"q": "注意力机制"}).content.decode()
     assert "0 results" in page and "The catalog is in English: try English words" in page
-    page = client.get(reverse("catalog:search"), {"q": "zzqxv"}).content.decode()
+    page = client.get(reverse("learning:search"), {"q": "zzqxv"}).content.decode()
     assert "The catalog is in English" not in page and "Nothing matches" in page
     assert search.in_another_script("注意力") and not search.in_another_script("quantización")
 

@@ -42,7 +42,7 @@ def grow_guide(guide, *, sections, entries_per_section, topic=None):
 
 # --- Layout ----------------------------------------------------------------------------------
 def test_layout_has_landmarks_skip_link_search_and_sign_in(client):
-    page = html(client.get(reverse("catalog:home")))
+    page = html(client.get(reverse("learning:home")))
     assert 'href="#main"' in page and 'id="main"' in page
     assert "<header" in page and "<nav" in page and "<footer" in page
     assert 'role="search"' in page and 'name="q"' in page
@@ -52,7 +52,7 @@ def test_layout_has_landmarks_skip_link_search_and_sign_in(client):
 def test_layout_shows_email_and_logout_form_to_signed_in_user(client):
     user = UserFactory(email="ada@example.com")
     client.force_login(user)
-    page = html(client.get(reverse("catalog:home")))
+    page = html(client.get(reverse("learning:home")))
     assert "ada@example.com" in page
     assert f'action="{reverse("account_logout")}" method="post"' in page
     assert "Sign in" not in page
@@ -61,7 +61,7 @@ def test_layout_shows_email_and_logout_form_to_signed_in_user(client):
 def test_pages_have_no_inline_scripts_or_styles(client):
     entry = EntryFactory()
     for url in (
-        reverse("catalog:home"),
+        reverse("learning:home"),
         entry.section.guide.get_absolute_url(),
         entry.resource.get_absolute_url(),
     ):
@@ -86,7 +86,7 @@ def test_home_lists_guides_with_section_and_resource_counts(client):
     EntryFactory(section=section, resource=ResourceFactory(topics=[topic], is_published=False))
     ResourceFactory(topics=[topic])  # in no guide: hidden, not counted
 
-    response = client.get(reverse("catalog:home"))
+    response = client.get(reverse("learning:home"))
 
     page = html(response)
     assert response.status_code == 200
@@ -101,21 +101,21 @@ def test_home_lists_guides_with_section_and_resource_counts(client):
 def test_home_hides_unpublished_guides_and_topics(client):
     GuideFactory(title="Draft guide", is_published=False)
     TopicFactory(title="Draft topic", is_published=False)
-    page = html(client.get(reverse("catalog:home")))
+    page = html(client.get(reverse("learning:home")))
     assert "Draft guide" not in page and "Draft topic" not in page
 
 
 def test_home_with_empty_catalog_explains_how_to_seed(client):
-    assert "manage.py seed" in html(client.get(reverse("catalog:home")))
+    assert "manage.py seed" in html(client.get(reverse("learning:home")))
 
 
 def test_home_query_count_does_not_grow_with_catalog(client):
     grow_guide(GuideFactory(), sections=1, entries_per_section=1, topic=TopicFactory())
-    small = page_queries(client, reverse("catalog:home"))
+    small = page_queries(client, reverse("learning:home"))
     for _ in range(3):
         grow_guide(GuideFactory(), sections=3, entries_per_section=4, topic=TopicFactory())
     # Cold or warm, the same with four guides as with one; warm: only the content token.
-    assert page_queries(client, reverse("catalog:home")) == small and small[1] == 1
+    assert page_queries(client, reverse("learning:home")) == small and small[1] == 1
 
 
 # --- Guide page ------------------------------------------------------------------------------
@@ -319,7 +319,7 @@ def test_unpublished_guide_is_a_404(client):
 
 
 def test_unknown_guide_is_the_styled_404(client):
-    response = client.get(reverse("catalog:guide-detail", args=["no-such-guide"]))
+    response = client.get(reverse("learning:guide-detail", args=["no-such-guide"]))
     assert response.status_code == 404
     assert "Not found" in html(response) and "Back to the guides" in html(response)
 
@@ -420,7 +420,7 @@ def test_topic_list_shows_published_topics_with_counts(client):
     listed_resource(topics=[topic]), listed_resource(topics=[topic])
     ResourceFactory(topics=[topic])  # in no guide: hidden, not counted
     TopicFactory(title="Secret", is_published=False)
-    page = html(client.get(reverse("catalog:topic-list")))
+    page = html(client.get(reverse("learning:topic-list")))
     assert "Quantization" in page and "Fewer bits." in page and "2 resources" in page
     assert "Secret" not in page
 
@@ -468,7 +468,7 @@ def test_topic_invalid_kind_is_reported_and_ignored(client):
 
 
 def test_unknown_or_unpublished_topic_is_a_404(client):
-    assert client.get(reverse("catalog:topic-detail", args=["nope"])).status_code == 404
+    assert client.get(reverse("learning:topic-detail", args=["nope"])).status_code == 404
     assert client.get(TopicFactory(is_published=False).get_absolute_url()).status_code == 404
 
 
@@ -484,11 +484,11 @@ def test_topic_query_count_does_not_grow(client):
 
 def test_topic_list_query_count(client):
     listed_resource(topics=[TopicFactory()])
-    small = page_queries(client, reverse("catalog:topic-list"))
+    small = page_queries(client, reverse("learning:topic-list"))
     for _ in range(5):
         listed_resource(topics=[TopicFactory()])
     # Cold or warm, six topics cost what one does; warm: the token.
-    assert page_queries(client, reverse("catalog:topic-list")) == small and small[1] == 1
+    assert page_queries(client, reverse("learning:topic-list")) == small and small[1] == 1
 
 
 # --- Search ----------------------------------------------------------------------------------
@@ -517,45 +517,45 @@ def result_titles(response):
 
 
 def test_search_matches_title_author_and_description(client, library):
-    assert result_titles(client.get(reverse("catalog:search"), {"q": "vllm"})) == [
+    assert result_titles(client.get(reverse("learning:search"), {"q": "vllm"})) == [
         "PagedAttention in vLLM"
     ]
-    assert set(result_titles(client.get(reverse("catalog:search"), {"q": "tri dao"}))) == {
+    assert set(result_titles(client.get(reverse("learning:search"), {"q": "tri dao"}))) == {
         "FlashAttention",
         "GPU kernels for everyone",
     }
-    assert result_titles(client.get(reverse("catalog:search"), {"q": "KV cache"})) == [
+    assert result_titles(client.get(reverse("learning:search"), {"q": "KV cache"})) == [
         "PagedAttention in vLLM"
     ]
 
 
 def test_search_needs_every_word(client, library):
-    assert result_titles(client.get(reverse("catalog:search"), {"q": "tri dao triton"})) == [
+    assert result_titles(client.get(reverse("learning:search"), {"q": "tri dao triton"})) == [
         "GPU kernels for everyone"
     ]
 
 
 def test_search_hides_unpublished_and_shows_guide_badges(client, library):
-    page = html(client.get(reverse("catalog:search"), {"q": "attention"}))
+    page = html(client.get(reverse("learning:search"), {"q": "attention"}))
     assert "Unpublished attention trick" not in page
     assert "FlashAttention" in page and "Inference guide" in page
 
 
 def test_empty_search_shows_a_prompt_and_no_results(client, library):
     for params in ({}, {"q": ""}, {"q": "   "}):
-        response = client.get(reverse("catalog:search"), params)
+        response = client.get(reverse("learning:search"), params)
         assert response.status_code == 200
         assert "results" not in response.context
         assert "Type a word or two" in html(response) and 'class="rows"' not in html(response)
 
 
 def test_search_without_results_says_so(client, library):
-    page = html(client.get(reverse("catalog:search"), {"q": "zzzzzz"}))
+    page = html(client.get(reverse("learning:search"), {"q": "zzzzzz"}))
     assert "0 results" in page and "Nothing matches" in page
 
 
 def test_long_search_is_truncated_with_a_message(client, library):
-    response = client.get(reverse("catalog:search"), {"q": "attention " + "x" * 500})
+    response = client.get(reverse("learning:search"), {"q": "attention " + "x" * 500})
     assert response.status_code == 200
     assert len(response.context["query"]) == 200
     assert "only its first 200 characters" in html(response)
@@ -577,7 +577,7 @@ def test_long_search_is_truncated_with_a_message(client, library):
     ],
 )
 def test_odd_search_input_never_errors(client, library, query):
-    response = client.get(reverse("catalog:search"), {"q": query})
+    response = client.get(reverse("learning:search"), {"q": query})
     assert response.status_code == 200
     assert "\x00" not in html(response)
 
@@ -591,17 +591,17 @@ def test_search_paginates_and_copes_with_bad_page_numbers(client):
     section = SectionFactory()
     for n in range(25):
         EntryFactory(section=section, resource=ResourceFactory(title=f"Attention note {n:02}"))
-    first = client.get(reverse("catalog:search"), {"q": "attention"})
+    first = client.get(reverse("learning:search"), {"q": "attention"})
     assert len(result_titles(first)) == 20 and "Next" in html(first) and "page=2" in html(first)
-    second = client.get(reverse("catalog:search"), {"q": "attention", "page": "2"})
+    second = client.get(reverse("learning:search"), {"q": "attention", "page": "2"})
     assert len(result_titles(second)) == 5
     for page in ("abc", "0", "-1", "999", "1e9", "\x00"):
-        response = client.get(reverse("catalog:search"), {"q": "attention", "page": page})
+        response = client.get(reverse("learning:search"), {"q": "attention", "page": page})
         assert response.status_code == 200 and response.context["page"].number in (1, 2)
 
 
 def test_search_htmx_request_gets_only_the_results_fragment(client, library):
-    response = client.get(reverse("catalog:search"), {"q": "quantization"}, **HTMX)
+    response = client.get(reverse("learning:search"), {"q": "quantization"}, **HTMX)
     page = html(response)
     assert page.lstrip().startswith('<div id="search-results"')
     assert "<html" not in page and 'name="q"' not in page  # not the search form itself
@@ -610,8 +610,8 @@ def test_search_htmx_request_gets_only_the_results_fragment(client, library):
 
 
 def test_search_page_form_works_without_javascript_and_searches_live(client):
-    page = html(client.get(reverse("catalog:search")))
-    assert f'action="{reverse("catalog:search")}" method="get"' in page
+    page = html(client.get(reverse("learning:search")))
+    assert f'action="{reverse("learning:search")}" method="get"' in page
     assert (
         'hx-trigger="input changed delay:300ms from:#search-q, search from:#search-q, change from:.search-form__filters"'
         in page
@@ -627,11 +627,11 @@ def test_search_query_count_is_constant(client):
     section = SectionFactory()
     for n in range(2):
         EntryFactory(section=section, resource=ResourceFactory(title=f"Attention {n}"))
-    small = page_queries(client, reverse("catalog:search"), {"q": "attention"})
+    small = page_queries(client, reverse("learning:search"), {"q": "attention"})
     for n in range(30):
         resource = ResourceFactory(title=f"More attention {n}")
         EntryFactory(section=SectionFactory(), resource=resource)
         EntryFactory(section=section, resource=resource)
     # Cold or warm, a second page of 32 results costs what 2 results do; warm: the token only.
-    large = page_queries(client, reverse("catalog:search"), {"q": "attention", "page": "2"})
+    large = page_queries(client, reverse("learning:search"), {"q": "attention", "page": "2"})
     assert large == small and small[1] == 1

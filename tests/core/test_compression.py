@@ -47,7 +47,7 @@ def test_an_htmx_fragment_is_gzipped(client, learner, catalog):  # noqa: F811
 
     client.force_login(learner)
     resource, guide = catalog["resources"][0], catalog["guide"]
-    url = reverse("progress:set", args=[resource.uuid])
+    url = reverse("learning:progress-set", args=[resource.uuid])
     data = {"status": Status.DONE, "scope": f"guide:{guide.uuid}"}
     htmx = {"HX-Request": "true", "Accept-Encoding": "gzip"}
     zipped = client.post(url, data, headers=htmx)

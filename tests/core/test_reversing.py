@@ -11,7 +11,7 @@ pytestmark = pytest.mark.django_db
 
 def test_a_link_is_what_reverse_gives_under_every_script_prefix():
     resource = ResourceFactory()
-    expected = reverse("catalog:resource-detail", args=[resource.uuid])
+    expected = reverse("learning:resource-detail", args=[resource.uuid])
     assert resource.get_absolute_url() == expected
     set_script_prefix("/syllabus/")
     try:

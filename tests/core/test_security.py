@@ -146,7 +146,7 @@ def test_account_page_escapes_the_email(client):
     learner = UserFactory(email=email)
     EmailAddress.objects.create(user=learner, email=email, verified=True, primary=True)
     client.force_login(learner)
-    for url in (reverse("accounts:account"), reverse("progress:dashboard")):
+    for url in (reverse("accounts:account"), reverse("learning:dashboard")):
         html = client.get(url).content.decode()
         assert "<img/src/onerror" not in html, url
         assert "&lt;img/src/onerror=alert(1)&gt;" in html, url
@@ -157,13 +157,13 @@ def test_account_page_escapes_the_email(client):
 
 def _personal_urls(resource):
     return [
-        reverse("progress:dashboard"),
+        reverse("learning:dashboard"),
         resource.get_absolute_url(),
         reverse("progress:import"),
         reverse("accounts:account"),
         reverse("accounts:data-export"),
         *(reverse("progress:export", args=[fmt]) for fmt in ("md", "csv", "json")),
-        reverse("catalog:home"),
+        reverse("learning:home"),
     ]
 
 
@@ -177,7 +177,7 @@ def test_every_response_to_a_signed_in_learner_is_no_store(client):
         cache_control = response["Cache-Control"]
         assert "no-store" in cache_control and "private" in cache_control, (url, cache_control)
     # The tick's htmx fragment, and its no-JavaScript redirect.
-    url = reverse("progress:set", args=[resource.uuid])
+    url = reverse("learning:progress-set", args=[resource.uuid])
     fragment = client.post(url, {"status": "done"}, headers={"HX-Request": "true"})
     assert fragment.status_code == 200 and "no-store" in fragment["Cache-Control"]
     redirect = client.post(url, {"status": "in_progress"})
@@ -185,7 +185,7 @@ def test_every_response_to_a_signed_in_learner_is_no_store(client):
 
 
 def test_visitors_pages_stay_cacheable(client):
-    response = client.get(reverse("catalog:home"))
+    response = client.get(reverse("learning:home"))
     assert response.status_code == 200
     assert "no-store" not in response.get("Cache-Control", "")
 
@@ -249,7 +249,7 @@ def test_cookies_keep_plain_names_when_they_cannot_be_secure():
 
 
 def test_every_response_has_a_permissions_policy(client):
-    for url in (reverse("catalog:home"), "/healthz", "/no-such-page/"):
+    for url in (reverse("learning:home"), "/healthz", "/no-such-page/"):
         policy = client.get(url)["Permissions-Policy"]
         assert "camera=()" in policy and "geolocation=()" in policy and "microphone=()" in policy
 
@@ -265,11 +265,13 @@ def test_a_next_that_is_not_a_path_here_goes_back_to_the_resource(client, next_v
     resource = listed_resource(title="A paper", url="https://example.com/paper")
     client.force_login(learner)
     response = client.post(
-        reverse("progress:note", args=[resource.uuid]), {"note": "mine", "next": next_value}
+        reverse("learning:progress-note", args=[resource.uuid]),
+        {"note": "mine", "next": next_value},
     )
     assert response.status_code == 302 and response["Location"] == resource.get_absolute_url()
     response = client.post(
-        reverse("progress:set", args=[resource.uuid]), {"status": "done", "next": next_value}
+        reverse("learning:progress-set", args=[resource.uuid]),
+        {"status": "done", "next": next_value},
     )
     assert response.status_code == 302 and response["Location"] == resource.get_absolute_url()
 

@@ -840,7 +840,7 @@ def test_the_resource_page_lists_the_uuids_it_also_answers_for(curator_client):
         reverse("admin:catalog_resource_change", args=[survivor.pk])
     ).content.decode()
     assert "Also answers for" in html
-    old_page = reverse("catalog:resource-detail", args=[merged_uuid])
+    old_page = reverse("learning:resource-detail", args=[merged_uuid])
     assert f'<a href="{old_page}">{merged_uuid}</a>' in html
 
 

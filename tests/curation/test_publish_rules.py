@@ -73,7 +73,7 @@ def assert_hidden(html, *secrets):
 
 
 def test_home_lists_and_counts_only_published_things(client, catalog):
-    response = client.get(reverse("catalog:home"))
+    response = client.get(reverse("learning:home"))
     html = response.content.decode()
     assert "Open guide" in html and "Attention" in html
     assert_hidden(html, "Secret guide", "Secret topic")
@@ -119,16 +119,16 @@ def test_topic_pages_hide_unpublished_topics_and_resources(client, catalog):
     assert "Visible zeppelin paper" in html
     assert_hidden(html, "Unpublished zeppelin", "Secret guide", "Under a hidden section zeppelin")
     page(client, catalog["secret_topic"].get_absolute_url(), status=404)
-    assert_hidden(page(client, reverse("catalog:topic-list")), "Secret topic")
+    assert_hidden(page(client, reverse("learning:topic-list")), "Secret topic")
 
 
 def test_search_finds_only_published_resources(client, catalog):
-    response = client.get(reverse("catalog:search"), {"q": "zeppelin"})
+    response = client.get(reverse("learning:search"), {"q": "zeppelin"})
     html = response.content.decode()
     assert "Visible zeppelin paper" in html
     assert_hidden(html, "Unpublished zeppelin", "Secret guide", *LISTED_ONLY_WHERE_HIDDEN)
     htmx = client.get(
-        reverse("catalog:search"), {"q": "zeppelin"}, HTTP_HX_REQUEST="true"
+        reverse("learning:search"), {"q": "zeppelin"}, HTTP_HX_REQUEST="true"
     ).content.decode()
     assert_hidden(htmx, "Unpublished zeppelin", *LISTED_ONLY_WHERE_HIDDEN)
 
@@ -142,7 +142,7 @@ def test_a_learners_dashboard_does_not_show_what_was_unpublished(client, catalog
         user=learner, resource=catalog["visible"], status=Status.IN_PROGRESS, started_at=now
     )
     client.force_login(learner)
-    html = page(client, reverse("progress:dashboard"))
+    html = page(client, reverse("learning:dashboard"))
     assert "Visible zeppelin paper" in html
     assert_hidden(html, "Unpublished zeppelin", "Secret guide")
 
@@ -160,8 +160,8 @@ def test_paths_hide_unpublished_paths_and_resources(client, catalog):
     html = page(client, path.get_absolute_url())
     assert "Visible zeppelin paper" in html
     assert_hidden(html, "Unpublished zeppelin")
-    assert_hidden(page(client, reverse("paths:path-list")), "Secret path")
-    page(client, reverse("paths:path-detail", args=["secret-path"]), status=404)
+    assert_hidden(page(client, reverse("learning:path-list")), "Secret path")
+    page(client, reverse("learning:path-detail", args=["secret-path"]), status=404)
 
 
 def test_unpublishing_from_the_admin_hides_at_once(client, curator_client, catalog):
@@ -171,4 +171,4 @@ def test_unpublishing_from_the_admin_hides_at_once(client, curator_client, catal
         {"action": "unpublish", "_selected_action": [guide.pk]},
     )
     page(client, guide.get_absolute_url(), status=404)
-    assert_hidden(page(client, reverse("catalog:home")), "Open guide")
+    assert_hidden(page(client, reverse("learning:home")), "Open guide")

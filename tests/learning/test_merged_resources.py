@@ -14,7 +14,7 @@ pytestmark = pytest.mark.django_db
 
 
 def page(resource_uuid):
-    return reverse("catalog:resource-detail", args=[resource_uuid])
+    return reverse("learning:resource-detail", args=[resource_uuid])
 
 
 @pytest.fixture

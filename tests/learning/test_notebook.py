@@ -12,7 +12,7 @@ from apps.progress.services import progress_set_note, progress_set_status
 
 pytestmark = pytest.mark.django_db
 
-URL = reverse("progress:notebook")
+URL = reverse("learning:notebook")
 
 
 def signed_in(person) -> Client:
@@ -111,7 +111,7 @@ def test_empty_states_and_the_dashboard_link(learner, catalog):
     client = signed_in(learner)
     html = client.get(URL).content.decode()
     assert "No notes yet." in html and "Nothing in progress." in html
-    assert f'href="{URL}"' in client.get(reverse("progress:dashboard")).content.decode()
+    assert f'href="{URL}"' in client.get(reverse("learning:dashboard")).content.decode()
 
 
 def test_an_unpublished_resource_is_left_out(learner, book):

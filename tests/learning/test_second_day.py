@@ -17,7 +17,7 @@ pytestmark = pytest.mark.django_db
 
 
 def tick_url(resource, slot=None):
-    url = reverse("progress:set", args=[resource.uuid])
+    url = reverse("learning:progress-set", args=[resource.uuid])
     return f"{url}?slot={slot}" if slot else url
 
 
@@ -29,7 +29,7 @@ def test_signed_in_the_guides_nav_and_breadcrumb_land_on_guide_cards_with_own_pr
     progress_set_status(user=learner, resource=catalog["resources"][0], status=Status.DONE)
     progress_set_status(user=learner, resource=catalog["shared"], status=Status.DONE)
     client.force_login(learner)
-    guides_url = reverse("catalog:guide-list")
+    guides_url = reverse("learning:guide-list")
     assert guides_url == "/guides/"
     guide_page = client.get(guide.get_absolute_url()).content.decode()
     assert f'<li><a href="{guides_url}">Guides</a></li>' in guide_page  # the breadcrumb
@@ -48,10 +48,10 @@ def test_signed_in_the_guides_nav_and_breadcrumb_land_on_guide_cards_with_own_pr
 
 
 def test_visitors_get_the_guide_cards_without_bars_and_a_sign_up_link(client, catalog):
-    page = client.get(reverse("catalog:guide-list")).content.decode()
+    page = client.get(reverse("learning:guide-list")).content.decode()
     assert page.count('class="card guide-card"') == 2 and "bar-guide-" not in page
     assert f'href="{reverse("account_signup")}"' in page
-    home = client.get(reverse("catalog:home")).content.decode()
+    home = client.get(reverse("learning:home")).content.decode()
     assert f'href="{reverse("account_signup")}">Sign up</a>' in home  # the header
     assert (
         f'href="{reverse("account_signup")}">Create an account to track your progress</a>' in home
@@ -59,10 +59,10 @@ def test_visitors_get_the_guide_cards_without_bars_and_a_sign_up_link(client, ca
 
 
 def test_guides_page_queries_are_pinned(client, learner, catalog):
-    assert page_queries(client, reverse("catalog:guide-list"))[1] == 1  # warm: the content token
+    assert page_queries(client, reverse("learning:guide-list"))[1] == 1  # warm: the content token
     client.force_login(learner)
     # warm: session, user, content token, statuses
-    assert page_queries(client, reverse("catalog:guide-list"))[1] == 4
+    assert page_queries(client, reverse("learning:guide-list"))[1] == 4
 
 
 # --- 2. Without JavaScript a tick comes back to its row ------------------------------------------
@@ -100,7 +100,7 @@ def test_a_tick_without_javascript_returns_to_its_rows_anchor_on_every_page(
     )
     assert response["Location"] == f"{path_url}#step-item-{item.uuid}"
 
-    search = reverse("catalog:search") + "?q=alpha"
+    search = reverse("learning:search") + "?q=alpha"
     response = client.post(tick_url(resource, resource.uuid), {"status": "done", "next": search})
     assert response["Location"] == f"{search}#resource-{resource.uuid}"
     # A slot that is not a slug is refused like any bad input: nothing changes.
@@ -176,7 +176,7 @@ def test_a_tick_on_the_dashboard_refreshes_recently_completed_and_in_progress(
     resource, started = catalog["resources"][0], catalog["resources"][1]
     progress_set_status(user=learner, resource=started, status=Status.IN_PROGRESS)
     client.force_login(learner)
-    page = client.get(reverse("progress:dashboard")).content.decode()
+    page = client.get(reverse("learning:dashboard")).content.decode()
     assert 'id="dashboard-recent"' in page and "Nothing completed yet." in page
     html = client.post(
         tick_url(resource), {"status": "done", "scope": "dashboard"}, HTTP_HX_REQUEST="true"
@@ -232,7 +232,7 @@ def test_a_guide_description_is_sanitized_markdown(client, catalog):
     assert "<ul>\n<li><strong>one</strong></li>" in page
     assert "<script>alert(1)" not in page and "&lt;script&gt;alert(1)&lt;/script&gt;" in page
     assert 'href="javascript:' not in page
-    cards = client.get(reverse("catalog:guide-list")).content.decode()
+    cards = client.get(reverse("learning:guide-list")).content.decode()
     assert "Read: one two" in " ".join(cards.split()) and "**" not in cards
 
 
@@ -260,7 +260,7 @@ def test_form_styles_load_on_every_page_with_a_form(client, learner, catalog):
 def test_heatmap_has_month_and_day_labels_and_a_legend(client, learner, catalog):
     progress_set_status(user=learner, resource=catalog["resources"][0], status=Status.DONE)
     client.force_login(learner)
-    page = client.get(reverse("progress:dashboard")).content.decode()
+    page = client.get(reverse("learning:dashboard")).content.decode()
     assert 'class="heatmap-scroll"' in page
     assert (
         '<text class="hm-label" x="0"' in page and ">Mon</text>" in page and ">Wed</text>" in page

@@ -154,7 +154,7 @@ def test_topic_page_status_filter(learner, catalog):
         catalog["topic"],
         catalog["resources"],
     )  # the topic holds r[0] (done) and the shared one
-    url = reverse("catalog:topic-detail", args=[topic.slug])
+    url = reverse("learning:topic-detail", args=[topic.slug])
     client = signed_in(learner)
     html = html_of(client.get(url, {"status": "not_done"}))
     assert rows(html) == {f"resource-{catalog['shared'].uuid}"}
@@ -170,7 +170,7 @@ def test_topic_page_status_filter(learner, catalog):
 
 def test_search_status_filter(learner, catalog):
     r = catalog["resources"]
-    url = reverse("catalog:search")
+    url = reverse("learning:search")
     client = signed_in(learner)
     everything = rows(html_of(client.get(url, {"q": "alpha"})))
     assert f"resource-{r[0].uuid}" in everything and len(everything) == 6
@@ -218,7 +218,7 @@ def test_a_row_menu_sets_the_status_it_names_without_javascript(learner, catalog
         "not_started",
     ):  # the same one twice converges
         response = client.post(
-            reverse("progress:set", args=[resource.uuid]),
+            reverse("learning:progress-set", args=[resource.uuid]),
             {"status": status, "scope": f"guide:{guide.uuid}", "next": back},
         )
         assert response.status_code == 302 and response["Location"] == back
@@ -232,7 +232,7 @@ def test_a_row_menu_over_htmx_swaps_the_tick_with_the_menu_open_and_focused(
     guide, resource = catalog["guide"], catalog["resources"][2]
     slot = entry_id(resource, guide).removeprefix("entry-")
     response = signed_in(learner).post(
-        reverse("progress:set", args=[resource.uuid]),
+        reverse("learning:progress-set", args=[resource.uuid]),
         {"status": "skipped", "scope": f"guide:{guide.uuid}", "slot": slot, "menu": "1"},
         HTTP_HX_REQUEST="true",
     )
@@ -252,7 +252,7 @@ def test_visitors_get_no_row_menu_and_their_post_asks_to_sign_in(catalog):
     html = html_of(Client().get(guide.get_absolute_url()))
     assert "tick-menu" not in html
     response = Client().post(
-        reverse("progress:set", args=[resource.uuid]), {"status": "in_progress"}
+        reverse("learning:progress-set", args=[resource.uuid]), {"status": "in_progress"}
     )
     assert response.status_code == 302 and response["Location"].startswith(reverse("account_login"))
     assert not Progress.objects.exists()
@@ -275,7 +275,7 @@ def test_rows_mark_the_learners_own_notes_only(learner, other_learner, catalog, 
     mark = 'class="note-mark"'
     pages = {
         "guide": guide.get_absolute_url(),
-        "topic": reverse("catalog:topic-detail", args=[topic.slug]),
+        "topic": reverse("learning:topic-detail", args=[topic.slug]),
         "path": learning_path.get_absolute_url(),
     }
     for name, url in pages.items():
@@ -291,14 +291,14 @@ def test_rows_mark_the_learners_own_notes_only(learner, other_learner, catalog, 
     assert (
         Progress.objects.get(user=learner, resource=catalog["shared"]).status == Status.NOT_STARTED
     )
-    search = html_of(signed_in(learner).get(reverse("catalog:search"), {"q": "shared"}))
+    search = html_of(signed_in(learner).get(reverse("learning:search"), {"q": "shared"}))
     assert f"Your note on {catalog['shared'].title}" in search
 
 
 def test_a_tick_keeps_its_menu_after_the_swap_except_on_the_resource_page(learner, catalog):
     resource = catalog["resources"][2]
     client = signed_in(learner)
-    url = reverse("progress:set", args=[resource.uuid])
+    url = reverse("learning:progress-set", args=[resource.uuid])
     # The search page's ticks name no scope: the swapped tick still has its menu, closed.
     html = html_of(client.post(url, {"status": "done"}, HTTP_HX_REQUEST="true"))
     assert '<details class="tick-menu">' in html and 'aria-checked="true"' in html
@@ -329,7 +329,7 @@ def test_the_other_filters_links_keep_the_learners_status_filter(learner, other_
     assert f'href="{url}?kind=paper&amp;status=skipped"' in chosen
     assert f'class="chip" href="{url}?status=skipped"' in chosen
     # The topic page's too.
-    topic_url = reverse("catalog:topic-detail", args=[topic.slug])
+    topic_url = reverse("learning:topic-detail", args=[topic.slug])
     html = html_of(signed_in(learner).get(topic_url, {"status": "in_progress"}))
     assert f'href="{topic_url}?kind=paper&amp;status=in_progress"' in html
 
@@ -343,7 +343,7 @@ def test_search_status_filter_covers_every_page_of_results(learner):
     progress_set_status(user=learner, resource=found[0], status=Status.DONE)
     progress_set_status(user=learner, resource=found[22], status=Status.IN_PROGRESS)
     progress_set_status(user=learner, resource=found[24], status=Status.SKIPPED)
-    client, url = signed_in(learner), reverse("catalog:search")
+    client, url = signed_in(learner), reverse("learning:search")
 
     html = html_of(client.get(url, {"q": "zeta"}))
     assert len(rows(html)) == 20 and "25 results" in html
@@ -373,14 +373,14 @@ def test_search_status_filter_that_keeps_nothing_says_so_once(learner):
 
     ResourceFactory(title="Zeta paper")
     html = html_of(
-        signed_in(learner).get(reverse("catalog:search"), {"q": "zeta", "status": "skipped"})
+        signed_in(learner).get(reverse("learning:search"), {"q": "zeta", "status": "skipped"})
     )
     assert rows(html) == set() and "Nothing here is skipped" in html
     assert "Nothing matches" not in html and "Did you mean" not in html
 
 
 def test_search_query_counts_for_a_learner_are_pinned(learner, catalog):
-    client, url = signed_in(learner), reverse("catalog:search")
+    client, url = signed_in(learner), reverse("learning:search")
     # Warm: session, user, content token, statuses (every result's id is shared, memoized).
     assert page_queries(client, url, {"q": "alpha"})[1] == 4
     # A chosen status renders the learner's own page: + the count and the page of results.
@@ -398,7 +398,7 @@ def status_block(html, target) -> str:
 
 def htmx_tick(client, resource, *, scope, page, status="done", slot=""):
     return client.post(
-        reverse("progress:set", args=[resource.uuid]),
+        reverse("learning:progress-set", args=[resource.uuid]),
         {"status": status, "scope": scope, "slot": slot},
         headers={"HX-Request": "true", "HX-Current-URL": f"http://testserver{page}"},
     )
@@ -470,7 +470,7 @@ def test_a_tick_from_another_address_refreshes_no_filter(learner, catalog):
         assert '-status" hx-swap-oob' not in html and 'hx-swap-oob="delete"' not in html
     # Without JavaScript the page is simply loaded again, with its filter.
     response = signed_in(learner).post(
-        reverse("progress:set", args=[resource.uuid]),
+        reverse("learning:progress-set", args=[resource.uuid]),
         {"status": "undone", "scope": scope, "next": f"{guide.get_absolute_url()}?status=not_done"},
     )
     assert response["Location"].startswith(f"{guide.get_absolute_url()}?status=not_done")
@@ -478,7 +478,7 @@ def test_a_tick_from_another_address_refreshes_no_filter(learner, catalog):
 
 def test_a_tick_on_a_filtered_search_refreshes_its_counts_over_every_result(learner, catalog):
     client = signed_in(learner)
-    page = reverse("catalog:search") + "?q=alpha&status=not_done"
+    page = reverse("learning:search") + "?q=alpha&status=not_done"
     resource = catalog["resources"][2]
     html = html_of(htmx_tick(client, resource, scope="", page=page))
     assert status_block(html, "search-results") == status_block(
@@ -486,5 +486,5 @@ def test_a_tick_on_a_filtered_search_refreshes_its_counts_over_every_result(lear
     )
     assert f'<li id="resource-{resource.uuid}" hx-swap-oob="delete"></li>' in html
     # A search page without a query has no list to refresh.
-    html = html_of(htmx_tick(client, resource, scope="", page=reverse("catalog:search")))
+    html = html_of(htmx_tick(client, resource, scope="", page=reverse("learning:search")))
     assert '-status" hx-swap-oob' not in html and "delete" not in html

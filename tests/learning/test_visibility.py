@@ -50,7 +50,7 @@ def test_a_published_subsection_under_an_unpublished_section_is_hidden_everywher
     progress_set_status(
         user=learner, resource=visible, status=Status.DONE
     )  # the latest change: this guide
-    dashboard = unescape(client.get(reverse("progress:dashboard")).content.decode())
+    dashboard = unescape(client.get(reverse("learning:dashboard")).content.decode())
     assert "1 of 1 resources done" in dashboard  # the overall bar counts visible entries only
     continue_card = dashboard.split('id="continue-heading"')[1].split("</section>")[0]
     assert "Hidden paper" not in continue_card.split("<h3>In progress</h3>")[0]
@@ -65,7 +65,7 @@ def test_a_tick_on_the_guide_page_refreshes_bars_over_visible_entries_only(clien
     visible = Resource.objects.get(title="Visible paper")
     client.force_login(learner)
     response = client.post(
-        reverse("progress:set", args=[visible.uuid]),
+        reverse("learning:progress-set", args=[visible.uuid]),
         {"status": "done", "scope": f"guide:{guide.uuid}"},
         HTTP_HX_REQUEST="true",
     )
@@ -107,7 +107,7 @@ def test_a_hidden_resource_is_not_found_by_search(client, hidden):
     from apps.catalog import selectors
 
     assert list(selectors.search_resources("zyzzyva")) == []
-    page = client.get(reverse("catalog:search"), {"q": "zyzzyva"}).content.decode()
+    page = client.get(reverse("learning:search"), {"q": "zyzzyva"}).content.decode()
     assert "Zyzzyva kernels" not in page
 
 
@@ -118,14 +118,16 @@ def test_a_hidden_resource_gives_no_did_you_mean(hidden):
 
 
 def test_a_hidden_resource_is_not_on_its_topic(client, hidden):
-    page = unescape(client.get(reverse("catalog:topic-detail", args=["kernels"])).content.decode())
+    page = unescape(client.get(reverse("learning:topic-detail", args=["kernels"])).content.decode())
     assert "Shown paper" in page and "Zyzzyva kernels" not in page
-    topics = unescape(client.get(reverse("catalog:topic-list")).content.decode())
+    topics = unescape(client.get(reverse("learning:topic-list")).content.decode())
     assert "1 resource" in topics and "2 resources" not in topics
 
 
 def test_a_hidden_resource_is_not_on_a_published_path(client, hidden):
-    page = unescape(client.get(reverse("paths:path-detail", args=["kernel-path"])).content.decode())
+    page = unescape(
+        client.get(reverse("learning:path-detail", args=["kernel-path"])).content.decode()
+    )
     assert "Shown paper" in page and "Zyzzyva kernels" not in page
 
 
@@ -136,7 +138,7 @@ def test_a_hidden_resource_has_no_page(client, hidden):
 def test_a_visitor_cannot_tick_a_hidden_resource(client, hidden):
     from apps.progress.signals import PENDING_SESSION_KEY
 
-    response = client.post(reverse("progress:set", args=[hidden.uuid]), {"status": "done"})
+    response = client.post(reverse("learning:progress-set", args=[hidden.uuid]), {"status": "done"})
     assert response.status_code == 404
     assert PENDING_SESSION_KEY not in client.session
 
@@ -147,10 +149,10 @@ def test_a_learner_cannot_tick_or_note_a_hidden_resource(client, hidden):
     client.force_login(UserFactory())
     for htmx in ({}, {"HTTP_HX_REQUEST": "true"}):
         response = client.post(
-            reverse("progress:set", args=[hidden.uuid]), {"status": "done"}, **htmx
+            reverse("learning:progress-set", args=[hidden.uuid]), {"status": "done"}, **htmx
         )
         assert response.status_code == 404
-    response = client.post(reverse("progress:note", args=[hidden.uuid]), {"note": "mine"})
+    response = client.post(reverse("learning:progress-note", args=[hidden.uuid]), {"note": "mine"})
     assert response.status_code == 404
     assert not Progress.objects.filter(resource=hidden).exists()
 

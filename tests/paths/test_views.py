@@ -32,7 +32,7 @@ def test_unpublished_resources_are_never_shown_on_a_path(client, learner, catalo
     hidden = catalog["resources"][0]
     hidden.is_published = False
     hidden.save()
-    html = client.get(reverse("paths:path-detail", args=["kernels"])).content.decode()
+    html = client.get(reverse("learning:path-detail", args=["kernels"])).content.decode()
     assert hidden.title not in html and catalog["resources"][1].title in html
     assert path_detail(path=learning_path, user=learner).tally.total == 3
 
@@ -40,9 +40,9 @@ def test_unpublished_resources_are_never_shown_on_a_path(client, learner, catalo
 def test_unpublished_or_unknown_path_is_a_404(client, learning_path):
     learning_path.is_published = False
     learning_path.save()
-    assert client.get(reverse("paths:path-detail", args=["kernels"])).status_code == 404
-    assert client.get(reverse("paths:path-detail", args=["nope"])).status_code == 404
-    assert "Kernel development" not in client.get(reverse("paths:path-list")).content.decode()
+    assert client.get(reverse("learning:path-detail", args=["kernels"])).status_code == 404
+    assert client.get(reverse("learning:path-detail", args=["nope"])).status_code == 404
+    assert "Kernel development" not in client.get(reverse("learning:path-list")).content.decode()
 
 
 def test_path_heading_is_shared_yet_follows_a_curators_edit(
@@ -51,7 +51,7 @@ def test_path_heading_is_shared_yet_follows_a_curators_edit(
     client.force_login(learner)
     page = unescape(client.get(learning_path.get_absolute_url()).content.decode())
     assert (
-        f'<a href="{reverse("paths:path-list")}">Paths</a>' in page
+        f'<a href="{reverse("learning:path-list")}">Paths</a>' in page
         and "<h1>Kernel development</h1>" in page
     )
     assert (
@@ -68,14 +68,14 @@ def test_path_heading_is_shared_yet_follows_a_curators_edit(
 def test_path_list_shows_length_effort_and_my_progress(client, learner, catalog, learning_path):
     progress_set_status(user=learner, resource=catalog["shared"], status=Status.DONE)
     client.force_login(learner)
-    html = client.get(reverse("paths:path-list")).content.decode()
+    html = client.get(reverse("learning:path-list")).content.decode()
     assert "2 steps · 4 resources" in unescape(html) and "hour" in html
     assert f'id="bar-path-{learning_path.uuid}"' in html and "1/4" in html
 
 
 def test_path_page_query_count_is_constant(client, learner, catalog, learning_path):
     client.force_login(learner)
-    url = reverse("paths:path-detail", args=["kernels"])
+    url = reverse("learning:path-detail", args=["kernels"])
     small = page_queries(client, url)
     _, more = build_guide("gamma", n_sections=3, per_section=8)
     for position, resource in enumerate(more, start=1):
@@ -95,7 +95,7 @@ def test_ticking_on_a_path_page_refreshes_path_step_bars_and_next_up(
     client.force_login(learner)
     item = StepResource.objects.get(step__position=1, resource=catalog["resources"][0])
     response = client.post(
-        reverse("progress:set", args=[item.resource.uuid]),
+        reverse("learning:progress-set", args=[item.resource.uuid]),
         {"status": "done", "scope": f"path:{learning_path.uuid}", "slot": str(item.uuid)},
         HTTP_HX_REQUEST="true",
     )
@@ -114,15 +114,15 @@ def test_follow_unfollow_keeps_progress_and_pace_gives_a_finish_date(
     client.post(follow_url, {"action": "follow"})
     client.post(follow_url, {"action": "follow"})  # idempotent
     assert PathFollow.objects.filter(user=learner, path=learning_path).count() == 1
-    dashboard = client.get(reverse("progress:dashboard")).content.decode()
+    dashboard = client.get(reverse("learning:dashboard")).content.decode()
     assert "Kernel development" in dashboard and f'id="next-up-{learning_path.uuid}"' in dashboard
 
     client.post(follow_url, {"action": "follow", "hours_per_week": "5"})
-    html = client.get(reverse("paths:path-detail", args=["kernels"])).content.decode()
+    html = client.get(reverse("learning:path-detail", args=["kernels"])).content.decode()
     # What was done before following is where the pace starts, not a lead.
     assert "At 5 h/week: finish around" in html and "on track" in html and "ahead" not in html
     progress_set_status(user=learner, resource=catalog["resources"][0], status=Status.DONE)
-    html = client.get(reverse("paths:path-detail", args=["kernels"])).content.decode()
+    html = client.get(reverse("learning:path-detail", args=["kernels"])).content.decode()
     assert "ahead by" in html
 
     client.post(follow_url, {"action": "unfollow"})
@@ -138,7 +138,7 @@ def test_dashboard_shows_each_followed_path_with_its_bar_next_up_and_pace(
     client.force_login(learner)
     progress_set_status(user=learner, resource=catalog["resources"][0], status=Status.DONE)
     PathFollow.objects.create(user=learner, path=learning_path, hours_per_week=3)
-    html = client.get(reverse("progress:dashboard")).content.decode()
+    html = client.get(reverse("learning:dashboard")).content.decode()
     row = html.split('class="plain-list followed-paths">')[1].split("</ul>")[0]
     assert f'<h3><a href="{learning_path.get_absolute_url()}">Kernel development</a></h3>' in row
     assert f'id="bar-path-{learning_path.uuid}" class="bar bar--compact"' in row and "1/4" in row
@@ -150,7 +150,7 @@ def test_dashboard_shows_each_followed_path_with_its_bar_next_up_and_pace(
 
     PathFollow.objects.filter(user=learner).update(hours_per_week=None)
     row = (
-        client.get(reverse("progress:dashboard"))
+        client.get(reverse("learning:dashboard"))
         .content.decode()
         .split('class="plain-list followed-paths">')[1]
     )

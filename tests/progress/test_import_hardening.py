@@ -176,7 +176,7 @@ def test_a_negative_offset_within_range_is_kept_as_that_instant(client, learner,
     assert row.completed_at.isoformat() == "2024-03-03T10:30:00+00:00"
     # Every page that shows the row answers.
     for url in (
-        reverse("progress:dashboard"),
+        reverse("learning:dashboard"),
         resource.get_absolute_url(),
         reverse("accounts:data-export"),
         *(reverse("progress:export", args=[fmt]) for fmt in ("md", "csv", "json")),

@@ -122,7 +122,7 @@ def test_rejected_json_items_are_quoted_in_words_not_as_raw_data(client, learner
 def _assert_a_way_forward(html):
     assert "Apply" not in html
     assert f'href="{reverse("progress:import")}"' in html and "Import another file" in html
-    assert f'href="{reverse("progress:dashboard")}"' in html
+    assert f'href="{reverse("learning:dashboard")}"' in html
 
 
 def test_a_file_that_is_already_applied_says_there_is_nothing_to_change(client, learner, catalog):

@@ -179,7 +179,7 @@ def test_topic_page_shows_each_learner_only_their_own_ticks(
     progress_set_status(user=learner, resource=y, status=Status.IN_PROGRESS)
     progress_set_status(user=other_learner, resource=extra, status=Status.SKIPPED)
     clients = {"a": signed_in(learner), "b": signed_in(other_learner), "anon": Client()}
-    url = reverse("catalog:topic-detail", args=[topic.slug])
+    url = reverse("learning:topic-detail", args=[topic.slug])
 
     pages = {who: get(clients[who], url) for who in order}
     assert builds["topic"] == 1
@@ -271,14 +271,16 @@ def test_each_learner_gets_a_csrf_token_of_their_own_in_a_warm_page(
     data = {"status": "done", "scope": f"guide:{guide.uuid}", "slot": str(slot), "next": url}
     assert (
         a.post(
-            reverse("progress:set", args=[resource.uuid]), {**data, "csrfmiddlewaretoken": b_token}
+            reverse("learning:progress-set", args=[resource.uuid]),
+            {**data, "csrfmiddlewaretoken": b_token},
         ).status_code
         == 403
     )
     assert not Progress.objects.exists()
     # … and the one in A's page works for A, and only writes A's progress.
     response = a.post(
-        reverse("progress:set", args=[resource.uuid]), {**data, "csrfmiddlewaretoken": a_token}
+        reverse("learning:progress-set", args=[resource.uuid]),
+        {**data, "csrfmiddlewaretoken": a_token},
     )
     assert (
         response.status_code == 302 and response["Location"] == f"{url}#entry-{slot}"
@@ -313,10 +315,10 @@ def test_bulk_writes_show_on_the_very_next_request(builds, learner, catalog, lea
     a, anon = signed_in(learner), Client()
     urls = [
         guide.get_absolute_url(),
-        reverse("catalog:topic-detail", args=[topic.slug]),
+        reverse("learning:topic-detail", args=[topic.slug]),
         learning_path.get_absolute_url(),
     ]
-    home = reverse("catalog:home")
+    home = reverse("learning:home")
 
     for client in (a, anon):  # warm every page, for a learner and for a visitor
         for url in urls:
@@ -373,7 +375,7 @@ def test_bulk_writes_show_on_the_very_next_request(builds, learner, catalog, lea
 
 def test_a_resource_filed_under_a_topic_shows_there_at_once(builds, learner, catalog):
     topic, added = catalog["topic"], catalog["resources"][5]
-    url = reverse("catalog:topic-detail", args=[topic.slug])
+    url = reverse("learning:topic-detail", args=[topic.slug])
     progress_set_status(user=learner, resource=added, status=Status.DONE)
     a = signed_in(learner)
     html = get(a, url)

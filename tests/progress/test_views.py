@@ -18,7 +18,7 @@ pytestmark = pytest.mark.django_db
 
 
 def tick_url(resource):
-    return reverse("progress:set", args=[resource.uuid])
+    return reverse("learning:progress-set", args=[resource.uuid])
 
 
 def test_tick_without_javascript_saves_and_redirects_back(client, learner, catalog):
@@ -87,7 +87,7 @@ def test_htmx_tick_on_the_dashboard_refreshes_its_guide_and_section_bars_as_show
 ):
     client.force_login(learner)
     resource, guide = catalog["resources"][0], catalog["guide"]
-    page = client.get(reverse("progress:dashboard")).content.decode()
+    page = client.get(reverse("learning:dashboard")).content.decode()
     top = resource.entries.get().section.parent
     for dom_id in (f"bar-guide-{guide.uuid}", f"bar-section-{top.uuid}"):
         assert f'id="{dom_id}" class="bar bar--compact"' in page
@@ -263,7 +263,7 @@ def test_one_user_cannot_change_or_see_another_users_progress(
     progress_set_status(user=learner, resource=resource, status=Status.DONE, note="my private note")
     client.force_login(other_learner)
     client.post(tick_url(resource), {"status": "not_started"})
-    client.post(reverse("progress:note", args=[resource.uuid]), {"note": "eve was here"})
+    client.post(reverse("learning:progress-note", args=[resource.uuid]), {"note": "eve was here"})
     mine = Progress.objects.get(user=learner, resource=resource)
     assert (mine.status, mine.note) == (Status.DONE, "my private note")
     for fmt in ("json", "csv", "md"):
@@ -278,7 +278,7 @@ def test_one_user_cannot_change_or_see_another_users_progress(
 
 @pytest.mark.parametrize(
     "name,args",
-    [("progress:dashboard", []), ("progress:export", ["json"]), ("progress:import", [])],
+    [("learning:dashboard", []), ("progress:export", ["json"]), ("progress:import", [])],
 )
 def test_personal_pages_require_sign_in(client, name, args):
     response = client.get(reverse(name, args=args))
@@ -294,7 +294,7 @@ def test_dashboard_shows_overall_and_guide_progress(client, learner, catalog):
     progress_set_status(user=learner, resource=catalog["shared"], status=Status.DONE)
     progress_set_status(user=learner, resource=catalog["resources"][0], status=Status.DONE)
     client.force_login(learner)
-    html = client.get(reverse("progress:dashboard")).content.decode()
+    html = client.get(reverse("learning:dashboard")).content.decode()
     # 10 distinct resources in all (6 + 3 + the shared one); 2 done.
     assert "2 of 10 resources done" in html
     assert f'id="bar-guide-{catalog["guide"].uuid}"' in html and "2/7" in html
@@ -314,7 +314,7 @@ def test_dashboard_lists_next_up_in_progress_and_recently_completed(client, lear
         user=learner, resource=fourth, status=Status.DONE
     )  # the latest change: alpha
     client.force_login(learner)
-    html = client.get(reverse("progress:dashboard")).content.decode()
+    html = client.get(reverse("learning:dashboard")).content.decode()
 
     next_up = html.split('id="continue-heading"')[1].split("<h3>In progress</h3>")[0]
     assert "Next in <a" in next_up and ">Alpha</a>" in next_up
@@ -346,7 +346,7 @@ def test_dashboard_heatmap_sums_up_the_learners_year(client, learner, catalog):
     for resource in catalog["resources"][:2]:
         progress_set_status(user=learner, resource=resource, status=Status.DONE)
     client.force_login(learner)
-    html = client.get(reverse("progress:dashboard")).content.decode()
+    html = client.get(reverse("learning:dashboard")).content.decode()
     figure = html.split('<figure class="heatmap">')[1].split("</figure>")[0]
     today = timezone.localdate()
     assert '<desc id="heatmap-desc">2 things started or finished on 1 day.</desc>' in figure
@@ -362,7 +362,7 @@ def test_dashboard_heatmap_sums_up_the_learners_year(client, learner, catalog):
 
 def test_dashboard_lists_say_so_when_empty(client, learner, catalog):
     client.force_login(learner)
-    html = client.get(reverse("progress:dashboard")).content.decode()
+    html = client.get(reverse("learning:dashboard")).content.decode()
     assert "Tick something in a guide" in html and "Nothing completed yet." in html
     assert "<h3>In progress</h3>" not in html and 'class="mini-row"' not in html
 
@@ -374,12 +374,12 @@ def test_dashboard_links_follow_a_renamed_resource(client, learner, catalog):
     progress_set_status(user=learner, resource=finished, status=Status.DONE)
     assert (
         f'<a href="{started.get_absolute_url()}">{started.title}</a>'
-        in client.get(reverse("progress:dashboard")).content.decode()
+        in client.get(reverse("learning:dashboard")).content.decode()
     )
     started.title, finished.title = "Attention \u2014 revisited", "Zur\u00fcck & weiter"
     started.save()
     finished.save()
-    html = client.get(reverse("progress:dashboard")).content.decode()
+    html = client.get(reverse("learning:dashboard")).content.decode()
     assert f'<a href="{started.get_absolute_url()}">Attention \u2014 revisited</a>' in html
     assert f'<a href="{finished.get_absolute_url()}">Zur\u00fcck &amp; weiter</a>' in html
 
@@ -388,13 +388,13 @@ def test_dashboard_query_count_does_not_grow_with_rows(client, learner, catalog)
     client.force_login(learner)
     for resource in catalog["resources"][:2]:
         progress_set_status(user=learner, resource=resource, status=Status.DONE)
-    small = page_queries(client, reverse("progress:dashboard"))
+    small = page_queries(client, reverse("learning:dashboard"))
     build_guide("gamma", n_sections=4, per_section=10)
     for resource in catalog["resources"][2:] + catalog["other_resources"]:
         progress_set_status(user=learner, resource=resource, status=Status.DONE)
     # Warm: the session, its user, the token, then the learner's rows (statuses, latest started
     # and done, latest changed), their activity days and followed paths.
-    assert page_queries(client, reverse("progress:dashboard")) == small == (small[0], 3 + 3)
+    assert page_queries(client, reverse("learning:dashboard")) == small == (small[0], 3 + 3)
 
 
 def test_json_export_import_round_trip_reproduces_progress(client, learner, other_learner, catalog):
@@ -555,7 +555,7 @@ def test_a_too_long_note_with_a_status_changes_nothing_and_says_why(client, lear
 def test_save_note_over_htmx_swaps_the_block_with_the_note_saved(client, learner, catalog):
     resource = catalog["resources"][0]
     client.force_login(learner)
-    url = reverse("progress:note", args=[resource.uuid])
+    url = reverse("learning:progress-note", args=[resource.uuid])
     response = client.post(url, {"note": "mine"}, HTTP_HX_REQUEST="true")
     html = response.content.decode()
     assert response["HX-Retarget"] == "#my-progress" and ">mine</textarea>" in html

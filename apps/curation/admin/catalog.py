@@ -842,7 +842,7 @@ class ResourceAdmin(CatalogModelAdmin):
         return format_html_join(
             ", ",
             '<a href="{}">{}</a>',
-            ((reverse("catalog:resource-detail", args=[value]), value) for value in uuids),
+            ((reverse("learning:resource-detail", args=[value]), value) for value in uuids),
         )
 
     # --- actions -------------------------------------------------------------------------------
