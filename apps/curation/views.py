@@ -1,7 +1,7 @@
 """The curators' custom admin pages: merge duplicates, import a markdown guide, sync a guide
 with its source, export guides.
 
-They are wired into the catalog's ModelAdmins (apps/curation/admin/catalog.py: ``GuideAdmin.get_urls``
+They are wired into the catalog's ModelAdmins (apps/catalog/admin.py: ``GuideAdmin.get_urls``
 and the Resource merge action), wrapped by ``admin_site.admin_view``: only active staff get
 here, others go to the admin login. Each view checks the model permissions it needs.
 """

@@ -1,8 +1,9 @@
-"""Django admin, where curators keep the catalog alive: every ModelAdmin of the project lives in
-this package (Django's autodiscovery imports it), built from the shared pieces in ``base``.
+"""Django admin, where curators keep the catalog alive: the admin site's setup, and in ``base``
+the shared pieces every ModelAdmin is built from.
 
-``catalog``: guides, sections, entries, resources, topics; ``paths``: learning paths and steps;
-``progress``: learners' progress, for superusers only.
+Each ModelAdmin sits in its model's app (Django's autodiscovery imports them):
+apps/catalog/admin.py (guides, sections, entries, resources, topics), apps/paths/admin.py
+(learning paths and steps), apps/progress/admin.py (learners' progress, for superusers only).
 """
 
 from functools import partial
@@ -10,7 +11,6 @@ from functools import partial
 from allauth.account.decorators import secure_admin_login
 from django.contrib import admin
 
-from apps.curation.admin import catalog, paths, progress  # noqa: F401  (registers the ModelAdmins)
 from apps.curation.admin.base import autocomplete_view
 
 admin.site.site_header = "Syllabus curation"

@@ -1,5 +1,5 @@
-"""Building blocks for the catalog's ModelAdmins, and for any app that adds catalog-like models
-later (the paths app's admin.py imports from here):
+"""Building blocks for every app's ModelAdmins (apps/catalog/admin.py, apps/paths/admin.py,
+apps/progress/admin.py import from here):
 
 - ``CatalogModelAdmin``: publish / unpublish actions that write history, a "Recent changes"
   read-only field, saner defaults;

@@ -1,6 +1,8 @@
 """Django admin for the catalog, where curators keep it alive.
 
-Shared behaviour (publish actions with history, positions that renumber, recent changes)
+Wiring into the curators' admin: like every app's admin.py it builds on apps.curation and calls
+its services, an import from a higher layer that import-linter exempts for admin modules only
+(docs/ARCHITECTURE.md). Shared behaviour (publish actions with history, positions that renumber, recent changes)
 lives in apps/curation/admin/base.py; the curators' bigger tools (merge, import/export,
 link checks) in apps/curation. Changelists annotate their counts and select their
 relations, so a page costs the same few queries however many rows it shows.
