@@ -1,4 +1,4 @@
-"""The learner-facing catalog pages: content, htmx fragments, filters, hidden objects, 404s, query counts."""
+"""The learner pages (apps.learning.views): the catalog pages' content, htmx fragments, filters, hidden objects, 404s, query counts."""
 
 import uuid
 from html import unescape

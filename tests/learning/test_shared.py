@@ -1,5 +1,5 @@
 """The per-worker memo of learner pages (apps.core.content) with per-learner holes
-(apps.progress.overlay): whoever warms the memo, every learner sees only their own ticks, bars
+(apps.learning.shared): whoever warms the memo, every learner sees only their own ticks, bars
 and CSRF token, and no page is ever served from content older than the database's.
 
 Every test requests a page with one person first (which builds the shared overlay) and then
