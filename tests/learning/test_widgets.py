@@ -1,7 +1,14 @@
-"""The progress bar (apps.learning.widgets.bar_html): its numbers, its looks, its escaping."""
+"""The learner pages' widgets (apps.learning.widgets): the progress bar (`bar_html`), its numbers,
+its looks, its escaping; a path's next up (`next_up_html`), in every look."""
 
-from apps.learning.widgets import Bar, bar_html
+import pytest
+
+from apps.learning.widgets import Bar, bar_html, next_up_html
+from apps.paths.models import LearningPath, StepResource
+from apps.paths.selectors import path_detail
+from apps.progress.models import Status
 from apps.progress.selectors import Tally
+from apps.progress.services import progress_set_status
 
 
 def test_a_bar_shows_done_of_countable_and_the_percentage():
@@ -29,3 +36,37 @@ def test_a_bar_escapes_its_label_and_id():
     assert 'id="bar-&quot;x&quot;"' in html
     assert 'aria-label="&lt;b&gt;Tiles &amp; &quot;warps&quot;&lt;/b&gt;: 0 of 1 done"' in html
     assert "<b>" not in html
+
+
+def looks(user, learning_path, catalog):
+    """A PathView of each look: next up with an external link, with a page of ours (no URL),
+    complete, and a path with nothing in it."""
+    first = catalog["resources"][0]
+    first.title = 'Tiles <b>&</b> "warps"'
+    first.save()
+    yield path_detail(path=learning_path, user=user)
+    first.url = None
+    first.save()
+    yield path_detail(path=learning_path, user=user)
+    for item in StepResource.objects.filter(step__path=learning_path):
+        progress_set_status(user=user, resource=item.resource, status=Status.DONE)
+    yield path_detail(path=learning_path, user=user)
+    empty = LearningPath.objects.create(slug="empty", title="Nothing yet")
+    yield path_detail(path=empty, user=user)
+
+
+@pytest.mark.django_db
+@pytest.mark.parametrize("oob", [False, True])
+def test_next_up_shows_each_look_escaped(learner, catalog, learning_path, oob):
+    shown = []
+    for view in looks(learner, learning_path, catalog):
+        shown.append(next_up_html(view, oob=oob))
+    external, ours, complete, empty = shown
+    assert (
+        "Tiles &lt;b&gt;&amp;&lt;/b&gt; &quot;warps&quot;" in external
+        and 'rel="noopener noreferrer"' in external
+    )
+    assert 'href="/resources/' in ours and "noopener" not in ours
+    assert "Path complete" in complete and "Next up" not in complete
+    assert "Next up" not in empty and "Path complete" not in empty
+    assert ('hx-swap-oob="true"' in external) is oob
