@@ -1,4 +1,5 @@
-"""The catalog admin as a curator uses it: lists, filters, bulk actions, ordering, history."""
+"""The catalog admin (apps.catalog.admin) as a curator uses it: lists, filters, bulk actions,
+ordering, history."""
 
 import pytest
 from django.contrib.admin.models import CHANGE, DELETION, LogEntry
