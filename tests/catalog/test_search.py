@@ -1,5 +1,6 @@
-"""Search forgives: joined words, British and American spellings, typos ("did you mean"), and its
-results narrow by kind and guide in the URL. On SQLite and on PostgreSQL alike."""
+"""Search (apps.catalog.search, and the search page) forgives: joined words, British and American
+spellings, typos ("did you mean"), and its results narrow by kind and guide in the URL. On
+SQLite and on PostgreSQL alike."""
 
 import pytest
 from django.urls import reverse
