@@ -43,7 +43,7 @@ SITE_NAME = env_str("SITE_NAME", "Syllabus")
 
 # --- Applications ---------------------------------------------------------------------------
 DJANGO_APPS = [
-    "django.contrib.admin",
+    "apps.curation.apps.CurationAdminConfig",  # django.contrib.admin with the curators' site
     "django.contrib.auth",
     "django.contrib.contenttypes",
     "django.contrib.sessions",

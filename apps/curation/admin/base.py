@@ -11,7 +11,7 @@ apps/progress/admin.py import from here):
 - ``AutocompleteGuard``: autocomplete fields that re-render a form posted with a malformed id,
   and a blank ``_to_field`` read as none (Django looks up a field named "" and answers 500);
   a ModelAdmin's ``autocomplete_label`` names its objects in other admins' autocompletes
-  (``autocomplete_view``, the admin site's, serves the same labels to the search box);
+  (``LabelledAutocompleteJsonView``, the admin site's, serves the same labels to the search box);
 - ``CuratedModelAdmin``: history that says what changed, old → new (``change_message``).
 """
 
@@ -168,7 +168,9 @@ class AutocompleteGuard:
         return super().get_object(request, object_id, from_field or None)
 
     def formfield_for_foreignkey(self, db_field, request, **kwargs):
-        formfield = _guarded(super().formfield_for_foreignkey(db_field, request, **kwargs))
+        if "widget" not in kwargs and db_field.name in self.get_autocomplete_fields(request):
+            kwargs["widget"] = _GuardedSelect(db_field, self.admin_site, using=kwargs.get("using"))
+        formfield = super().formfield_for_foreignkey(db_field, request, **kwargs)
         if formfield is not None and isinstance(formfield.widget, AutocompleteSelect):
             try:
                 target = self.admin_site.get_model_admin(db_field.remote_field.model)
@@ -183,14 +185,19 @@ class AutocompleteGuard:
         return formfield
 
     def formfield_for_manytomany(self, db_field, request, **kwargs):
-        return _guarded(super().formfield_for_manytomany(db_field, request, **kwargs))
+        if "widget" not in kwargs and db_field.name in self.get_autocomplete_fields(request):
+            kwargs["widget"] = _GuardedSelectMultiple(
+                db_field, self.admin_site, using=kwargs.get("using")
+            )
+        kwargs.setdefault("form_class", _GuardedMultipleChoice)
+        return super().formfield_for_manytomany(db_field, request, **kwargs)
 
 
 class _GuardedMultipleChoice(forms.ModelMultipleChoiceField):
     """Django checks each posted id's type but not its range, then looks them all up at once:
     40 digits overflow SQLite's integer there (a 500). Out-of-range ids are refused first."""
 
-    def _check_values(self, value):
+    def clean(self, value):
         model = self.queryset.model._meta
         target = model.get_field(self.to_field_name) if self.to_field_name else model.pk
         for item in value if isinstance(value, (list, tuple, set, frozenset)) else ():
@@ -202,19 +209,7 @@ class _GuardedMultipleChoice(forms.ModelMultipleChoiceField):
                     code="invalid_pk_value",
                     params={"pk": item},
                 ) from None
-        return super()._check_values(value)
-
-
-def _guarded(formfield):
-    if type(formfield) is forms.ModelMultipleChoiceField:
-        formfield.__class__ = _GuardedMultipleChoice
-    if formfield is not None:
-        widget = formfield.widget
-        if type(widget) is AutocompleteSelect:
-            widget.__class__ = _GuardedSelect
-        elif type(widget) is AutocompleteSelectMultiple:
-            widget.__class__ = _GuardedSelectMultiple
-    return formfield
+        return super().clean(value)
 
 
 class LabelledAutocompleteJsonView(AutocompleteJsonView):
@@ -233,11 +228,6 @@ class LabelledAutocompleteJsonView(AutocompleteJsonView):
         if label is not None:
             result["text"] = label(obj)
         return result
-
-
-def autocomplete_view(request, *, admin_site):
-    """The admin site's autocomplete view (apps/curation/admin/__init__.py installs it)."""
-    return LabelledAutocompleteJsonView.as_view(admin_site=admin_site)(request)
 
 
 # --- History: what changed, old → new --------------------------------------------------------
