@@ -35,9 +35,9 @@ from apps.catalog.models import (
     url_key,
 )
 from apps.catalog.positions import next_position, positions_renumber
+from apps.core.admin_autocomplete import AutocompleteGuard
 from apps.curation import views as curation_views
 from apps.curation.admin.base import (
-    AutocompleteGuard,
     CatalogModelAdmin,
     CuratedModelAdmin,
     PositionedAdminMixin,

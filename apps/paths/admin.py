@@ -5,8 +5,8 @@ from django.contrib import admin
 from django.db.models import Count
 from django.template.defaultfilters import pluralize
 
+from apps.core.admin_autocomplete import AutocompleteGuard
 from apps.curation.admin.base import (
-    AutocompleteGuard,
     CatalogModelAdmin,
     CuratedModelAdmin,
     PositionedForm,

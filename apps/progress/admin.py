@@ -7,7 +7,7 @@ read-mostly view for support.
 
 from django.contrib import admin
 
-from apps.curation.admin.base import AutocompleteGuard
+from apps.core.admin_autocomplete import AutocompleteGuard
 from apps.progress.models import Activity, Progress
 
 

@@ -9,7 +9,7 @@ apps/catalog/admin.py (guides, sections, entries, resources, topics), apps/paths
 from allauth.account.decorators import secure_admin_login
 from django.contrib import admin
 
-from apps.curation.admin.base import LabelledAutocompleteJsonView
+from apps.core.admin_autocomplete import LabelledAutocompleteJsonView
 
 
 class CurationAdminSite(admin.AdminSite):

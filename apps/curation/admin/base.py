@@ -1,5 +1,5 @@
-"""Building blocks for every app's ModelAdmins (apps/catalog/admin.py, apps/paths/admin.py,
-apps/progress/admin.py import from here):
+"""Building blocks for the curators' ModelAdmins (apps/catalog/admin.py and apps/paths/admin.py
+import from here):
 
 - ``CatalogModelAdmin``: publish / unpublish actions that write history, a "Recent changes"
   read-only field, saner defaults;
@@ -8,11 +8,8 @@ apps/progress/admin.py import from here):
   curator moves a row by typing its new place, with no clash on the unique (parent, position);
 - ``bulk_edit_action`` / ``form_action_page``: an action that asks for a choice first (kind, topic);
 - ``log_change_many``: one history row per object touched by a bulk action or a service;
-- ``AutocompleteGuard``: autocomplete fields that re-render a form posted with a malformed id,
-  and a blank ``_to_field`` read as none (Django looks up a field named "" and answers 500);
-  a ModelAdmin's ``autocomplete_label`` names its objects in other admins' autocompletes
-  (``LabelledAutocompleteJsonView``, the admin site's, serves the same labels to the search box);
-- ``CuratedModelAdmin``: history that says what changed, old → new (``change_message``).
+- ``CuratedModelAdmin``: history that says what changed, old → new (``change_message``), and
+  autocomplete fields that hold up (``AutocompleteGuard``, apps/core/admin_autocomplete.py).
 """
 
 from collections.abc import Callable, Iterable
@@ -20,13 +17,10 @@ from collections.abc import Callable, Iterable
 from django import forms
 from django.contrib import admin, messages
 from django.contrib.admin import helpers
-from django.contrib.admin.exceptions import NotRegistered
 from django.contrib.admin.models import CHANGE, LogEntry
 from django.contrib.admin.utils import construct_change_message
-from django.contrib.admin.views.autocomplete import AutocompleteJsonView
-from django.contrib.admin.widgets import AutocompleteSelect, AutocompleteSelectMultiple
 from django.contrib.contenttypes.models import ContentType
-from django.core.exceptions import FieldDoesNotExist, ValidationError
+from django.core.exceptions import FieldDoesNotExist
 from django.db import models, transaction
 from django.forms.models import BaseInlineFormSet
 from django.template.loader import render_to_string
@@ -34,6 +28,7 @@ from django.template.response import TemplateResponse
 from django.utils.text import Truncator
 
 from apps.catalog.positions import next_position, positions_park, positions_renumber
+from apps.core.admin_autocomplete import AutocompleteGuard
 from apps.curation.services import objects_set_published
 
 RECENT_CHANGES_SHOWN = 8
@@ -127,107 +122,6 @@ class UnixNewlinesField(forms.CharField):
     def to_python(self, value):
         value = super().to_python(value)
         return value.replace("\r\n", "\n").replace("\r", "\n") if isinstance(value, str) else value
-
-
-class _GuardedAutocomplete:
-    """Django's autocomplete widget looks the posted ids up to show them again, and a value that
-    is not an id (`abc` for an integer key) raises there: a 500 on the form's error page. Values
-    that are not ids are left out of that lookup; the form still refuses them."""
-
-    def optgroups(self, name, value, attr=None):
-        remote = self.field.remote_field.model._meta
-        target = remote.get_field(
-            getattr(self.field.remote_field, "field_name", None) or remote.pk.name
-        )
-        readable = []
-        for item in value:
-            try:
-                target.run_validators(target.to_python(item))  # the type, and the column's range
-            except (ValidationError, ValueError, TypeError, OverflowError):
-                continue
-            readable.append(item)
-        return super().optgroups(name, readable, attr)
-
-
-class _GuardedSelect(_GuardedAutocomplete, AutocompleteSelect):
-    pass
-
-
-class _GuardedSelectMultiple(_GuardedAutocomplete, AutocompleteSelectMultiple):
-    pass
-
-
-class AutocompleteGuard:
-    """For a ModelAdmin or inline with ``autocomplete_fields`` (see _GuardedAutocomplete).
-
-    A foreign key shown as an autocomplete is labelled by the target's ModelAdmin when it has
-    ``autocomplete_label(obj)`` (rows fetched with its ``autocomplete_select_related``), as the
-    search box's results are (see LabelledAutocompleteJsonView)."""
-
-    def get_object(self, request, object_id, from_field=None):
-        return super().get_object(request, object_id, from_field or None)
-
-    def formfield_for_foreignkey(self, db_field, request, **kwargs):
-        if "widget" not in kwargs and db_field.name in self.get_autocomplete_fields(request):
-            kwargs["widget"] = _GuardedSelect(db_field, self.admin_site, using=kwargs.get("using"))
-        formfield = super().formfield_for_foreignkey(db_field, request, **kwargs)
-        if formfield is not None and isinstance(formfield.widget, AutocompleteSelect):
-            try:
-                target = self.admin_site.get_model_admin(db_field.remote_field.model)
-            except NotRegistered:
-                target = None
-            label = getattr(target, "autocomplete_label", None)
-            if label is not None:
-                formfield.label_from_instance = label
-                formfield.queryset = formfield.queryset.select_related(
-                    *getattr(target, "autocomplete_select_related", ())
-                )
-        return formfield
-
-    def formfield_for_manytomany(self, db_field, request, **kwargs):
-        if "widget" not in kwargs and db_field.name in self.get_autocomplete_fields(request):
-            kwargs["widget"] = _GuardedSelectMultiple(
-                db_field, self.admin_site, using=kwargs.get("using")
-            )
-        kwargs.setdefault("form_class", _GuardedMultipleChoice)
-        return super().formfield_for_manytomany(db_field, request, **kwargs)
-
-
-class _GuardedMultipleChoice(forms.ModelMultipleChoiceField):
-    """Django checks each posted id's type but not its range, then looks them all up at once:
-    40 digits overflow SQLite's integer there (a 500). Out-of-range ids are refused first."""
-
-    def clean(self, value):
-        model = self.queryset.model._meta
-        target = model.get_field(self.to_field_name) if self.to_field_name else model.pk
-        for item in value if isinstance(value, (list, tuple, set, frozenset)) else ():
-            try:
-                target.run_validators(target.to_python(item))
-            except (ValidationError, ValueError, TypeError, OverflowError):
-                raise ValidationError(
-                    self.error_messages["invalid_pk_value"],
-                    code="invalid_pk_value",
-                    params={"pk": item},
-                ) from None
-        return super().clean(value)
-
-
-class LabelledAutocompleteJsonView(AutocompleteJsonView):
-    """Django's autocomplete results, each labelled by its ModelAdmin's ``autocomplete_label(obj)``
-    when it has one (a section: "Guide › Parent › Section", where its own title alone is one of
-    many "Tier 2"), the rows fetched with ``autocomplete_select_related`` in the same query."""
-
-    def get_queryset(self):
-        queryset = super().get_queryset()
-        related = getattr(self.model_admin, "autocomplete_select_related", ())
-        return queryset.select_related(*related) if related else queryset
-
-    def serialize_result(self, obj, to_field_name):
-        result = super().serialize_result(obj, to_field_name)
-        label = getattr(self.model_admin, "autocomplete_label", None)
-        if label is not None:
-            result["text"] = label(obj)
-        return result
 
 
 # --- History: what changed, old → new --------------------------------------------------------
