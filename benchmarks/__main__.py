@@ -6,6 +6,7 @@ server) is DROPPED and recreated. Only 127.0.0.1 is ever contacted.
 """
 
 import argparse
+import math
 import os
 import secrets
 import statistics
@@ -35,6 +36,34 @@ TARGET_KB = 100.0
 
 class CommandError(Exception):
     pass
+
+
+def page_ratio(ratios: list[float]) -> float:
+    """The median of an endpoint's per-round ratios to the floor; nan when any round measured no
+    request of it or of its floor (every one fell in the warm-up or answered an error): a page
+    unmeasured in a round is not known to be within its guard."""
+    if not ratios or any(math.isnan(ratio) for ratio in ratios):
+        return math.nan
+    return statistics.median(ratios)
+
+
+def ratio_text(ratio: float) -> str:
+    return "nan× (no measured requests)" if math.isnan(ratio) else f"{ratio:.1f}×"
+
+
+def guard_misses(name: str, ratio: float, total_kb: float | None, errors: int) -> list[str]:
+    """Why an endpoint fails its guard; empty when it is "ok". nan (nothing measured) fails."""
+    misses = []
+    guard = GUARDS.get(name.split(" ")[0])
+    if math.isnan(ratio):
+        misses.append("no measured requests in a round")
+    elif guard and ratio > guard:
+        misses.append(f"> {guard:g}× floor")
+    if total_kb is not None and total_kb > TARGET_KB:
+        misses.append(f"> {TARGET_KB:g} KB")
+    if errors:
+        misses.append(f"{errors} errors")
+    return misses
 
 
 class Command:
@@ -183,7 +212,15 @@ class Command:
                 weigh=True,
             ),
             bench.Endpoint("path", catalog.path_path, signed_in=True, weigh=True),
-            bench.Endpoint("search", catalog.search_path, signed_in=True, weigh=True),
+            bench.Endpoint(
+                "search",
+                catalog.search_path,
+                signed_in=True,
+                weigh=True,
+                path_for=bench.rotation(
+                    [bench.search_path(query) for query in bench.SEARCH_QUERIES], len(visitors)
+                ),
+            ),
             bench.Endpoint("resource", catalog.resource_path, signed_in=True, weigh=True),
             bench.Endpoint("topic", catalog.topic_path, signed_in=True, weigh=True),
         ]
@@ -222,6 +259,12 @@ class Command:
 
         # Kept across runs, spread evenly over the workers (see balanced_connections).
         connections = bench.balanced_connections(server, len(visitors), options["workers"])
+        bench.warm_workers(
+            port=port,
+            endpoints=endpoints,
+            visitors=lambda endpoint: visitors if endpoint.signed_in else anonymous,
+            connections=connections,
+        )
         for number in range(1, rounds + 1):
             for page in pages:
                 runs[floor.name].append(measured(floor))
@@ -232,7 +275,8 @@ class Command:
             self.say(
                 f"  round {number}/{rounds}: "
                 + ", ".join(
-                    f"{page.name.split(' ')[0]} {ratios[page.name][-1]:.1f}×" for page in pages
+                    f"{page.name.split(' ')[0]} {ratio_text(ratios[page.name][-1])}"
+                    for page in pages
                 )
                 + " (p50 / the floor's just before)"
             )
@@ -242,27 +286,26 @@ class Command:
         for endpoint in endpoints:
             measurement = bench.Measurement.merged(runs[endpoint.name])
             p50, p95 = measurement.percentile(50), measurement.percentile(95)
-            ratio = statistics.median(ratios[endpoint.name]) if endpoint is not floor else 1.0
+            ratio = page_ratio(
+                ratios[endpoint.name]
+                if endpoint is not floor
+                else [1.0 if run.latencies else math.nan for run in runs[floor.name]]
+            )
             weight = (
                 bench.page_weight(port, endpoint.path, visitors[0] if endpoint.signed_in else None)
                 if endpoint.weigh
                 else None
             )
-            misses = []
-            guard = GUARDS.get(endpoint.name.split(" ")[0])
-            if guard and ratio > guard:
-                misses.append(f"> {guard:g}× floor")
-            if weight and weight.total_kb > TARGET_KB:
-                misses.append(f"> {TARGET_KB:g} KB")
-            if measurement.errors:
-                misses.append(f"{measurement.errors} errors")
+            misses = guard_misses(
+                endpoint.name, ratio, weight.total_kb if weight else None, measurement.errors
+            )
             rows.append(
                 [
                     endpoint.name,
                     f"{measurement.rps:.0f}",
                     f"{p50:.1f}",
                     f"{p95:.1f}",
-                    f"{ratio:.1f}×",
+                    ratio_text(ratio),
                     str(queries.get(endpoint.name, "–")),
                     f"{weight.html_kb:.1f} + {weight.assets_kb:.1f} = {weight.total_kb:.1f}"
                     if weight

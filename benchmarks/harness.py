@@ -20,6 +20,7 @@ import subprocess
 import sys
 import threading
 import time
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 from urllib.parse import urlencode, urlsplit, urlunsplit
@@ -100,6 +101,9 @@ FROM (
     ) drawn
     WHERE pick < %(share)s
 ) picked
+-- Rows in random order across learners, as real use leaves them (one learner's ticks are days
+-- apart, between everyone else's): the heap and the indexes are not clustered by learner.
+ORDER BY random()
 """
 
 # One status change per row that has one, plus the start of every finished one: the history
@@ -185,6 +189,50 @@ def volume_load(*, url: str, users: int, resources_per_user: int, password_hash:
     )
 
 
+# What learners search the seeded catalog for, each matching a few to a few dozen resources. The
+# search endpoint rotates through them: one repeated query would measure only a remembered answer.
+SEARCH_QUERIES = (
+    "attention",
+    "kv cache",
+    "quantization",
+    "speculative decoding",
+    "vllm",
+    "cuda",
+    "fp8",
+    "paged attention",
+    "mixture of experts",
+    "tensor parallelism",
+    "triton",
+    "distillation",
+    "rope",
+    "lora",
+    "continuous batching",
+    "prefix caching",
+    "gguf",
+    "pruning",
+    "long context",
+    "throughput",
+    "sglang",
+    "tensorrt",
+    "flashattention",
+    "gpu",
+)
+
+
+def search_path(query: str) -> str:
+    return "/search/?" + urlencode({"q": query})
+
+
+def rotation(items: Sequence[str], threads: int) -> Callable[[int, int], str]:
+    """A path per request (thread index, request number): the threads take turns through
+    `items`, so every item is requested once before any is requested again."""
+
+    def pick(index: int, number: int) -> str:
+        return items[(number * threads + index) % len(items)]
+
+    return pick
+
+
 @dataclass
 class Catalog:
     """The URLs the benchmark requests, chosen from the seeded catalog."""
@@ -231,7 +279,7 @@ def catalog_pick(*, url: str) -> Catalog:
         path_path=f"/paths/{path_slug}/",
         resource_path=f"/resources/{tick_resources[0]}/",
         topic_path=f"/topics/{topic_slug}/",
-        search_path="/search/?" + urlencode({"q": "attention"}),
+        search_path=search_path(SEARCH_QUERIES[0]),
         tick_resources=tick_resources,
     )
 
@@ -479,8 +527,23 @@ class Endpoint:
     method: str = "GET"
     signed_in: bool = False
     # A POST body per request: (thread index, request number) -> urlencoded body.
-    body: callable = None
+    body: Callable[[int, int], str] | None = None
     weigh: bool = False
+    # A path per request, the same way (search rotates its queries); else always `path`.
+    path_for: Callable[[int, int], str] | None = None
+
+    def request_path(self, index: int, number: int) -> str:
+        return self.path_for(index, number) if self.path_for else self.path
+
+    def headers(self, port: int, visitor: Visitor) -> dict[str, str]:
+        headers = {**base_headers(port), **visitor.headers()}
+        if self.method == "POST":
+            headers |= {
+                "HX-Request": "true",
+                "X-CSRFToken": visitor.csrf_token or "",
+                "Content-Type": "application/x-www-form-urlencoded",
+            }
+        return headers
 
 
 @dataclass
@@ -548,6 +611,53 @@ def visitor_for(port: int, session_key: str, csrf_page: str) -> Visitor:
     return visitor
 
 
+def warm_workers(
+    *,
+    port: int,
+    endpoints: list[Endpoint],
+    visitors: Callable[[Endpoint], list[Visitor]],
+    connections: list[http.client.HTTPConnection],
+    requests_each: int = 2,
+) -> int:
+    """Every endpoint requested `requests_each` times on every connection, unmeasured, before
+    round 1. The connections are spread over all the workers (`balanced_connections`), so each
+    worker has imported, compiled and built what the pages need before its first measured
+    request: otherwise round 1 measures whichever worker happens to be cold. Two requests each,
+    so a tick toggles back (done, then not started) as it does under load. Anything but a 2xx
+    answer stops the benchmark. Returns the number of requests made."""
+    made = 0
+    for index in range(len(connections)):
+        for endpoint in endpoints:
+            visitor = visitors(endpoint)[index]
+            headers = endpoint.headers(port, visitor)
+            for number in range(requests_each):
+                body = endpoint.body(index, number) if endpoint.body else None
+                path = endpoint.request_path(index, number)
+                connections[index], status = _answered(
+                    port, connections[index], endpoint.method, path, body, headers
+                )
+                made += 1
+                if not 200 <= status < 300:
+                    raise BenchmarkError(
+                        f"warming up: {endpoint.method} {path} answered {status} on connection {index}"
+                    )
+    return made
+
+
+def _answered(port, conn, method, path, body, headers):
+    """(the connection, the answer's status), reconnecting once if the server closed it."""
+    try:
+        conn.request(method, path, body=body, headers=headers)
+        response = conn.getresponse()
+    except (http.client.HTTPException, OSError):
+        conn.close()
+        conn = http_connection(port)
+        conn.request(method, path, body=body, headers=headers)
+        response = conn.getresponse()
+    response.read()
+    return conn, response.status
+
+
 def load_run(
     *,
     port: int,
@@ -573,13 +683,7 @@ def load_run(
 
     def worker(index: int, visitor: Visitor):
         nonlocal errors, count
-        headers = {**base_headers(port), **visitor.headers()}
-        if endpoint.method == "POST":
-            headers |= {
-                "HX-Request": "true",
-                "X-CSRFToken": visitor.csrf_token,
-                "Content-Type": "application/x-www-form-urlencoded",
-            }
+        headers = endpoint.headers(port, visitor)
         conn = connections[index]
         number = 0
         start_gate.wait()
@@ -592,10 +696,11 @@ def load_run(
                 if count >= max_requests:
                     break
             body = endpoint.body(index, number) if endpoint.body else None
+            path = endpoint.request_path(index, number)
             number += 1
             began = time.perf_counter()
             try:
-                conn.request(endpoint.method, endpoint.path, body=body, headers=headers)
+                conn.request(endpoint.method, path, body=body, headers=headers)
                 response = conn.getresponse()
                 response.read()
                 status = response.status
