@@ -1,5 +1,6 @@
 """`make benchmark` refuses anything but PostgreSQL (the benchmark itself is never run here)."""
 
+import io
 import math
 
 import pytest
@@ -155,3 +156,34 @@ def test_warm_up_stops_the_benchmark_on_an_error():
             visitors=lambda endpoint: [Visitor()],
             connections=[FakeConnection(status=500)],
         )
+
+
+def test_the_workers_are_warmed_before_round_one(monkeypatch):
+    calls = []
+    monkeypatch.setattr(harness, "visitor_for", lambda port, key, page: Visitor({"s": key}, "t"))
+    monkeypatch.setattr(harness, "query_counts", lambda base_dir, env, pages: {})
+    monkeypatch.setattr(
+        harness,
+        "balanced_connections",
+        lambda server, count, workers: [FakeConnection() for _ in range(count)],
+    )
+
+    def warm(*, port, endpoints, visitors, connections):
+        calls.append(("warm", len(connections), [e.name for e in endpoints]))
+
+    def load(*, endpoint, **kwargs):
+        calls.append(("load", endpoint.name))
+        return Measurement(endpoint.name, 1, 0, 1.0, [0.001])
+
+    monkeypatch.setattr(harness, "warm_workers", warm)
+    monkeypatch.setattr(harness, "load_run", load)
+    monkeypatch.setattr(harness, "page_weight", lambda port, path, visitor: None)
+    catalog = harness.Catalog(
+        "/guides/g/", "u", 3, "/paths/p/", "/resources/r/", "/topics/t/", "/search/?q=a", ["r"]
+    )
+    server = type("FakeServer", (), {"port": 8220})()
+    options = {"rounds": 1, "duration": 1.0, "warmup": 0.1, "max_requests": 10, "workers": 2}
+    Command(stdout=io.StringIO())._measure(server, catalog, ["k1", "k2"], options, None, {})
+    assert calls[0][0] == "warm"
+    assert calls[0][1] == 2  # every connection
+    assert set(calls[0][2]) == {name for kind, name in calls[1:]}  # every endpoint measured
