@@ -66,8 +66,11 @@ class Progress(models.Model):
                 violation_error_code="completed_not_done",
             ),
         ]
-        # The dashboard's latest finished and started resources: read in index order, no sort.
-        # Every write to a row maintains its indexes, so there are no others.
+        # Every write to a row maintains its indexes, so there are only those a query reads:
+        # - the heatmap's days of finishing (selectors._days_finished) read from the done rows
+        #   alone (a "latest started" twin of it was used by no query and was dropped);
+        # - a learner's statuses and noted resources (selectors.statuses_for) read from two
+        #   covering indexes alone: index-only scans, a few pages however scattered the rows are.
         indexes = [
             models.Index(
                 fields=["user", "-completed_at"],
@@ -75,9 +78,16 @@ class Progress(models.Model):
                 name="progress_latest_done",
             ),
             models.Index(
-                fields=["user", "-started_at"],
-                condition=Q(status=Status.IN_PROGRESS),
-                name="progress_latest_started",
+                fields=["user"],
+                include=["resource", "status"],
+                condition=~Q(status=Status.NOT_STARTED),
+                name="progress_user_statuses",
+            ),
+            models.Index(
+                fields=["user"],
+                include=["resource", "status"],
+                condition=~Q(note=""),
+                name="progress_user_noted",
             ),
         ]
 
