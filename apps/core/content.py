@@ -5,12 +5,12 @@ Catalog and path pages are mostly the same for everyone (the guide's sections an
 thin per-learner layer on top (ticks, bars). The shared part is built once per worker and reused
 until the content changes. "Changes" is decided by the database itself: a trigger on every table
 the pages are built from sets `core_contentversion.token` to a new random value in the same
-transaction as the write (admin, bulk `update()`, merges, imports, raw SQL alike). A request reads
+transaction as the write (admin, bulk `update()`, merges, imports, raw SQL alike); migrations
+install it (`ContentTriggers`, first in core/0003). A request reads
 the token first (one indexed single-row query) and uses only memo entries built under it; a
 token is random, never a counter, so a rolled-back or flushed database cannot bring an old one back.
 """
 
-import secrets
 import threading
 import weakref
 from collections import OrderedDict
@@ -18,13 +18,14 @@ from contextvars import ContextVar
 
 from django.apps import apps
 from django.core.exceptions import ValidationError
-from django.db import connections
+from django.db import migrations, router
 from django.http import Http404
 
 from apps.core.models import ContentVersion
 
 # Tables learner pages are built from: every model of these apps (and their many-to-many tables)
-# except per-learner ones. Anything added to these apps is covered without touching this list.
+# except per-learner ones. Anything added to these apps is covered without touching this list
+# (its trigger comes with a migration: tests/core/test_content.py fails until it does).
 # The one owner of "which apps are content": the Curators' permissions are derived from it.
 CONTENT_APPS = ("catalog", "paths")
 LEARNER_MODELS = {("paths", "pathfollow")}
@@ -42,49 +43,85 @@ def content_tables() -> list[str]:
     return sorted(tables)
 
 
-def content_triggers_install(*, using=None) -> None:
-    """Create (or re-create) the triggers; idempotent, run after every migrate and flush."""
-    conn = connections[using or "default"]
-    with conn.cursor() as cursor:
-        if conn.vendor == "postgresql":
-            cursor.execute(
+def content_triggers_sql(vendor: str, tables, *, function: bool) -> tuple[list[str], list[str]]:
+    """The SQL that watches `tables` (forwards) and stops watching them (backwards), for `vendor`.
+
+    Idempotent both ways, so it also runs on a database that already has the triggers. Forwards
+    ends with a fresh token; backwards removes the token (no token: nothing is served from the
+    memo, so unwatched writes cannot leave stale pages). `function`: also create (and, backwards,
+    drop) PostgreSQL's trigger function; only the migration that first installs it does.
+    """
+    forwards, backwards = [], []
+    if vendor == "postgresql":
+        if function:
+            forwards.append(
                 f"""CREATE OR REPLACE FUNCTION {_TRIGGER}_bump() RETURNS trigger LANGUAGE plpgsql AS $$
-                BEGIN
-                  INSERT INTO core_contentversion (id, token) VALUES (1, gen_random_uuid()::text)
-                  ON CONFLICT (id) DO UPDATE SET token = EXCLUDED.token;
-                  RETURN NULL;
-                END $$"""
+BEGIN
+  INSERT INTO core_contentversion (id, token) VALUES (1, gen_random_uuid()::text)
+  ON CONFLICT (id) DO UPDATE SET token = EXCLUDED.token;
+  RETURN NULL;
+END $$"""
             )
-            for table in content_tables():
-                cursor.execute(
-                    f'CREATE OR REPLACE TRIGGER {_TRIGGER} AFTER INSERT OR UPDATE OR DELETE OR TRUNCATE ON "{table}" '
-                    f"FOR EACH STATEMENT EXECUTE FUNCTION {_TRIGGER}_bump()"
-                )
-        elif (
-            conn.vendor == "sqlite"
-        ):  # no statement triggers, no CREATE OR REPLACE: drop, then one per row
-            for table in content_tables():
-                for event in ("INSERT", "UPDATE", "DELETE"):
-                    name = f"{_TRIGGER}_{table}_{event.lower()}"
-                    cursor.execute(f'DROP TRIGGER IF EXISTS "{name}"')
-                    cursor.execute(
-                        f'CREATE TRIGGER "{name}" AFTER {event} ON "{table}" BEGIN '
-                        # An UPDATE, then an INSERT for a missing row: an outer INSERT OR IGNORE
-                        # (bulk_create, m2m add) imposes its conflict rule on a trigger's INSERTs.
-                        "UPDATE core_contentversion SET token = lower(hex(randomblob(16))) WHERE id = 1; "
-                        "INSERT OR IGNORE INTO core_contentversion (id, token) VALUES (1, lower(hex(randomblob(16)))); "
-                        "END"
-                    )
-        else:  # no triggers: no token, so nothing is ever served from the memo
-            return
-        cursor.execute("DELETE FROM core_contentversion")  # a fresh token after migrate/flush
-        cursor.execute(
-            "INSERT INTO core_contentversion (id, token) VALUES (1, %s)", [_random_token()]
+        for table in tables:
+            forwards.append(
+                f'CREATE OR REPLACE TRIGGER {_TRIGGER} AFTER INSERT OR UPDATE OR DELETE OR TRUNCATE ON "{table}" '
+                f"FOR EACH STATEMENT EXECUTE FUNCTION {_TRIGGER}_bump()"
+            )
+            backwards.append(f'DROP TRIGGER IF EXISTS {_TRIGGER} ON "{table}"')
+        if function:
+            backwards.append(f"DROP FUNCTION IF EXISTS {_TRIGGER}_bump()")
+        forwards.append(
+            "INSERT INTO core_contentversion (id, token) VALUES (1, gen_random_uuid()::text) "
+            "ON CONFLICT (id) DO UPDATE SET token = EXCLUDED.token"
         )
+    elif vendor == "sqlite":  # no statement triggers, no CREATE OR REPLACE: drop, then one per row
+        # An UPDATE, then an INSERT for a missing row: an outer INSERT OR IGNORE (bulk_create,
+        # m2m add) imposes its conflict rule on a trigger's INSERTs.
+        bump = (
+            "UPDATE core_contentversion SET token = lower(hex(randomblob(16))) WHERE id = 1; "
+            "INSERT OR IGNORE INTO core_contentversion (id, token) VALUES (1, lower(hex(randomblob(16))));"
+        )
+        for table in tables:
+            for event in ("INSERT", "UPDATE", "DELETE"):
+                name = f"{_TRIGGER}_{table}_{event.lower()}"
+                forwards.append(f'DROP TRIGGER IF EXISTS "{name}"')
+                forwards.append(
+                    f'CREATE TRIGGER "{name}" AFTER {event} ON "{table}" BEGIN {bump} END'
+                )
+                backwards.append(f'DROP TRIGGER IF EXISTS "{name}"')
+        forwards.extend(bump.split("; "))
+    else:  # no triggers: no token, so nothing is ever served from the memo
+        return [], []
+    backwards.append("DELETE FROM core_contentversion")
+    return forwards, backwards
 
 
-def _random_token() -> str:
-    return secrets.token_hex(16)
+class ContentTriggers(migrations.RunSQL):
+    """A migration operation that puts the content-version trigger on `tables` (its SQL shows in
+    `sqlmigrate`). A migration that adds a content table, or rebuilds one (SQLite remakes a
+    table to alter a column, which drops its triggers), ends with
+    `ContentTriggers(["the_table"])` and depends on `("core", "0003_content_triggers")`;
+    tests/core/test_content.py fails while a content table is unwatched after `migrate`."""
+
+    def __init__(self, tables, *, function=False):
+        self.tables, self.function = tuple(tables), function
+        super().__init__(sql="", reverse_sql="", elidable=False)
+
+    def database_forwards(self, app_label, schema_editor, from_state, to_state):
+        self._content_sql(app_label, schema_editor, forwards=True)
+
+    def database_backwards(self, app_label, schema_editor, from_state, to_state):
+        self._content_sql(app_label, schema_editor, forwards=False)
+
+    def _content_sql(self, app_label, schema_editor, *, forwards):
+        if router.allow_migrate(schema_editor.connection.alias, app_label, **self.hints):
+            sql = content_triggers_sql(
+                schema_editor.connection.vendor, self.tables, function=self.function
+            )
+            self._run_sql(schema_editor, sql[0] if forwards else sql[1])
+
+    def describe(self):
+        return f"Content-version trigger on {', '.join(self.tables)}"
 
 
 _UNREAD = object()

@@ -2,11 +2,14 @@
 token on every write to what learner pages are built from, however the write is made, and
 nothing built under an old token is served after it."""
 
+from io import StringIO
+
 import pytest
+import sqlparse
 from django.db import connection
 
 from apps.catalog.models import Entry, Resource, Section, Topic
-from apps.core.content import ContentMemo, content_tables, content_token, memoized
+from apps.core.content import _TRIGGER, ContentMemo, content_tables, content_token, memoized
 from apps.paths.models import LearningPath, PathFollow, PathStep, StepResource
 from apps.progress.models import Status
 from apps.progress.services import progress_set_status
@@ -95,19 +98,56 @@ def test_memoized_uses_the_shared_memo():
     assert memoized("test-key", lambda: ["built"]) is memoized("test-key", lambda: ["other"])
 
 
-def test_a_lost_trigger_comes_back_with_the_next_migrate():
-    """A table rebuild (SQLite's way to alter a column) drops its triggers; post_migrate
-    installs them again."""
-    from django.core.management import call_command
-
-    topic = TopicFactory()
+def watched_tables() -> set[str]:
+    """The tables that have the content-version trigger in the database (every event, on SQLite)."""
     with connection.cursor() as cursor:
         if connection.vendor == "postgresql":
-            cursor.execute("DROP TRIGGER syllabus_content_version ON catalog_topic")
-        else:
-            cursor.execute('DROP TRIGGER "syllabus_content_version_catalog_topic_update"')
-    assert not moves_token(lambda: Topic.objects.filter(pk=topic.pk).update(title="Unseen"))
-    call_command("migrate", verbosity=0)
+            cursor.execute(
+                "SELECT tgrelid::regclass::text FROM pg_trigger WHERE tgname = %s", [_TRIGGER]
+            )
+            return {table.strip('"') for (table,) in cursor.fetchall()}
+        cursor.execute(
+            "SELECT tbl_name FROM sqlite_master WHERE type = 'trigger' AND name LIKE %s "
+            "GROUP BY tbl_name HAVING count(*) = 3",
+            [f"{_TRIGGER}_%"],
+        )
+        return {table for (table,) in cursor.fetchall()}
+
+
+def test_after_migrate_every_content_table_has_the_trigger_and_no_other_table_does():
+    """A content table added, or rebuilt on SQLite, by a later migration without its
+    ContentTriggers operation fails here."""
+    assert watched_tables() == set(content_tables())
+
+
+def sqlmigrate(*args) -> list[str]:
+    from django.core.management import call_command
+
+    out = StringIO()
+    call_command("sqlmigrate", "core", "0003", *args, stdout=out)
+    statements = (
+        sqlparse.format(s, strip_comments=True).strip() for s in sqlparse.split(out.getvalue())
+    )
+    return [s.removesuffix(";") for s in statements if s and s not in ("BEGIN;", "COMMIT;")]
+
+
+@pytest.mark.django_db(transaction=True)  # SQLite's schema editor refuses to run in a transaction
+def test_sqlmigrate_shows_the_trigger_and_running_it_again_or_backwards_is_safe():
+    """The migration's SQL is what sqlmigrate prints; forwards again is harmless (databases
+    that had the trigger from the old post_migrate hook); backwards unwatches and drops the token
+    (no token: no memo), forwards brings both back."""
+    forwards, backwards = sqlmigrate(), sqlmigrate("--backwards")
+    assert any("TRIGGER" in line and '"catalog_topic"' in line for line in forwards)
+    topic = TopicFactory()
+    with connection.cursor() as cursor:
+        for statement in backwards:
+            cursor.execute(statement)
+        assert watched_tables() == set() and content_token() is None
+        Topic.objects.filter(pk=topic.pk).update(title="Unseen")
+        assert content_token() is None
+        for statement in forwards + forwards:
+            cursor.execute(statement)
+    assert watched_tables() == set(content_tables())
     assert moves_token(lambda: Topic.objects.filter(pk=topic.pk).update(title="Seen"))
 
 
