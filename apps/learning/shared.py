@@ -5,7 +5,9 @@ The contract:
 - `shared_html(key, template, context)` renders `template` without a request, once per content
   version (apps.core.content) and `key`. `key` must hold everything the HTML depends on (the
   object, the validated filters, the page's path); the content token holds the rest. The
-  template must show nobody's data: it gets no request, user or context processors.
+  template must show nobody's data: it gets no request, user or context processors (a test
+  renders every shared part and fails if one of its templates looks up `request`, `user`,
+  `perms`, `csrf_token` or `messages`).
 - `shared_overlay(key, template, context)` does the same, except that each `{% tick %}` and
   `{% progress_bar %}` in it becomes a hole. `Overlay.fill` serves one learner by putting their
   status in each tick (each variant rendered from the real template when the overlay is built)

@@ -470,3 +470,82 @@ def test_an_overlay_fills_each_tick_by_status_and_shows_visitors_no_bars(catalog
         statuses={first.id: Status.DONE}, tallies={"bar-x": Tally(total=4, done=1)}, signed_in=False
     )
     assert visitor.count("Sign in to track your progress") == 2 and 'id="bar-x"' not in visitor
+
+
+# --- The contract: shared parts see nobody -----------------------------------------------------
+
+PERSONAL = ("request", "user", "perms", "csrf_token", "messages")
+
+
+@pytest.fixture
+def personal_reads(monkeypatch):
+    """Each name of PERSONAL a template looked up while a shared part was being built (any build
+    the content memo runs), with the part's key. Outside builds, templates read what they like."""
+    from contextvars import ContextVar
+
+    from django.template.context import BaseContext
+
+    from apps.core.content import ContentMemo
+
+    building: ContextVar = ContextVar("building", default=None)
+    reads, built = [], []
+    original_get = ContentMemo.get
+
+    def get(self, token, key, build):
+        def watched_build():
+            built.append(key)
+            reset = building.set(key)
+            try:
+                return build()
+            finally:
+                building.reset(reset)
+
+        return original_get(self, token, key, watched_build)
+
+    def watch(name):
+        original = getattr(BaseContext, name)
+
+        def looked_up(self, key, *args):
+            if key in PERSONAL and building.get() is not None:
+                reads.append((key, building.get()))
+            return original(self, key, *args)
+
+        monkeypatch.setattr(BaseContext, name, looked_up)
+
+    for name in ("__getitem__", "get", "__contains__"):
+        watch(name)
+    monkeypatch.setattr(ContentMemo, "get", get)
+    memo.clear()
+    yield reads, built
+    memo.clear()
+
+
+def test_no_template_of_a_shared_part_reads_the_request_or_the_user(
+    personal_reads,
+    learner,
+    catalog,
+    learning_path,  # noqa: F811
+):
+    """shared.py's contract (no request, user or context processors in a shared build), checked
+    on every page that shows shared parts, for a visitor and for a learner: a template of a
+    shared part that read `user` would show the first reader's data to everyone after them."""
+    reads, built = personal_reads
+    resource = catalog["resources"][0]
+    urls = [
+        reverse("learning:home"),
+        reverse("learning:guide-list"),
+        reverse("learning:dashboard"),
+        catalog["guide"].get_absolute_url(),
+        catalog["topic"].get_absolute_url(),
+        learning_path.get_absolute_url(),
+        resource.get_absolute_url(),
+        reverse("learning:search") + "?q=" + resource.title.split()[0],
+    ]
+    for client in (Client(), signed_in(learner)):
+        memo.clear()
+        for url in urls:
+            response = client.get(url)
+            assert response.status_code in (200, 302), url
+    kinds = {key[0] if isinstance(key, tuple) else key for key in built}
+    assert {"html", "overlay", "published"} <= kinds, built  # the shared parts were built here
+    assert reads == []
