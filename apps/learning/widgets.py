@@ -79,7 +79,6 @@ def tick_html(
         "oob": oob,
         "menu": menu and signed_in,
         "menu_open": menu_open,
-        "menu_choices": STATUS_MENU_CHOICES,
     }
     return mark_safe(render_to_string(TICK_TEMPLATE, context))
 

@@ -106,6 +106,58 @@ document.addEventListener("keydown", (event) => {
   event.preventDefault();
 });
 
+// The page's one row status menu (#status-menu, progress/includes/tick_form.html): opening a row's
+// menu (progress/includes/status_menu.html) closes any other, moves it into that row and points its
+// buttons at the row's resource (its checkbox's URL), slot and the statuses the row is not in. It
+// goes back beside #tick-form before a swap replaces the row or when its row closes.
+let statusButtons;
+const statusMenuHome = (menu) => {
+  menu.hidden = true;
+  document.getElementById("tick-form").after(menu);
+};
+const statusMenuOpen = (details, menu) => {
+  for (const other of document.querySelectorAll("details.tick-menu[open]")) if (other !== details) other.open = false;
+  const tick = details.closest(".tick");
+  const box = tick.querySelector(".tick-box");
+  const status = [...tick.classList].find((name) => name.startsWith("tick--")).slice("tick--".length);
+  statusButtons ??= [...menu.querySelectorAll("button")];
+  for (const button of statusButtons) {
+    button.setAttribute("formaction", box.getAttribute("formaction"));
+    button.setAttribute("hx-post", box.getAttribute("hx-post"));
+  }
+  menu.replaceChildren(...statusButtons.filter((button) => button.dataset.shown !== status));
+  menu.setAttribute("hx-vals", JSON.stringify({ slot: tick.id.slice("tick-".length), menu: "1" }));
+  menu.hidden = false;
+  details.append(menu);
+  htmx.process(menu);
+};
+// Filled before the <details> opens (a click, or Enter or Space on its toggle), so that Tab goes
+// straight into it; a row the server sends back open is filled when it opens.
+document.addEventListener("click", (event) => {
+  const menu = document.getElementById("status-menu");
+  const summary = event.target instanceof Element && event.target.closest("details.tick-menu > summary");
+  if (menu && summary && !summary.parentElement.open) statusMenuOpen(summary.parentElement, menu);
+}, true);
+document.addEventListener("toggle", (event) => {
+  const details = event.target;
+  const menu = document.getElementById("status-menu");
+  if (!menu || !(details instanceof HTMLDetailsElement) || !details.classList.contains("tick-menu")) return;
+  if (details.open && !details.contains(menu)) statusMenuOpen(details, menu);
+  else if (!details.open && details.contains(menu)) statusMenuHome(menu);
+}, true);
+const statusMenuOut = (event) => {
+  const menu = document.getElementById("status-menu");
+  if (menu && event.detail.target && event.detail.target.contains(menu)) statusMenuHome(menu);
+};
+document.addEventListener("htmx:beforeSwap", statusMenuOut);
+// htmx keeps a swapped row's old classes until it settles: its status is read again then.
+document.addEventListener("htmx:afterSettle", () => {
+  const menu = document.getElementById("status-menu");
+  const details = menu && menu.closest("details.tick-menu[open]");
+  if (details) statusMenuOpen(details, menu);
+});
+document.addEventListener("htmx:oobBeforeSwap", statusMenuOut);
+
 // Back and Forward show the learner's progress as it is now. A signed-in page (<body data-fresh-on-back>)
 // that the browser brings back from its back/forward cache, or from its HTTP cache without asking the
 // server, is loaded again: a tick made since on another page would not be on it. (htmx keeps no

@@ -85,6 +85,33 @@ def test_status_menu_by_keyboard_then_the_filter_swaps_the_list(page, live_serve
     assert errors == []
 
 
+def test_one_status_menu_serves_every_row(page, live_server, guide, learner):
+    errors = []
+    page.on("console", lambda m: errors.append(m.text) if m.type == "error" else None)
+    page.goto(f"{live_server.url}/guides/inference/")
+    # The page holds one status menu; each row has only its toggle.
+    expect(page.locator("#status-menu")).to_have_count(1)
+    expect(page.locator("details.tick-menu")).to_have_count(4)
+    expect(chip(page, "In progress 0")).to_be_visible()
+    for title, status, label in (
+        ("Prefix caching", Status.SKIPPED, "Skipped"),
+        ("Continuous batching", Status.IN_PROGRESS, "In progress"),
+    ):
+        row = page.locator("li.row", has_text=title)
+        row.locator(".tick-menu > summary").click()
+        expect(row.locator("#status-menu")).to_be_visible()
+        row.get_by_role("button", name=label).click()
+        expect(row.locator(".tick-status")).to_have_text(label)
+        assert Progress.objects.get(user=learner, resource=resource(title)).status == status
+    statuses = dict(Progress.objects.filter(user=learner).values_list("resource__title", "status"))
+    assert statuses == {"Prefix caching": "skipped", "Continuous batching": "in_progress"}
+    # Still one menu, now in the last row used; the counts moved with each status.
+    expect(page.locator("#status-menu")).to_have_count(1)
+    expect(chip(page, "In progress 1")).to_be_visible()
+    expect(chip(page, "Skipped 1")).to_be_visible()
+    assert errors == []
+
+
 def test_status_filter_and_menu_without_javascript(browser, live_server, guide):
     user = UserFactory(email="nojs@example.com")
     progress_set_status(user=user, resource=resource("Paged attention"), status=Status.DONE)
@@ -95,15 +122,18 @@ def test_status_filter_and_menu_without_javascript(browser, live_server, guide):
     chip(page, "Hide done 3").click()
     expect(page).to_have_url(f"{live_server.url}/guides/inference/?status=not_done")
     expect(page.locator("#guide-entries li.row")).to_have_count(3)
-    # The menu is a <details>: it opens without JavaScript; its button posts the form and comes back.
+    # The menu is a <details>: without JavaScript it opens on a link to the resource page, whose
+    # status buttons set it.
     page.locator("summary", has_text="Status of Continuous batching").click()
     page.locator("li.row", has_text="Continuous batching").get_by_role(
-        "button", name="In progress"
+        "link", name="Set status"
     ).click()
-    # Back on the filtered list, at the row (the entry's anchor).
-    expect(page).to_have_url(
-        re.compile(re.escape(f"{live_server.url}/guides/inference/?status=not_done") + "#entry-")
-    )
+    expect(page).to_have_url(re.compile(r"/resources/.+#my-progress$"))
+    page.locator("#my-progress").get_by_role("button", name="In progress").click()
+    expect(
+        page.locator("#my-progress").get_by_role("button", name="In progress")
+    ).to_have_attribute("aria-pressed", "true")
+    page.goto(f"{live_server.url}/guides/inference/?status=not_done")
     assert (
         Progress.objects.get(user=user, resource=resource("Continuous batching")).status
         == Status.IN_PROGRESS

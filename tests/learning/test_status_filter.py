@@ -204,12 +204,19 @@ def test_a_row_menu_sets_the_status_it_names_without_javascript(learner, catalog
     html = html_of(client.get(guide.get_absolute_url()))
     slot = entry_id(resource, guide).removeprefix("entry-")
     menu = re.search(rf'<span id="tick-{slot}".*?</details>', html, re.DOTALL).group(0)
-    assert f"Status of {resource.title}" in menu and 'form="tick-form"' in menu
-    # Without JavaScript the post carries the row's slot, so the redirect comes back to the row.
-    assert f'formaction="/progress/{resource.uuid}/?slot={slot}"' in menu
-    # Not started: it offers in progress and skipped.
-    assert 'value="in_progress"' in menu and 'value="skipped"' in menu
-    assert 'value="not_started"' not in menu
+    assert f"Status of {resource.title}" in menu and 'aria-controls="status-menu"' in menu
+    # Without JavaScript the row's menu opens on a link to the resource page's status buttons.
+    assert f'href="{resource.get_absolute_url()}#my-progress"' in menu
+    page = html_of(client.get(resource.get_absolute_url()))
+    assert 'id="status-in_progress"' in page and 'id="status-skipped"' in page
+    assert 'id="status-not_started"' in page
+    # The page's one status menu, filled by JavaScript with the row's URL and slot, posts the
+    # form the ticks post; its buttons name each status.
+    assert html.count('id="status-menu"') == 1 and html.count('<details class="tick-menu"') > 1
+    shared = re.search(r'<div id="status-menu".*?</div>', html, re.DOTALL).group(0)
+    assert shared.count('form="tick-form"') == 3
+    assert 'value="in_progress"' in shared and 'value="skipped"' in shared
+    assert 'value="not_started"' in shared and 'value="done"' not in shared
     back = f"{guide.get_absolute_url()}?status=not_done"
     for status in (
         "in_progress",
@@ -238,10 +245,9 @@ def test_a_row_menu_over_htmx_swaps_the_tick_with_the_menu_open_and_focused(
     )
     html = html_of(response)
     assert html.startswith(f'<span id="tick-{slot}"')
-    assert '<details class="tick-menu" open><summary autofocus>' in html
-    # Skipped now: the menu offers in progress and not started.
-    assert 'value="skipped"' not in html
-    assert 'value="in_progress"' in html and 'value="not_started"' in html
+    assert '<details class="tick-menu" open><summary aria-controls="status-menu" autofocus>' in html
+    # Skipped now, as the tick's class says (the page's one menu reads it from there).
+    assert "tick--skipped" in html and 'id="status-menu"' not in html
     assert '<span class="tick-status">Skipped</span>' in html
     assert Progress.objects.get(user=learner, resource=resource).status == Status.SKIPPED
     assert not Progress.objects.filter(user=other_learner, resource=resource).exists()
@@ -250,7 +256,7 @@ def test_a_row_menu_over_htmx_swaps_the_tick_with_the_menu_open_and_focused(
 def test_visitors_get_no_row_menu_and_their_post_asks_to_sign_in(catalog):
     guide, resource = catalog["guide"], catalog["resources"][2]
     html = html_of(Client().get(guide.get_absolute_url()))
-    assert "tick-menu" not in html
+    assert "tick-menu" not in html and "status-menu" not in html
     response = Client().post(
         reverse("learning:progress-set", args=[resource.uuid]), {"status": "in_progress"}
     )

@@ -6,6 +6,7 @@ from apps.learning.shared import HOLES, bar_hole, note_hole, row_mark, tick_hole
 from apps.learning.widgets import (
     HEATMAP_LEFT,
     HEATMAP_TOP,
+    STATUS_MENU_CHOICES,
     bar_html,
     heatmap_cells,
     heatmap_labels,
@@ -73,9 +74,12 @@ def note_mark(context, resource):
 @register.inclusion_tag("progress/includes/tick_form.html", takes_context=True)
 def tick_form(context, scope=""):
     """The one form a page's ticks submit: CSRF token, the page's `scope` and where a tick without
-    JavaScript returns to (`tick_next`, else this page)."""
+    JavaScript returns to (`tick_next`, else this page); for a learner, the page's one status menu."""
     request = context.get("request")
+    user = getattr(request, "user", None)
     return {
+        "signed_in": bool(user and user.is_authenticated),
+        "menu_choices": STATUS_MENU_CHOICES,
         "scope": scope,
         "next": context.get("tick_next") or (request.get_full_path() if request else ""),
         "csrf_token": context.get("csrf_token"),
