@@ -38,7 +38,8 @@ def get(client, url, data=None) -> str:
 
 
 _TICK = re.compile(
-    r'<span id="tick-([^"]+)".*?</button>(?:\s*<span class="tick-status">[^<]*</span>)?\s*</span>',
+    r'<span id="tick-([^"]+)".*?</button>(?:\s*<span class="tick-status">[^<]*</span>)?'
+    r'(?:\s*<details class="tick-menu".*?</details>)?\s*</span>',
     re.DOTALL,
 )
 
@@ -189,9 +190,9 @@ def test_topic_page_shows_each_learner_only_their_own_ticks(
     assert is_checked(tick(a, x.uuid)) and "In progress" in tick(a, y.uuid)
     # (Every learner's row menu names each status: the labels are the tick-status spans.)
     assert '<span class="tick-status">Skipped</span>' not in a
-    # Each row's menu offers the statuses it is not in.
-    assert 'value="in_progress"' not in tick(a, y.uuid) and 'value="skipped"' in tick(a, y.uuid)
-    assert 'value="skipped"' in tick(a, extra.uuid) and 'value="in_progress"' in tick(a, extra.uuid)
+    # Each row's status, which the page's one status menu offers the others of, is its class.
+    assert "tick--in_progress" in tick(a, y.uuid) and "tick--not_started" in tick(a, extra.uuid)
+    assert a.count('id="status-menu"') == 1 and 'id="status-menu"' not in anon
     assert not any(is_checked(form) for form in ticks(b).values())
     assert '<span class="tick-status">In progress</span>' not in b
     assert '<span class="tick-status">Skipped</span>' in tick(b, extra.uuid)
