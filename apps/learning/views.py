@@ -230,8 +230,7 @@ def topic_detail(request, slug):
 @require_safe
 @vary_on_headers("HX-Request")
 def search(request):
-    guides = [(guide.slug, guide.title) for guide in selectors.guides_with_top_sections()]
-    form = SearchForm(request.GET, guides=guides)
+    form = _search_form(request.GET)
     query, filters = form.query(), form.filters()
     context = {
         "form": form,
@@ -251,6 +250,12 @@ def search(request):
             f"{request.path}?{urlencode(params)}" if params else request.path
         )
     return response
+
+
+def _search_form(params) -> SearchForm:
+    """The search form over a query string: the page's own, or the one a tick was sent from."""
+    guides = [(guide.slug, guide.title) for guide in selectors.guides_with_top_sections()]
+    return SearchForm(params, guides=guides)
 
 
 def _search_results(request, query: str, filters: dict) -> dict:
@@ -524,8 +529,7 @@ def _topic_list(*, key, current, params, statuses, path_view):
 def _search_list(*, key, current, params, statuses, path_view):
     if key or current.path != reverse_cached("learning:search"):
         return None
-    guides = [(g.slug, g.title) for g in selectors.guides_with_top_sections()]
-    form = SearchForm(params, guides=guides)
+    form = _search_form(params)
     query, search_filters = form.query(), form.filters()
     if not query:
         return None
