@@ -10,9 +10,10 @@ The contract:
   `perms`, `csrf_token` or `messages`).
 - `shared_overlay(key, template, context)` does the same, except that each `{% tick %}` and
   `{% progress_bar %}` in it becomes a hole. `Overlay.fill` serves one learner by putting their
-  status in each tick (each variant rendered from the real template when the overlay is built)
-  and their tally in each bar (`bar_html`): string joins instead of rendering hundreds of rows.
-  A guide page of 227 rows renders in about 110 ms through the template engine; filled, in 8.
+  status in each tick and their tally in each bar (`bar_html`): string joins instead of
+  rendering hundreds of rows. Each tick variant is rendered from the real template once per
+  overlay build and every row's ticks stamped from it (widgets.TickStencil); see
+  docs/BENCHMARKS.md ("How pages are built fast") for what a build and a fill cost.
 - Rows (`{% row_start %}`…`{% row_end %}`) are marked too, with their resource, so that a
   learner's status filter (apps.learning.status_filter) leaves out rows when filling, and each
   `{% note_mark %}` is a hole filled when the learner has a note on its resource. The filter
@@ -31,7 +32,7 @@ from django.utils.safestring import SafeString, mark_safe
 
 from apps.catalog import selectors
 from apps.core.content import ContentMemo, content_token, memoized
-from apps.learning.widgets import Bar, bar_html, guide_bar, section_bar, tick_html
+from apps.learning.widgets import Bar, TickStencil, bar_html, guide_bar, section_bar
 from apps.progress.models import Status
 from apps.progress.selectors import Tally
 
@@ -178,7 +179,7 @@ def overlay_fill(
 
 def overlay_render(template_name: str, context: dict) -> Overlay:
     """Render `template_name` with a marker for each hole its tags register, then split at them."""
-    holes = []
+    holes = _Holes()
 
     def query_hole(separator):  # for apps.catalog's {% filter_url %}, which cannot import this
         holes.append(QueryHole(separator))
@@ -192,17 +193,32 @@ def overlay_render(template_name: str, context: dict) -> Overlay:
     return Overlay(part for part in parts if part != "")
 
 
-def tick_hole(holes: list, *, resource, slot: str, oob: bool) -> SafeString:
-    """Register a tick, rendered now in every status and for visitors; returns its marker."""
+class _Holes(list):
+    """The holes an overlay's template registers, and the tick stencils its rows are stamped
+    from: each variant rendered once per build, so an edited tick template shows at the next one."""
 
-    def render(status, signed_in):
-        return tick_html(resource=resource, slot=slot, status=status, signed_in=signed_in, oob=oob)
+    def __init__(self):
+        super().__init__()
+        self.stencils: dict[tuple, TickStencil] = {}
 
-    signed_in = {status: render(status, True) for status in TICK_STATUSES}
+    def stencil(self, *, status: str, signed_in: bool, oob: bool) -> TickStencil:
+        key = (status, signed_in, oob)
+        if key not in self.stencils:
+            self.stencils[key] = TickStencil(status=status, signed_in=signed_in, oob=oob)
+        return self.stencils[key]
+
+
+def tick_hole(holes: "_Holes", *, resource, slot: str, oob: bool) -> SafeString:
+    """Register a tick, stamped now in every status and for visitors; returns its marker."""
+
+    fields = TickStencil.fields(resource=resource, slot=slot)
+
+    def stamp(status, signed_in):
+        return holes.stencil(status=status, signed_in=signed_in, oob=oob).stamp(fields)
+
+    signed_in = {status: stamp(status, True) for status in TICK_STATUSES}
     signed_in |= {status: signed_in[Status.shown(status)] for status in Status}  # as stored too
-    holes.append(
-        TickHole(resource_id=resource.id, signed_in=signed_in, anonymous=render("", False))
-    )
+    holes.append(TickHole(resource_id=resource.id, signed_in=signed_in, anonymous=stamp("", False)))
     return mark_safe(f"\x00{len(holes) - 1}\x00")
 
 
