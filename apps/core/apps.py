@@ -1,4 +1,5 @@
 from django.apps import AppConfig
+from django.db.models.signals import post_migrate
 from django.utils.autoreload import file_changed
 
 
@@ -9,6 +10,7 @@ class CoreConfig(AppConfig):
         from apps.core import checks  # noqa: F401 - registers the self-hosting system checks
 
         file_changed.connect(_template_edited)
+        post_migrate.connect(_tokens_restore, sender=self)
 
 
 def _template_edited(sender, file_path, **kwargs):
@@ -18,3 +20,11 @@ def _template_edited(sender, file_path, **kwargs):
         from apps.core.content import memos_clear
 
         memos_clear()
+
+
+def _tokens_restore(sender, using, **kwargs):
+    """`flush` (and a test's teardown) empties the content tokens but keeps their triggers: give
+    the watched tables their rows back (apps.core.content.tokens_restore)."""
+    from apps.core.content import tokens_restore
+
+    tokens_restore(using)

@@ -2,20 +2,16 @@ from django.db import models
 
 
 class ContentVersion(models.Model):
-    """One row whose token changes, inside the writing transaction, whenever any table a learner's
-    catalog pages are built from changes. Database triggers keep it (see apps.core.content), so
-    bulk updates, raw SQL and imports move it as surely as the admin does."""
+    """One row per content table (and per column with a token of its own, `table.column`) whose
+    token changes, inside the writing transaction, whenever that table changes. Database triggers
+    keep them (see apps.core.content), so bulk updates, raw SQL and imports move them as surely as
+    the admin does."""
 
-    id = models.PositiveSmallIntegerField(primary_key=True, default=1, editable=False)
+    name = models.CharField(max_length=100, primary_key=True)
     token = models.CharField(max_length=64)
 
-    class Meta:
-        constraints = [
-            models.CheckConstraint(condition=models.Q(id=1), name="content_version_single_row")
-        ]
-
     def __str__(self):
-        return self.token
+        return f"{self.name} {self.token}"
 
 
 class Seeded(models.Model):

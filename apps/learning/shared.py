@@ -22,6 +22,7 @@ The contract:
 Everything else a page shows is rendered per request.
 """
 
+import sys
 from collections.abc import Collection
 from dataclasses import dataclass
 from urllib.parse import urlencode
@@ -31,7 +32,7 @@ from django.utils.html import escape
 from django.utils.safestring import SafeString, mark_safe
 
 from apps.catalog import selectors
-from apps.core.content import ContentMemo, content_token, memoized
+from apps.core.content import ContentMemo, content_token_names, content_tokens, memoized
 from apps.learning.widgets import Bar, TickStencil, bar_html, guide_bar, section_bar
 from apps.progress.models import Status
 from apps.progress.selectors import Tally
@@ -41,21 +42,37 @@ QUERY_HOLE = "overlay_query_hole"  # a function that registers a QueryHole (see 
 TICK_STATUSES = tuple(Status.shown(status) for status in Status)  # "" is not started
 
 
-def shared_html(key, template_name: str, context) -> SafeString:
-    """`template_name` rendered with `context()` once per content version and `key`."""
-    return memoized(("html", key), lambda: mark_safe(render_to_string(template_name, context())))
+def catalog_tokens() -> tuple[str, ...]:
+    """What a part showing only catalog content (guides, sections, entries, resources, topics,
+    guide titles included) is built from: a path's change does not rebuild it."""
+    return content_token_names("catalog")
 
 
-def shared_overlay(key, template_name: str, context, memo=None) -> "Overlay":
-    """`template_name` rendered with `context()` as an Overlay, once per content version and `key`."""
+def path_tokens() -> tuple[str, ...]:
+    """What a path's steps are built from: paths and the catalog (what is visible, resources,
+    sections, a guide's slug), but not a guide's title or description, which they do not show."""
+    return tuple(name for name in content_token_names() if not name.startswith("catalog_guide."))
+
+
+def shared_html(key, template_name: str, context, tables=None) -> SafeString:
+    """`template_name` rendered with `context()` once per `key` and version of `tables` (token
+    names, apps.core.content; all content when None)."""
+    return memoized(
+        ("html", key), lambda: mark_safe(render_to_string(template_name, context())), tables
+    )
+
+
+def shared_overlay(key, template_name: str, context, memo=None, tables=None) -> "Overlay":
+    """`template_name` rendered with `context()` as an Overlay, once per `key` and version of
+    `tables` (all content when None)."""
 
     def build():
         return overlay_render(template_name, context())
 
     return (
-        memo.get(content_token(), key, build)
+        memo.get(content_tokens(), key, build, tables)
         if memo is not None
-        else memoized(("overlay", key), build)
+        else memoized(("overlay", key), build, tables)
     )
 
 
@@ -121,6 +138,13 @@ class Overlay:
             if type(part) is TickHole:
                 anonymous[index] = part.anonymous
         self._anonymous = mark_safe("".join(anonymous))
+        # What it holds, for the memo's byte bound (apps.core.content): its strings, each tick's
+        # variants once (a status as stored shares its shown variant's string).
+        strings = {id(text): text for text in (*self._pieces, self._anonymous)}
+        for _, _, variants in self._ticks:
+            strings.update((id(text), text) for text in variants.values())
+        strings.update((id(html), html) for _, _, html in self._notes)
+        self.nbytes = sum(map(sys.getsizeof, strings.values())) + 64 * len(parts)
 
     def row_statuses(self, statuses: dict) -> list[str]:
         """The learner's status ("" for not started) of each row, in page order."""
@@ -260,7 +284,9 @@ class GuideParts:
 
 def guide_parts(*, guide, filters: dict, path: str) -> GuideParts:
     key = ("guide", guide.id, path, tuple(sorted(filters.items())))
-    return memoized(key, lambda: _guide_parts_build(guide=guide, filters=filters, path=path))
+    return memoized(
+        key, lambda: _guide_parts_build(guide=guide, filters=filters, path=path), catalog_tokens()
+    )
 
 
 def _guide_parts_build(*, guide, filters, path):
@@ -299,7 +325,9 @@ class TopicParts:
 
 def topic_parts(*, topic, filters: dict, path: str) -> TopicParts:
     key = ("topic", topic.id, path, tuple(sorted(filters.items())))
-    return memoized(key, lambda: _topic_parts_build(topic=topic, filters=filters, path=path))
+    return memoized(
+        key, lambda: _topic_parts_build(topic=topic, filters=filters, path=path), catalog_tokens()
+    )
 
 
 def _topic_parts_build(*, topic, filters, path):
@@ -321,11 +349,12 @@ class ResourceParts:
     body: SafeString  # description, more links, placements in the guides, topics
 
 
-# Resource pages get their own memo, sized for every resource: a crawl through them all must
-# not push the guides out of the shared one. Searches too: live search makes a key per keystroke.
-_resource_memo = ContentMemo(size=1024)
-_search_memo = ContentMemo(size=256)
-_search_ids_memo = ContentMemo(size=256)
+# Resource pages get their own memo, sized for every resource (about 10 KB each): a crawl through
+# them all must not push the guides out of the shared one. Searches too: live search makes a key
+# per keystroke. With the shared memo's 64 MB (apps.core.content.MEMO_BYTES), 96 MB per worker.
+_resource_memo = ContentMemo(max_bytes=16 * 2**20)
+_search_memo = ContentMemo(max_bytes=12 * 2**20)
+_search_ids_memo = ContentMemo(max_bytes=4 * 2**20)
 
 
 def resource_parts(*, uuid) -> ResourceParts:
@@ -342,16 +371,17 @@ def resource_parts(*, uuid) -> ResourceParts:
             resource=resource, crumbs=part("crumbs"), head=part("head"), body=part("body")
         )
 
-    return _resource_memo.get(content_token(), uuid, build)
+    return _resource_memo.get(content_tokens(), uuid, build, catalog_tokens())
 
 
 def search_ids(*, query: str, filters: dict) -> tuple[int, ...]:
     """The ids of every result for `query` and `filters` (a learner's status filter counts and
     pages over them), once per content version."""
     return _search_ids_memo.get(
-        content_token(),
+        content_tokens(),
         (query, tuple(sorted(filters.items()))),
         lambda: tuple(selectors.search_ids(query, filters=filters)),
+        catalog_tokens(),
     )
 
 
@@ -398,6 +428,7 @@ def search_results(
         template_name,
         context,
         memo=_search_memo,
+        tables=catalog_tokens(),
     )
 
 
@@ -413,7 +444,9 @@ def guide_cards() -> Overlay:
             ]
         }
 
-    return shared_overlay("guide-cards", "catalog/includes/guide_cards.html", context)
+    return shared_overlay(
+        "guide-cards", "catalog/includes/guide_cards.html", context, tables=catalog_tokens()
+    )
 
 
 def dashboard_guide_bars() -> Overlay:
@@ -437,12 +470,17 @@ def dashboard_guide_bars() -> Overlay:
         ]
         return {"guide_rows": rows}
 
-    return shared_overlay("dashboard-guide-bars", "progress/includes/guide_bars.html", context)
+    return shared_overlay(
+        "dashboard-guide-bars",
+        "progress/includes/guide_bars.html",
+        context,
+        tables=catalog_tokens(),
+    )
 
 
 def path_steps(*, path, outline) -> Overlay:
     """`path`'s steps (as `outline`, a PathView nobody has started), ticks and step bars as holes."""
-    return memoized(("path-steps", path.id), lambda: _path_steps_build(outline))
+    return memoized(("path-steps", path.id), lambda: _path_steps_build(outline), path_tokens())
 
 
 def _path_steps_build(outline):

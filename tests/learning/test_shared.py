@@ -12,10 +12,10 @@ import pytest
 from django.test import Client
 from django.urls import reverse
 
-from apps.catalog.models import Kind, Resource, Section
+from apps.catalog.models import Guide, Kind, Resource, Section
 from apps.core.content import memo
 from apps.learning import shared
-from apps.paths.models import StepResource
+from apps.paths.models import PathStep, StepResource
 from apps.progress.models import Progress, Status
 from apps.progress.services import progress_set_status
 from tests.factories import UserFactory
@@ -550,3 +550,76 @@ def test_no_template_of_a_shared_part_reads_the_request_or_the_user(
     kinds = {key[0] if isinstance(key, tuple) else key for key in built}
     assert {"html", "overlay", "published"} <= kinds, built  # the shared parts were built here
     assert reads == []
+
+
+# --- A change rebuilds only what it touches ------------------------------------------------------
+# A content token per table (apps.core.content) and each part's declaration (apps.learning.shared):
+# a guide's title change rebuilds the pages that show guide titles and not a path's steps; a
+# path's change rebuilds no guide.
+
+
+def visit_all(client, guide, topic, path):
+    return (
+        get(client, guide.get_absolute_url()),
+        get(client, reverse("learning:topic-detail", args=[topic.slug])),
+        get(client, path.get_absolute_url()),
+    )
+
+
+def test_a_guide_title_change_rebuilds_its_pages_but_not_a_paths_steps(
+    builds,
+    catalog,
+    learning_path,  # noqa: F811
+):
+    guide, topic, client = catalog["guide"], catalog["topic"], Client()
+    visit_all(client, guide, topic, learning_path)
+    visit_all(client, guide, topic, learning_path)
+    assert builds == {"guide": 1, "topic": 1, "path": 1}
+
+    Guide.objects.filter(pk=guide.pk).update(title="Kernels, renamed <&>")
+    guide_html, topic_html, path_html = visit_all(client, guide, topic, learning_path)
+    assert builds["path"] == 1  # its steps show no guide title
+    assert builds["guide"] == 2 and "Kernels, renamed &lt;&amp;&gt;" in guide_html
+    # A topic's rows say which guides list them ("In <guide title>"): it is rebuilt too.
+    assert builds["topic"] == 2 and "Kernels, renamed &lt;&amp;&gt;" in topic_html
+    # The path page's own header (built per request from the path's plan) names its guide.
+    assert "Kernels, renamed &lt;&amp;&gt;" in path_html
+
+
+def test_a_guide_saved_through_the_model_with_a_new_title_does_not_rebuild_a_path(
+    builds,
+    catalog,
+    learning_path,  # noqa: F811
+):
+    """The admin saves every column: only the columns that changed count."""
+    guide, client = catalog["guide"], Client()
+    get(client, learning_path.get_absolute_url())
+    guide.title = "Retitled in the admin"
+    guide.save()
+    get(client, learning_path.get_absolute_url())
+    assert builds["path"] == 1
+
+
+def test_unpublishing_a_guide_rebuilds_the_path_whose_resources_it_held(
+    builds,
+    catalog,
+    learning_path,  # noqa: F811
+):
+    guide, client = catalog["guide"], Client()
+    before = get(client, learning_path.get_absolute_url())
+    Guide.objects.filter(pk=guide.pk).update(is_published=False)
+    after = get(client, learning_path.get_absolute_url())
+    assert builds["path"] == 2 and after != before
+
+
+def test_a_path_change_rebuilds_the_path_and_no_guide_or_topic(
+    builds,
+    catalog,
+    learning_path,  # noqa: F811
+):
+    guide, topic, client = catalog["guide"], catalog["topic"], Client()
+    visit_all(client, guide, topic, learning_path)
+    PathStep.objects.filter(path=learning_path, position=1).update(title="Foundations, renamed")
+    _, _, path_html = visit_all(client, guide, topic, learning_path)
+    assert builds == {"guide": 1, "topic": 1, "path": 2}
+    assert "Foundations, renamed" in path_html
