@@ -492,7 +492,7 @@ def personal_reads(monkeypatch):
     reads, built = [], []
     original_get = ContentMemo.get
 
-    def get(self, token, key, build):
+    def get(self, tokens, key, build, tables=None):
         def watched_build():
             built.append(key)
             reset = building.set(key)
@@ -501,7 +501,7 @@ def personal_reads(monkeypatch):
             finally:
                 building.reset(reset)
 
-        return original_get(self, token, key, watched_build)
+        return original_get(self, tokens, key, watched_build, tables)
 
     def watch(name):
         original = getattr(BaseContext, name)
