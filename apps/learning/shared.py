@@ -25,6 +25,7 @@ from collections.abc import Collection
 from dataclasses import dataclass
 from urllib.parse import urlencode
 
+from django.core.paginator import Page, Paginator
 from django.template.loader import render_to_string
 from django.utils.html import escape
 from django.utils.safestring import SafeString, mark_safe
@@ -276,12 +277,13 @@ def _walk(sections):
 
 @dataclass(frozen=True)
 class TopicParts:
-    total_count: int
-    shown_count: int
-    resources: Overlay
+    total_count: int  # on the topic, whatever the filters
+    resource_ids: tuple[int, ...]  # every row the filters keep, in page order
+    head: Overlay  # the kind filter, its result count, or why there is nothing to list
 
 
 def topic_parts(*, topic, filters: dict, path: str) -> TopicParts:
+    """What a topic page with these filters shows above its rows, and which rows it has."""
     key = ("topic", topic.id, path, tuple(sorted(filters.items())))
     return memoized(key, lambda: _topic_parts_build(topic=topic, filters=filters, path=path))
 
@@ -289,10 +291,35 @@ def topic_parts(*, topic, filters: dict, path: str) -> TopicParts:
 def _topic_parts_build(*, topic, filters, path):
     contents = selectors.topic_contents(topic=topic, filters=filters)
     context = {"topic": topic, "contents": contents, "filters": filters, "page_path": path}
-    resources = overlay_render("catalog/includes/topic_resources.html", context)
     return TopicParts(
-        total_count=contents.total_count, shown_count=len(contents.resources), resources=resources
+        total_count=contents.total_count,
+        resource_ids=contents.resource_ids,
+        head=overlay_render("catalog/includes/topic_resources.html", context),
     )
+
+
+@dataclass(frozen=True)
+class TopicPage:
+    page: Page  # its object_list: the page's resources
+    rows: Overlay  # their rows, ticks and note markers as holes
+
+
+def topic_page(*, topic, filters: dict, path: str, page_number, kept=None) -> TopicPage:
+    """One page of a topic's rows: of every row (topic_parts's ids), shared once per content
+    version and page; or with `kept` (the ids a learner's status filter keeps, in page order) of
+    those only, rendered for this request. An out-of-range or junk page number gives the last or
+    the first page (selectors.topic_page), and is cached as that page: junk makes no new entries."""
+    ids = topic_parts(topic=topic, filters=filters, path=path).resource_ids if kept is None else kept
+    number = Paginator(ids, selectors.TOPIC_PAGE_SIZE).get_page(page_number).number
+
+    def build():
+        page = selectors.topic_page(resource_ids=ids, page_number=number)
+        rows = overlay_render("catalog/includes/topic_rows.html", {"page": page})
+        return TopicPage(page=page, rows=rows)
+
+    if kept is not None:  # one learner's list: nothing to share
+        return build()
+    return memoized(("topic-page", topic.id, path, tuple(sorted(filters.items())), number), build)
 
 
 @dataclass(frozen=True)
