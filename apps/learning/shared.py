@@ -309,7 +309,9 @@ def topic_page(*, topic, filters: dict, path: str, page_number, kept=None) -> To
     version and page; or with `kept` (the ids a learner's status filter keeps, in page order) of
     those only, rendered for this request. An out-of-range or junk page number gives the last or
     the first page (selectors.topic_page), and is cached as that page: junk makes no new entries."""
-    ids = topic_parts(topic=topic, filters=filters, path=path).resource_ids if kept is None else kept
+    ids = (
+        topic_parts(topic=topic, filters=filters, path=path).resource_ids if kept is None else kept
+    )
     number = Paginator(ids, selectors.TOPIC_PAGE_SIZE).get_page(page_number).number
 
     def build():

@@ -12,6 +12,7 @@ from django.contrib import messages
 from django.contrib.auth.decorators import login_required
 from django.http import Http404, HttpResponse, QueryDict
 from django.shortcuts import redirect, render
+from django.template.defaultfilters import pluralize
 from django.urls import reverse
 from django.utils.http import url_has_allowed_host_and_scheme
 from django.views.decorators.http import require_POST, require_safe
@@ -261,12 +262,12 @@ def topic_detail(request, slug):
 
 
 def _rows_shown(first, last, *, of_all: bool) -> str:
-    """"Showing 101–200 of 1,033" for the rows from page `first` to page `last`. Under a status
-    filter the total is the filter's own count, which a tick refreshes; here it would go stale."""
-    if not last.object_list:
-        return ""
+    """ "Showing 101–200 of 1,033 resources" for the rows from page `first` to page `last`. Under a
+    status filter the total is the filter's own sentence, which a tick refreshes (here it would
+    go stale as ticked rows leave)."""
     shown = f"Showing {first.start_index():,}–{last.end_index():,}"
-    return f"{shown} of {last.paginator.count:,}" if of_all else shown
+    count = last.paginator.count
+    return f"{shown} of {count:,} resource{pluralize(count)}" if of_all else shown
 
 
 @require_safe
