@@ -279,6 +279,7 @@ def _walk(sections):
 class TopicParts:
     total_count: int  # on the topic, whatever the filters
     resource_ids: tuple[int, ...]  # every row the filters keep, in page order
+    positions: dict  # {resource id: its index in resource_ids}
     head: Overlay  # the kind filter, its result count, or why there is nothing to list
 
 
@@ -294,34 +295,45 @@ def _topic_parts_build(*, topic, filters, path):
     return TopicParts(
         total_count=contents.total_count,
         resource_ids=contents.resource_ids,
+        positions={pk: index for index, pk in enumerate(contents.resource_ids)},
         head=overlay_render("catalog/includes/topic_resources.html", context),
     )
 
 
-@dataclass(frozen=True)
-class TopicPage:
-    page: Page  # its object_list: the page's resources
-    rows: Overlay  # their rows, ticks and note markers as holes
+def topic_rows(
+    *, topic, filters: dict, path: str, page_number, kept=None
+) -> tuple[Page, list[Overlay]]:
+    """One page of a topic's rows (its object_list: their resource ids) and each row as an
+    overlay: of every row; or with `kept` (the ids a learner's status filter keeps, in page order)
+    of those only. Either way each row comes from the shared page of every row it is on, built
+    once per content version and page (`_topic_page_rows`), so a learner's filter renders nothing
+    of its own. An out-of-range or junk page number gives the last or the first page
+    (Paginator.get_page, as selectors.topic_page), and reads the page it shows: junk makes no new
+    entries."""
+    parts = topic_parts(topic=topic, filters=filters, path=path)
+    size = selectors.TOPIC_PAGE_SIZE
+    page = Paginator(parts.resource_ids if kept is None else kept, size).get_page(page_number)
+    shared_pages: dict[int, dict] = {}
+
+    def row(pk):
+        number = parts.positions[pk] // size + 1
+        if number not in shared_pages:
+            key = ("topic-page", topic.id, path, tuple(sorted(filters.items())), number)
+            shared_pages[number] = memoized(
+                key, lambda: _topic_page_build(resource_ids=parts.resource_ids, number=number)
+            )
+        return shared_pages[number][pk]
+
+    return page, [row(pk) for pk in page.object_list]
 
 
-def topic_page(*, topic, filters: dict, path: str, page_number, kept=None) -> TopicPage:
-    """One page of a topic's rows: of every row (topic_parts's ids), shared once per content
-    version and page; or with `kept` (the ids a learner's status filter keeps, in page order) of
-    those only, rendered for this request. An out-of-range or junk page number gives the last or
-    the first page (selectors.topic_page), and is cached as that page: junk makes no new entries."""
-    ids = (
-        topic_parts(topic=topic, filters=filters, path=path).resource_ids if kept is None else kept
-    )
-    number = Paginator(ids, selectors.TOPIC_PAGE_SIZE).get_page(page_number).number
-
-    def build():
-        page = selectors.topic_page(resource_ids=ids, page_number=number)
-        rows = overlay_render("catalog/includes/topic_rows.html", {"page": page})
-        return TopicPage(page=page, rows=rows)
-
-    if kept is not None:  # one learner's list: nothing to share
-        return build()
-    return memoized(("topic-page", topic.id, path, tuple(sorted(filters.items())), number), build)
+def _topic_page_build(*, resource_ids, number) -> dict:
+    """{resource id: its row as an overlay} of page `number` of `resource_ids`, in page order."""
+    page = selectors.topic_page(resource_ids=resource_ids, page_number=number)
+    return {
+        resource.id: overlay_render("catalog/includes/resource_row.html", {"resource": resource})
+        for resource in page.object_list
+    }
 
 
 @dataclass(frozen=True)

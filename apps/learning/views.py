@@ -15,6 +15,7 @@ from django.shortcuts import redirect, render
 from django.template.defaultfilters import pluralize
 from django.urls import reverse
 from django.utils.http import url_has_allowed_host_and_scheme
+from django.utils.safestring import mark_safe
 from django.views.decorators.http import require_POST, require_safe
 from django.views.decorators.vary import vary_on_headers
 from django_htmx.http import HttpResponseClientRedirect, retarget
@@ -215,11 +216,13 @@ def topic_detail(request, slug):
     if status_filter.choice:
         show = status_filter.show
         kept = [pk for pk, status in zip(parts.resource_ids, found, strict=True) if show(status)]
-    page_number = request.GET.get("page")
-    topic_page = shared.topic_page(
-        topic=topic, filters=filters, path=request.path, page_number=page_number, kept=kept
+    page, rows = shared.topic_rows(
+        topic=topic,
+        filters=filters,
+        path=request.path,
+        page_number=request.GET.get("page"),
+        kept=kept,
     )
-    page = topic_page.page
     appending = bool(request.htmx) and request.htmx.target == "topic-rows"
     first = page
     if appending:  # the nav after the rows speaks for every page on screen since the page loaded
@@ -244,7 +247,7 @@ def topic_detail(request, slug):
         "parts": parts,
         "page": page,
         "head": overlay_fill(request, parts.head, statuses=statuses, query=query),
-        "rows": overlay_fill(request, topic_page.rows, statuses=statuses),
+        "rows": mark_safe("".join(overlay_fill(request, row, statuses=statuses) for row in rows)),
         "where": _rows_shown(first, page, of_all=kept is None),
         "previous_url": url(first.previous_page_number()) if first.has_previous() else "",
         "next_url": url(page.next_page_number()) if page.has_next() else "",
