@@ -322,9 +322,10 @@ def topic_rows(
             shared_pages[number] = memoized(
                 key, lambda: _topic_page_build(resource_ids=parts.resource_ids, number=number)
             )
-        return shared_pages[number][pk]
+        return shared_pages[number].get(pk)  # None: hidden by a write since this request began
 
-    return page, [row(pk) for pk in page.object_list]
+    rows = [row(pk) for pk in page.object_list]
+    return page, [overlay for overlay in rows if overlay is not None]
 
 
 def _topic_page_build(*, resource_ids, number) -> dict:
