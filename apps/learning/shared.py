@@ -27,6 +27,7 @@ from collections.abc import Collection
 from dataclasses import dataclass
 from urllib.parse import urlencode
 
+from django.core.paginator import Page, Paginator
 from django.template.loader import render_to_string
 from django.utils.html import escape
 from django.utils.safestring import SafeString, mark_safe
@@ -318,12 +319,14 @@ def _walk(sections):
 
 @dataclass(frozen=True)
 class TopicParts:
-    total_count: int
-    shown_count: int
-    resources: Overlay
+    total_count: int  # on the topic, whatever the filters
+    resource_ids: tuple[int, ...]  # every row the filters keep, in page order
+    positions: dict  # {resource id: its index in resource_ids}
+    head: Overlay  # the kind filter, its result count, or why there is nothing to list
 
 
 def topic_parts(*, topic, filters: dict, path: str) -> TopicParts:
+    """What a topic page with these filters shows above its rows, and which rows it has."""
     key = ("topic", topic.id, path, tuple(sorted(filters.items())))
     return memoized(
         key, lambda: _topic_parts_build(topic=topic, filters=filters, path=path), catalog_tokens()
@@ -333,10 +336,49 @@ def topic_parts(*, topic, filters: dict, path: str) -> TopicParts:
 def _topic_parts_build(*, topic, filters, path):
     contents = selectors.topic_contents(topic=topic, filters=filters)
     context = {"topic": topic, "contents": contents, "filters": filters, "page_path": path}
-    resources = overlay_render("catalog/includes/topic_resources.html", context)
     return TopicParts(
-        total_count=contents.total_count, shown_count=len(contents.resources), resources=resources
+        total_count=contents.total_count,
+        resource_ids=contents.resource_ids,
+        positions={pk: index for index, pk in enumerate(contents.resource_ids)},
+        head=overlay_render("catalog/includes/topic_resources.html", context),
     )
+
+
+def topic_rows(
+    *, topic, filters: dict, path: str, page_number, kept=None
+) -> tuple[Page, list[Overlay]]:
+    """One page of a topic's rows (its object_list: their resource ids) and each row as an
+    overlay: of every row; or with `kept` (the ids a learner's status filter keeps, in page order)
+    of those only. Either way each row comes from the shared page of every row it is on, built
+    once per content version and page (`_topic_page_rows`), so a learner's filter renders nothing
+    of its own. An out-of-range or junk page number gives the last or the first page
+    (Paginator.get_page, as selectors.topic_page), and reads the page it shows: junk makes no new
+    entries."""
+    parts = topic_parts(topic=topic, filters=filters, path=path)
+    size = selectors.TOPIC_PAGE_SIZE
+    page = Paginator(parts.resource_ids if kept is None else kept, size).get_page(page_number)
+    shared_pages: dict[int, dict] = {}
+
+    def row(pk):
+        number = parts.positions[pk] // size + 1
+        if number not in shared_pages:
+            key = ("topic-page", topic.id, path, tuple(sorted(filters.items())), number)
+            shared_pages[number] = memoized(
+                key, lambda: _topic_page_build(resource_ids=parts.resource_ids, number=number)
+            )
+        return shared_pages[number].get(pk)  # None: hidden by a write since this request began
+
+    rows = [row(pk) for pk in page.object_list]
+    return page, [overlay for overlay in rows if overlay is not None]
+
+
+def _topic_page_build(*, resource_ids, number) -> dict:
+    """{resource id: its row as an overlay} of page `number` of `resource_ids`, in page order."""
+    page = selectors.topic_page(resource_ids=resource_ids, page_number=number)
+    return {
+        resource.id: overlay_render("catalog/includes/resource_row.html", {"resource": resource})
+        for resource in page.object_list
+    }
 
 
 @dataclass(frozen=True)

@@ -12,8 +12,10 @@ from django.contrib import messages
 from django.contrib.auth.decorators import login_required
 from django.http import Http404, HttpResponse, QueryDict
 from django.shortcuts import redirect, render
+from django.template.defaultfilters import pluralize
 from django.urls import reverse
 from django.utils.http import url_has_allowed_host_and_scheme
+from django.utils.safestring import mark_safe
 from django.views.decorators.http import require_POST, require_safe
 from django.views.decorators.vary import vary_on_headers
 from django_htmx.http import HttpResponseClientRedirect, retarget
@@ -198,33 +200,77 @@ def topic_list(request):
 
 
 @require_safe
-@vary_on_headers("HX-Request")
+@vary_on_headers("HX-Request", "HX-Target")
 def topic_detail(request, slug):
+    """A topic's resources a page at a time (`?page=N`, previous/next links without JavaScript).
+    htmx swaps the whole list for a filter, and appends the next page's rows when the learner
+    scrolls to "Load more" (HX-Target `topic-rows`). The learner's status filter counts over every
+    row and pages over those it keeps."""
     topic = published_get(Topic, slug=slug)
     filters, context = _filters_from(request.GET, TopicFilterForm)
     parts = shared.topic_parts(topic=topic, filters=filters, path=request.path)
     statuses = progress_selectors.statuses_for(user=request.user)
-    resources, status_filter = _status_filtered(
-        request,
-        parts.resources,
-        statuses,
+    status_filter = status_filter_from(request)
+    found = [statuses.get(pk, "") for pk in parts.resource_ids] if status_filter.offered else []
+    kept = None
+    if status_filter.choice:
+        show = status_filter.show
+        kept = [pk for pk, status in zip(parts.resource_ids, found, strict=True) if show(status)]
+    page, rows = shared.topic_rows(
+        topic=topic,
+        filters=filters,
+        path=request.path,
+        page_number=request.GET.get("page"),
+        kept=kept,
+    )
+    appending = bool(request.htmx) and request.htmx.target == "topic-rows"
+    first = page
+    if appending:  # the nav after the rows speaks for every page on screen since the page loaded
+        shown_from = QueryDict(urlsplit(request.htmx.current_url or "").query).get("page")
+        first = page.paginator.get_page(shown_from)
+        first = first if first.number <= page.number else page
+    params = filters | status_filter.params()
+    query = urlencode(status_filter.params())
+
+    def url(number):
+        return shared.tick_next(request.path, params | ({"page": number} if number > 1 else {}))
+
+    context |= status_filter_context(
+        status_filter,
+        found,
+        path=request.path,
         params=filters,
         target="topic-resources",
         nouns=("resource", "resources"),
-    )
-    context |= status_filter | {
+    ) | {
         "topic": topic,
         "parts": parts,
-        "tick_next": shared.tick_next(request.path, filters | status_filter["status_params"]),
+        "page": page,
+        "head": overlay_fill(request, parts.head, statuses=statuses, query=query),
+        "rows": mark_safe("".join(overlay_fill(request, row, statuses=statuses) for row in rows)),
+        "where": _rows_shown(first, page, of_all=kept is None),
+        "previous_url": url(first.previous_page_number()) if first.has_previous() else "",
+        "next_url": url(page.next_page_number()) if page.has_next() else "",
+        "tick_next": url(page.number),
         "tick_scope": TickScope.of_topic(topic),
         "statuses": statuses,
-        "resources": resources,
     }
+    if appending:
+        return render(request, "catalog/topic_detail.html#topic-more", context)
     if request.user.is_authenticated:
         context["topic_progress_bar"] = topic_bar(
             topic, topic_tally(topic=topic, statuses=statuses)
         )
     return _page_or_fragment(request, "catalog/topic_detail.html", "topic-resources", context)
+
+
+def _rows_shown(first, last, *, of_all: bool) -> str:
+    """ "Showing 101–200 of 1,033 resources" for the rows from page `first` to page `last`. Under a
+    status filter the total is the filter's own sentence, which a tick refreshes (here it would
+    go stale as ticked rows leave)."""
+    shown = f"Showing {first.start_index():,}–{last.end_index():,}"
+    count = last.paginator.count
+    return f"{shown} of {count:,} resource{pluralize(count)}" if of_all else shown
 
 
 @require_safe
@@ -522,8 +568,9 @@ def _topic_list(*, key, current, params, statuses, path_view):
     topic = published_get(Topic, slug=key)
     page = topic.get_absolute_url()
     filters, _ = _filters_from(params, TopicFilterForm)
-    rows = shared.topic_parts(topic=topic, filters=filters, path=page).resources
-    return page, filters, rows.row_statuses(statuses), "topic-resources", ("resource", "resources")
+    ids = shared.topic_parts(topic=topic, filters=filters, path=page).resource_ids
+    found = [statuses.get(pk, "") for pk in ids]  # every row's, not one page's
+    return page, filters, found, "topic-resources", ("resource", "resources")
 
 
 def _search_list(*, key, current, params, statuses, path_view):

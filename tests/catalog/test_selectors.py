@@ -149,9 +149,26 @@ def test_topic_contents_lists_each_resource_once_with_its_first_entry_per_guide(
     elsewhere = EntryFactory(resource=resource)
 
     contents = selectors.topic_contents(topic=topic, filters={})
+    page = selectors.topic_page(resource_ids=contents.resource_ids, page_number=1)
 
-    assert contents.resources == [resource]
-    assert contents.resources[0].guide_entries == [first, elsewhere]
+    assert contents.resource_ids == (resource.id,) and page.object_list == [resource]
+    assert page.object_list[0].guide_entries == [first, elsewhere]
+
+
+def test_topic_pages_follow_title_then_id_and_take_any_page_number(monkeypatch):
+    monkeypatch.setattr(selectors, "TOPIC_PAGE_SIZE", 2)
+    topic = TopicFactory()
+    same = [listed_resource(title="Same", topics=[topic]) for _ in range(3)]
+    first = listed_resource(title="A first", topics=[topic])
+    ids = selectors.topic_contents(topic=topic, filters={}).resource_ids
+    assert ids == (first.id, *sorted(r.id for r in same))  # a tie never reorders between pages
+
+    def page(number):
+        return [r.id for r in selectors.topic_page(resource_ids=ids, page_number=number)]
+
+    assert page(1) + page("2") == list(ids)
+    assert page(99) == page(0) == page(-1) == page(2)  # out of range: the last page
+    assert page("x") == page("") == page(None) == page(1)  # not a number: the first
 
 
 # --- Search ----------------------------------------------------------------------------------
