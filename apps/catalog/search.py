@@ -1,8 +1,9 @@
 """How a search query is read so that it forgives: "flash-attention" is "flash attention",
-"kvcache" finds "KV cache" and "FlashAttention" "Flash Attention" (`joined_pattern`), "quantisation" is also "quantization" (and back), and a word found nowhere gets a
-"did you mean" from the catalog's own words: PostgreSQL trigram similarity (pg_trgm, see the
-catalog's migrations), difflib over the titles' and authors' words elsewhere (SQLite). A query in
-another script than the catalog's (English) gets a hint instead. The catalog's search
+"kvcache" finds "KV cache" and "FlashAttention" "Flash Attention" (`joined_pattern`),
+"quantisation" is also "quantization" (and back), and a word found nowhere gets a "did you mean"
+from the catalog's own words: PostgreSQL trigram similarity (pg_trgm) over an indexed table of
+the titles' and authors' words (catalog/0006), difflib over the same words elsewhere (SQLite). A
+query in another script than the catalog's (English) gets a hint instead. The catalog's search
 (`apps.catalog.selectors`) and the learner's notes search (`apps.progress.selectors`) both read
 words here.
 
@@ -127,22 +128,27 @@ def suggestion(words: list[str]) -> str:
     return " ".join(fixed) if [w.lower() for w in fixed] != [w.lower() for w in words] else ""
 
 
+# The nearest word of a visible resource's title or author: candidates from the trigram index
+# on every word resources have had (catalog/0006, catalog_searchword) through pg_trgm's `%`
+# operator, whose threshold (pg_trgm.similarity_threshold, 0.3 by default) is below ours; kept
+# if a visible resource's words (catalog_resource.search_words, GIN-indexed) still hold it.
 _WORDS_SQL = """
-SELECT word FROM (
-    SELECT DISTINCT unnest(regexp_split_to_array(lower(title || ' ' || author), '[^[:alnum:]]+')) AS word
-    FROM catalog_resource WHERE id IN ({visible})
-) AS words
-WHERE length(word) > 1 AND similarity(word, %s) >= %s
+SELECT word FROM catalog_searchword
+WHERE word %% %s AND similarity(word, %s) >= %s AND EXISTS (
+    SELECT 1 FROM catalog_resource AS resource
+    WHERE resource.search_words @> ARRAY[word] AND resource.id IN ({visible})
+)
 ORDER BY similarity(word, %s) DESC, word
 LIMIT 1
 """
 
 
 def _nearest_postgres(word: str) -> str:
-    visible, params = _visible_resources().values("id").query.sql_with_params()
+    visible, params = _visible_resources().order_by().values("id").query.sql_with_params()
     with connection.cursor() as cursor:
         cursor.execute(
-            _WORDS_SQL.format(visible=visible), [*params, word, SUGGEST_MIN_SIMILARITY, word]
+            _WORDS_SQL.format(visible=visible),
+            [word, word, SUGGEST_MIN_SIMILARITY, *params, word],
         )
         row = cursor.fetchone()
     return row[0] if row else word

@@ -11,15 +11,17 @@ pages, ticks, paths, topics, suggestions, progress bars, exports, the dashboard)
 `visible_resources`, `visible_entries` and `guide_structure`.
 """
 
+import re
 from collections import Counter, defaultdict
 from collections.abc import Collection, Sequence
 from dataclasses import dataclass, field
 
-from django.contrib.postgres.search import SearchQuery, SearchRank, SearchVector
+from django.contrib.postgres.search import SearchQuery, SearchRank, SearchVectorField
 from django.core.exceptions import ValidationError
 from django.core.paginator import Page, Paginator
 from django.db import connection
 from django.db.models import (
+    BooleanField,
     Case,
     Count,
     Exists,
@@ -571,6 +573,51 @@ class _SearchText(Func):
         return f"({f' || {line} || '.join(parts)})", []
 
 
+class _StoredColumn(Func):
+    """A column PostgreSQL keeps for search on catalog_resource, outside the model (see
+    catalog/0006): read only where a query names it, never loaded with a resource."""
+
+    def __init__(self, name: str, output_field):
+        self.column = name
+        super().__init__(output_field=output_field)
+
+    def as_sql(self, compiler, connection, **extra):  # type: ignore[override]  # a column
+        table = compiler.quote_name(compiler.query.get_initial_alias())
+        return f"{table}.{connection.ops.quote_name(self.column)}", []
+
+
+class _SquashedHas(Func):
+    """The resource's squashed text (catalog/0006: its search text without the characters a
+    joined word may be split by) has ``text`` squashed alike, in any case: an ILIKE its trigram
+    index answers. Every row `_has_word` finds passes it, so it picks the candidates."""
+
+    output_field = BooleanField()
+
+    def __init__(self, text: str):
+        squashed = _SPLITTERS.sub("", text)
+        self.pattern = "%" + _LIKE_SPECIAL.sub(r"\\\g<0>", squashed) + "%"
+        super().__init__()
+
+    def as_sql(self, compiler, connection, **extra):  # type: ignore[override]  # one ILIKE
+        table = compiler.quote_name(compiler.query.get_initial_alias())
+        return f"{table}.{connection.ops.quote_name('search_squashed')} ILIKE %s", [self.pattern]
+
+
+_SPLITTERS = re.compile(r"[-_/.: ]")  # as catalog/0006 squashes: apps.catalog.search `_GAP`
+_LIKE_SPECIAL = re.compile(r"[\\%_]")
+
+
+def _candidates(words: list[str]) -> Q:
+    """PostgreSQL: a resource with any word in any form (`_has_word`) has it in its squashed text;
+    an OR of indexed ILIKEs that every search result passes, so the search reads the index."""
+    found = Q()
+    for word in words:
+        forms = search.word_forms(word) if search.is_plain(word) else (word,)
+        for form in forms:
+            found |= Q(_SquashedHas(form))
+    return found
+
+
 def _has_word(word: str, field: str = "search_text") -> Q:
     """``word`` in one of its forms (apps.catalog.search) occurs in ``field``; a word with
     websearch syntax ("-training", '"exact') as typed."""
@@ -640,7 +687,8 @@ def search_resources(query: str, *, filters: dict | None = None) -> QuerySet:
     found, the most words first. Then titles: the query as the whole title, then at its start,
     then in it, then the most words in the title. PostgreSQL also matches with full-text search
     (stems, websearch syntax) and ranks by it (title weighs most, then author, then description)
-    before the title in alphabetical order. One SQL query, in time linear in the (capped) words.
+    before the title in alphabetical order. One SQL query, in time linear in the (capped) words;
+    on PostgreSQL it reads the rows its indexes pick (catalog/0006), not the whole catalog.
     """
     words = search_words(query)
     resources = visible_resources()
@@ -656,7 +704,7 @@ def search_resources(query: str, *, filters: dict | None = None) -> QuerySet:
         )
         resources = resources.filter(id__in=sorted(held))
     postgres = connection.vendor == "postgresql"
-    resources = resources.annotate(search_text=_SearchText())
+    resources = resources.alias(search_text=_SearchText())
     plain = [word for word in words if search.is_plain(word)]
     word_found = [_has_word(word) for word in plain]
     every_word = Q()
@@ -664,16 +712,17 @@ def search_resources(query: str, *, filters: dict | None = None) -> QuerySet:
         every_word &= _has_word(word)
     rank: Expression = Value(0.0)
     if postgres:
-        vector = (
-            SearchVector("title", weight="A", config=SEARCH_CONFIG)
-            + SearchVector("author", weight="B", config=SEARCH_CONFIG)
-            + SearchVector("description", weight="C", config=SEARCH_CONFIG)
-        )
+        # The stored, indexed vector (catalog/0006): title weighs most, then author, then
+        # description. Rows are read from the indexes: a full-text match, or a word in a form
+        # the trigram index finds; the patterns then check only those.
+        vector = _StoredColumn("search_document", SearchVectorField())
         text_query = SearchQuery(" ".join(words), search_type="websearch", config=SEARCH_CONFIG)
         spelled = _spelling_query(words)
         if spelled is not None:
             text_query = text_query | spelled
-        resources = resources.annotate(document=vector)
+        resources = resources.alias(document=vector).filter(
+            Q(document=text_query) | _candidates(words)
+        )
         rank = SearchRank(vector, text_query)
         # Full-text matches count for every word; the any-word fallback counts words by the
         # patterns alone (a document per word per row would cost more than the rest together).
