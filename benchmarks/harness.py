@@ -964,8 +964,8 @@ class CuratorWriter:
     """A signed-in curator saving one admin change form every `interval` seconds, in a thread:
     GET the form, change `field` (alternately to each of `values`), POST it back with the other
     fields as the page holds them and the "Save" button, as a curator's browser does. A save is a
-    redirect (302); anything else is a failure. `stop()` saves once more if needed so the field
-    ends with its first value (the benchmark database keeps its catalog)."""
+    redirect (302); anything else is a failure, recorded in `failures`. `stop()` saves once more
+    if needed so the field ends with its first value (the benchmark database keeps its catalog)."""
 
     def __init__(
         self,
@@ -1044,7 +1044,10 @@ class CuratorWriter:
             self._thread.join()
             self._thread = None
         if len(self.saves) % 2:
-            self.save(self.values[0])
+            try:
+                self.save(self.values[0])
+            except (BenchmarkError, OSError, http.client.HTTPException) as exc:
+                self.failures.append(f"saving the first value back: {exc}")
 
 
 # --- Growth: the catalog grown from real reading lists ----------------------------------------
