@@ -43,7 +43,7 @@ class CommandError(Exception):
 
 def page_ratio(ratios: list[float]) -> float:
     """The median of an endpoint's per-round ratios to the floor; nan when any round measured no
-    request of it or of its floor (every one fell in the warm-up or answered an error): a page
+    request of it or of its floor (every one finished in the warm-up or answered an error): a page
     unmeasured in a round is not known to be within its guard."""
     if not ratios or any(math.isnan(ratio) for ratio in ratios):
         return math.nan
@@ -103,8 +103,8 @@ def p95_ratio(p95: float, quiet_p95: float | None) -> float:
 
 def churn_misses(p95: float, quiet_p95: float | None, errors: int, saves: int) -> list[str]:
     """Why an endpoint fails the churn guard (p95 within CHURN_GUARD× its quiet p95); empty when
-    "ok". Missing data fails: a page unmeasured under churn (every request outlasted its run, or
-    answered an error) or in quiet, and a run with no curator save."""
+    "ok". Missing data fails: a page unmeasured under churn (every answer an error) or in quiet,
+    and a run with no curator save."""
     misses = []
     ratio = p95_ratio(p95, quiet_p95)
     if math.isnan(p95):
@@ -166,7 +166,7 @@ class Command:
             "--warmup",
             type=float,
             default=1.0,
-            help="Unmeasured seconds per endpoint, over all rounds.",
+            help="Seconds per endpoint, over all rounds, at the start of its runs: requests finished within them are not measured.",
         )
         parser.add_argument(
             "--rounds",

@@ -683,7 +683,8 @@ def load_run(
 ) -> Measurement:
     """Each visitor is one thread on one keep-alive connection (the index-th of `connections`,
     replaced there if the server closes it), requesting as fast as answered until `duration`
-    seconds or `max_requests` in all. Non-2xx answers count as errors.
+    seconds or `max_requests` in all, after `warmup` seconds whose finished requests are not
+    measured. Non-2xx answers count as errors.
 
     The caller keeps the connections from run to run, spread evenly over the workers
     (`balanced_connections`), so the floor and every page are served alike."""
@@ -722,8 +723,11 @@ def load_run(
                 conn.close()
                 conn = connections[index] = http_connection(port)
                 continue
-            elapsed = time.perf_counter() - began
-            if began < warm_until:
+            ended = time.perf_counter()
+            elapsed = ended - began
+            # Only a request that finished within the warm-up goes unmeasured: one that began
+            # there and outlasted it (a page rebuilt after a curator's save) is a learner's wait.
+            if ended < warm_until:
                 continue
             with lock:
                 count += 1

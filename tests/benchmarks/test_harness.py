@@ -9,6 +9,7 @@ import subprocess
 import sys
 import threading
 import time
+from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from urllib.parse import urlsplit
 from wsgiref.simple_server import WSGIRequestHandler, WSGIServer, make_server
 
@@ -71,7 +72,7 @@ def test_rounds_of_one_endpoint_merge_into_one_measurement():
 
 
 def test_a_page_with_no_measured_requests_in_a_round_fails_its_guard():
-    # Round 2's requests all fell in the warm-up: its p50 (and ratio) is nan, the page unmeasured.
+    # Round 2's requests all finished in the warm-up: its p50 (and ratio) is nan, the page unmeasured.
     ratio = page_ratio([1.2, Measurement("guide", 0, 0, 1.0, []).percentile(50) / 2.0, 1.4])
     assert math.isnan(ratio)
     assert guard_misses("guide (225 entries)", ratio, total_kb=50.0, errors=0) == [
@@ -277,7 +278,7 @@ def test_churn_fails_over_twice_the_quiet_p95_and_on_errors():
 
 
 def test_churn_fails_when_a_page_measured_nothing_under_churn():
-    # Every request outlasted its run (a page stalled by the saves): no p95, not "ok".
+    # Every answer under churn was an error: no p95, not "ok".
     assert math.isnan(p95_ratio(math.nan, 20.0))
     assert churn_misses(math.nan, 20.0, errors=0, saves=30) == ["no measured requests"]
 
@@ -519,3 +520,67 @@ def test_growth_imports_real_lists_as_published_guides_until_the_catalog_has_gro
     assert guides.count() == len(names) == growth.after["guides"]
     assert all(guide.is_published for guide in guides)
     assert Resource.objects.published().count() == growth.after["resources"]
+
+
+class _SlowHandler(BaseHTTPRequestHandler):
+    protocol_version = "HTTP/1.1"  # keep-alive, as gunicorn serves the load
+    delay = 0.0
+    served = 0
+
+    def do_GET(self):
+        time.sleep(self.delay)
+        type(self).served += 1
+        self.send_response(200)
+        self.send_header("Content-Length", "2")
+        self.end_headers()
+        self.wfile.write(b"ok")
+
+    def log_message(self, *args):
+        pass
+
+
+@pytest.fixture
+def slow_server():
+    """A server on 127.0.0.1 answering every GET after `_SlowHandler.delay` seconds."""
+    server = ThreadingHTTPServer(("127.0.0.1", 0), _SlowHandler)
+    thread = threading.Thread(target=server.serve_forever, daemon=True)
+    thread.start()
+    yield server
+    server.shutdown()
+    server.server_close()
+
+
+def _load(server, *, delay, warmup, duration):
+    _SlowHandler.delay = delay
+    _SlowHandler.served = 0
+    port = server.server_port
+    connections = [harness.http_connection(port) for _ in range(2)]
+    try:
+        return harness.load_run(
+            port=port,
+            endpoint=Endpoint("guide", "/guides/g/"),
+            visitors=[Visitor(), Visitor()],
+            connections=connections,
+            duration=duration,
+            max_requests=1000,
+            warmup=warmup,
+        )
+    finally:
+        for conn in connections:
+            conn.close()
+
+
+def test_a_request_outlasting_the_run_is_measured_not_dropped(slow_server):
+    # Each request takes longer than the whole run (a page stalled by a rebuild): the one each
+    # thread began in the warm-up is measured, with its real latency.
+    measurement = _load(slow_server, delay=0.5, warmup=0.05, duration=0.2)
+    assert measurement.requests == 2 and measurement.errors == 0
+    assert all(latency >= 0.5 for latency in measurement.latencies)
+    assert measurement.percentile(95) >= 500
+
+
+def test_requests_finished_within_the_warm_up_are_not_measured(slow_server):
+    measurement = _load(slow_server, delay=0.02, warmup=0.3, duration=0.3)
+    # Each thread's first requests finished well within the warm-up: served, not measured.
+    assert 0 < measurement.requests <= _SlowHandler.served - 2
+    assert measurement.errors == 0
