@@ -394,12 +394,18 @@ class Server:
             stderr=subprocess.STDOUT,
         )
 
-    def wait_healthy(self, timeout: float = 30) -> None:
+    def _log_tail(self) -> str:
+        # The log sits in a temporary directory removed with the server: quote its end.
+        self.log.flush()
+        return Path(self.log.name).read_text(errors="replace")[-2000:]
+
+    def wait_healthy(self, timeout: float = 90) -> None:
+        # Generous: three scenarios start a server each, on a machine that may be busy.
         deadline = time.monotonic() + timeout
         while time.monotonic() < deadline:
             if self.process.poll() is not None:
                 raise BenchmarkError(
-                    f"gunicorn exited with {self.process.returncode}; see {self.log.name}"
+                    f"gunicorn exited with {self.process.returncode}:\n{self._log_tail()}"
                 )
             try:
                 status, _, _ = request_once(self.port, "GET", "/healthz")
@@ -409,7 +415,7 @@ class Server:
                 pass
             time.sleep(0.3)
         raise BenchmarkError(
-            f"gunicorn did not answer /healthz within {timeout:.0f} s; see {self.log.name}"
+            f"gunicorn did not answer /healthz within {timeout:.0f} s:\n{self._log_tail()}"
         )
 
     def stop(self) -> None:
