@@ -323,11 +323,12 @@ class Command:
         )
         saves = writers[0].saves if writers else []
         result.saves = len(saves)
+        seconds = writers[0].seconds if writers else 0.0
         result.notes.append(
-            f"Curator saves of {catalog.curated_change_path} (its title), one every "
-            f"{CHURN_INTERVAL:g} s while measured: {len(saves)}"
+            f"Curator saves of {catalog.curated_change_path} (its title), aimed at one every "
+            f"{CHURN_INTERVAL:g} s while measured: {len(saves)} in {seconds:.0f} s"
             + (
-                f", median {statistics.median(saves) * 1000:.0f} ms each (GET + POST)"
+                f" (one every {seconds / len(saves):.1f} s), median {statistics.median(saves) * 1000:.0f} ms each (GET + POST)"
                 if saves
                 else ""
             )

@@ -1034,7 +1034,8 @@ class CuratorWriter:
     def _loop(self) -> None:
         next_at = time.monotonic()
         while not self._stopping.wait(max(0.0, next_at - time.monotonic())):
-            next_at += self.interval
+            # A save that outlasts the interval is followed by the next at once, never by a burst.
+            next_at = max(next_at + self.interval, time.monotonic())
             began = time.monotonic()
             try:
                 self.save(self.values[(len(self.saves) + 1) % 2])
@@ -1043,7 +1044,13 @@ class CuratorWriter:
             else:
                 self.saves.append(time.monotonic() - began)
 
+    @property
+    def seconds(self) -> float:
+        """How long the writer ran (saves that outlast `interval` make it save less often)."""
+        return self._stopped_at - self._started_at
+
     def start(self) -> None:
+        self._started_at = self._stopped_at = time.monotonic()
         self._stopping.clear()
         self._thread = threading.Thread(target=self._loop, daemon=True)
         self._thread.start()
@@ -1053,6 +1060,7 @@ class CuratorWriter:
         if self._thread is not None:
             self._thread.join()
             self._thread = None
+        self._stopped_at = time.monotonic()
         if len(self.saves) % 2:
             try:
                 self.save(self.values[0])
