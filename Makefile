@@ -41,7 +41,7 @@ run: setup
 test: setup
 	.venv/bin/pytest $(PYTEST_ARGS)
 
-## Production gunicorn on PostgreSQL at 10,000 users, page by page (DROPS syllabus_bench; see docs/BENCHMARKS.md)
+## Production gunicorn on PostgreSQL at 10,000 users, page by page: quiet, churn, growth (DROPS syllabus_bench and syllabus_bench_grown; see docs/BENCHMARKS.md)
 benchmark: setup
 	.venv/bin/python -m benchmarks $(BENCHMARK_ARGS)
 

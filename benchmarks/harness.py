@@ -22,6 +22,7 @@ import threading
 import time
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
+from html import parser as html_parser
 from pathlib import Path
 from urllib.parse import urlencode, urlsplit, urlunsplit
 
@@ -245,6 +246,10 @@ class Catalog:
     topic_path: str
     search_path: str
     tick_resources: list[str]
+    # The resource a curator edits in the churn scenario: the guide's first, as (admin change
+    # page, its title).
+    curated_change_path: str = ""
+    curated_title: str = ""
 
 
 def catalog_pick(*, url: str) -> Catalog:
@@ -268,6 +273,9 @@ def catalog_pick(*, url: str) -> Catalog:
                 [guide_id],
             )
         ]
+        curated_id, curated_title = conn.execute(
+            "SELECT id, title FROM catalog_resource WHERE uuid = %s", [tick_resources[0]]
+        ).fetchone()
         topic_slug = conn.execute(
             """SELECT t.slug FROM catalog_topic t JOIN catalog_resource_topics rt ON rt.topic_id = t.id
                GROUP BY t.id ORDER BY count(*) DESC LIMIT 1"""
@@ -281,6 +289,8 @@ def catalog_pick(*, url: str) -> Catalog:
         topic_path=f"/topics/{topic_slug}/",
         search_path=search_path(SEARCH_QUERIES[0]),
         tick_resources=tick_resources,
+        curated_change_path=f"/admin/catalog/resource/{curated_id}/change/",
+        curated_title=curated_title,
     )
 
 
@@ -337,7 +347,7 @@ from importlib import import_module
 from django.conf import settings
 from django.contrib.auth import BACKEND_SESSION_KEY, HASH_SESSION_KEY, SESSION_KEY, get_user_model
 SessionStore = import_module(settings.SESSION_ENGINE).SessionStore
-users = get_user_model().objects.filter(email__endswith="@{domain}").order_by("?")[:{count}]
+users = get_user_model().objects.filter(email__endswith="{email_ending}").order_by("?")[:{count}]
 for user in users:
     session = SessionStore()
     session[SESSION_KEY] = str(user.pk)
@@ -348,13 +358,16 @@ for user in users:
 """
 
 
-def sessions_create(base_dir: Path, env: dict, count: int) -> list[str]:
+def sessions_create(
+    base_dir: Path, env: dict, count: int, *, email_ending: str = f"@{BENCH_EMAIL_DOMAIN}"
+) -> list[str]:
+    """Session keys of `count` benchmark users (or of the users whose email ends so)."""
     out = manage(
         base_dir,
         env,
         "shell",
         "-c",
-        _SESSIONS_SCRIPT.format(domain=BENCH_EMAIL_DOMAIN, count=count),
+        _SESSIONS_SCRIPT.format(email_ending=email_ending, count=count),
     )
     return [line.split()[1] for line in out.splitlines() if line.startswith("SESSION ")]
 
@@ -381,12 +394,18 @@ class Server:
             stderr=subprocess.STDOUT,
         )
 
-    def wait_healthy(self, timeout: float = 30) -> None:
+    def _log_tail(self) -> str:
+        # The log sits in a temporary directory removed with the server: quote its end.
+        self.log.flush()
+        return Path(self.log.name).read_text(errors="replace")[-2000:]
+
+    def wait_healthy(self, timeout: float = 90) -> None:
+        # Generous: three scenarios start a server each, on a machine that may be busy.
         deadline = time.monotonic() + timeout
         while time.monotonic() < deadline:
             if self.process.poll() is not None:
                 raise BenchmarkError(
-                    f"gunicorn exited with {self.process.returncode}; see {self.log.name}"
+                    f"gunicorn exited with {self.process.returncode}:\n{self._log_tail()}"
                 )
             try:
                 status, _, _ = request_once(self.port, "GET", "/healthz")
@@ -396,7 +415,7 @@ class Server:
                 pass
             time.sleep(0.3)
         raise BenchmarkError(
-            f"gunicorn did not answer /healthz within {timeout:.0f} s; see {self.log.name}"
+            f"gunicorn did not answer /healthz within {timeout:.0f} s:\n{self._log_tail()}"
         )
 
     def stop(self) -> None:
@@ -670,7 +689,8 @@ def load_run(
 ) -> Measurement:
     """Each visitor is one thread on one keep-alive connection (the index-th of `connections`,
     replaced there if the server closes it), requesting as fast as answered until `duration`
-    seconds or `max_requests` in all. Non-2xx answers count as errors.
+    seconds or `max_requests` in all, after `warmup` seconds whose finished requests are not
+    measured. Non-2xx answers count as errors.
 
     The caller keeps the connections from run to run, spread evenly over the workers
     (`balanced_connections`), so the floor and every page are served alike."""
@@ -709,8 +729,11 @@ def load_run(
                 conn.close()
                 conn = connections[index] = http_connection(port)
                 continue
-            elapsed = time.perf_counter() - began
-            if began < warm_until:
+            ended = time.perf_counter()
+            elapsed = ended - began
+            # Only a request that finished within the warm-up goes unmeasured: one that began
+            # there and outlasted it (a page rebuilt after a curator's save) is a learner's wait.
+            if ended < warm_until:
                 continue
             with lock:
                 count += 1
@@ -821,3 +844,342 @@ def query_counts(base_dir: Path, env: dict, pages: list[tuple[str, str, bool]]) 
             name, _, count = json.loads(line.removeprefix("QUERIES "))
             counts[name] = count
     return counts
+
+
+# --- Memory -----------------------------------------------------------------------------------
+
+
+def vm_rss_mib(status_text: str) -> float:
+    """A process's resident memory in MiB, from its /proc/<pid>/status text (`VmRSS:  123456 kB`)."""
+    match = re.search(r"^VmRSS:\s+(\d+)\s+kB\s*$", status_text, re.MULTILINE)
+    if not match:
+        raise BenchmarkError("no VmRSS line in /proc/<pid>/status")
+    return int(match.group(1)) / 1024
+
+
+def worker_rss(server: Server) -> dict[int, float]:
+    """The resident memory (MiB) of each gunicorn worker, by pid (Linux: read from /proc)."""
+    rss = {}
+    for pid in sorted(_children(server.process.pid)):
+        try:
+            with open(f"/proc/{pid}/status") as status:
+                rss[pid] = vm_rss_mib(status.read())
+        except OSError:
+            continue
+    return rss
+
+
+def rss_text(rss: dict[int, float]) -> str:
+    if not rss:
+        return "no worker found"
+    return ", ".join(f"{mib:.0f} MiB (pid {pid})" for pid, mib in rss.items())
+
+
+# --- Churn: a curator saving in the admin while learners read ---------------------------------
+
+
+class _FormReader(html_parser.HTMLParser):
+    """The fields each `<form>` of a page submits, as a browser would send them when its submit
+    button is pressed: named inputs (checkboxes and radios only when checked; no file, button or
+    disabled ones), each select's chosen options, each textarea's text."""
+
+    def __init__(self):
+        super().__init__(convert_charrefs=True)
+        self.forms: list[list[tuple[str, str]]] = []
+        self._form: list[tuple[str, str]] | None = None
+        self._select: dict | None = None
+        self._option: dict | None = None
+        self._textarea: dict | None = None
+
+    def handle_starttag(self, tag, attrs):
+        attributes = {name: value if value is not None else "" for name, value in attrs}
+        if tag == "form":
+            self._form = []
+            self.forms.append(self._form)
+            return
+        if self._form is None or "disabled" in attributes:
+            return
+        name = attributes.get("name")
+        if tag == "input" and name:
+            kind = attributes.get("type", "text").lower()
+            if kind in {"submit", "button", "image", "file", "reset"}:
+                return
+            if kind in {"checkbox", "radio"}:
+                if "checked" in attributes:
+                    self._form.append((name, attributes.get("value", "on")))
+                return
+            self._form.append((name, attributes.get("value", "")))
+        elif tag == "select" and name:
+            self._select = {"name": name, "multiple": "multiple" in attributes, "options": []}
+        elif tag == "option" and self._select is not None:
+            self._option = {
+                "value": attributes.get("value"),
+                "text": "",
+                "selected": "selected" in attributes,
+            }
+            self._select["options"].append(self._option)
+        elif tag == "textarea" and name:
+            self._textarea = {"name": name, "text": ""}
+
+    def handle_data(self, data):
+        if self._option is not None:
+            self._option["text"] += data
+        elif self._textarea is not None:
+            self._textarea["text"] += data
+
+    def handle_endtag(self, tag):
+        if tag == "form":
+            self._form = None
+        elif tag == "option":
+            self._option = None
+        elif tag == "select" and self._select is not None:
+            options = self._select["options"]
+            chosen = [option for option in options if option["selected"]]
+            if not chosen and options and not self._select["multiple"]:
+                chosen = options[:1]  # a single select sends its first option when none is selected
+            for option in chosen:
+                value = option["value"] if option["value"] is not None else option["text"].strip()
+                if self._form is not None:
+                    self._form.append((self._select["name"], value))
+            self._select = self._option = None
+        elif tag == "textarea" and self._textarea is not None:
+            if self._form is not None:
+                # The HTML parser keeps the newline a browser drops right after <textarea>.
+                self._form.append(
+                    (self._textarea["name"], self._textarea["text"].removeprefix("\n"))
+                )
+            self._textarea = None
+
+
+def form_fields(html: str, *, holding: str) -> list[tuple[str, str]]:
+    """The (name, value) pairs a browser would submit from the page's form that has a field named
+    `holding` (the admin's change form, not the logout form in its header)."""
+    reader = _FormReader()
+    reader.feed(html)
+    reader.close()
+    for fields in reader.forms:
+        if any(name == holding for name, _ in fields):
+            return fields
+    raise BenchmarkError(f"no form with a {holding!r} field on the page")
+
+
+def _set_cookies(headers: list[tuple[str, str]], cookies: dict[str, str]) -> None:
+    for key, value in headers:
+        if key.lower() == "set-cookie":
+            name, _, rest = value.partition("=")
+            cookies[name] = rest.split(";", 1)[0]
+
+
+class CuratorWriter:
+    """A signed-in curator saving one admin change form every `interval` seconds, in a thread:
+    GET the form, change `field` (alternately to each of `values`), POST it back with the other
+    fields as the page holds them and the "Save" button, as a curator's browser does. A save is a
+    redirect (302); anything else is a failure, recorded in `failures`. `stop()` saves once more
+    if needed so the field ends with its first value (the benchmark database keeps its catalog)."""
+
+    def __init__(
+        self,
+        *,
+        port: int,
+        visitor: Visitor,
+        change_path: str,
+        field: str,
+        values: tuple[str, str],
+        interval: float = 2.0,
+    ):
+        self.port = port
+        self.visitor = visitor
+        self.change_path = change_path
+        self.field = field
+        self.values = values
+        self.interval = interval
+        self.saves: list[float] = []  # seconds each save took (GET + POST)
+        self.failures: list[str] = []
+        self._stopping = threading.Event()
+        self._thread: threading.Thread | None = None
+
+    def _request(self, method: str, body: str | None = None):
+        headers = {**base_headers(self.port), **self.visitor.headers()}
+        if body is not None:
+            headers |= {
+                "Content-Type": "application/x-www-form-urlencoded",
+                "Referer": f"https://{HOST}:{self.port}{self.change_path}",
+            }
+        conn = http_connection(self.port)
+        try:
+            conn.request(method, self.change_path, body=body, headers=headers)
+            response = conn.getresponse()
+            _set_cookies(response.getheaders(), self.visitor.cookies)
+            return response.status, response.read().decode("utf-8", "replace")
+        finally:
+            conn.close()
+
+    def save(self, value: str) -> None:
+        """One save of the form with `field` set to `value`; a failure raises BenchmarkError."""
+        status, html = self._request("GET")
+        if status != 200:
+            raise BenchmarkError(f"GET {self.change_path} as the curator answered {status}")
+        fields = [
+            (name, value if name == self.field else current)
+            for name, current in form_fields(html, holding=self.field)
+        ]
+        status, html = self._request("POST", urlencode([*fields, ("_save", "Save")]))
+        if status != 302:
+            errors = re.findall(r'<ul class="errorlist[^"]*"[^>]*>(.*?)</ul>', html, re.DOTALL)
+            detail = "; ".join(re.sub(r"<[^>]+>", " ", e).strip() for e in errors)[:300]
+            raise BenchmarkError(
+                f"saving {self.change_path} answered {status}" + (f": {detail}" if detail else "")
+            )
+
+    def _loop(self) -> None:
+        next_at = time.monotonic()
+        while not self._stopping.wait(max(0.0, next_at - time.monotonic())):
+            # A save that outlasts the interval is followed by the next at once, never by a burst.
+            next_at = max(next_at + self.interval, time.monotonic())
+            began = time.monotonic()
+            try:
+                self.save(self.values[(len(self.saves) + 1) % 2])
+            except (BenchmarkError, OSError, http.client.HTTPException) as exc:
+                self.failures.append(str(exc))
+            else:
+                self.saves.append(time.monotonic() - began)
+
+    @property
+    def seconds(self) -> float:
+        """How long the writer ran (saves that outlast `interval` make it save less often)."""
+        return self._stopped_at - self._started_at
+
+    def start(self) -> None:
+        self._started_at = self._stopped_at = time.monotonic()
+        self._stopping.clear()
+        self._thread = threading.Thread(target=self._loop, daemon=True)
+        self._thread.start()
+
+    def stop(self) -> None:
+        self._stopping.set()
+        if self._thread is not None:
+            self._thread.join()
+            self._thread = None
+        self._stopped_at = time.monotonic()
+        if len(self.saves) % 2:
+            try:
+                self.save(self.values[0])
+            except (BenchmarkError, OSError, http.client.HTTPException) as exc:
+                self.failures.append(f"saving the first value back: {exc}")
+
+
+# --- Growth: the catalog grown from real reading lists ----------------------------------------
+
+REAL_LISTS_DIR = Path(
+    "tests/catalog/reallists"
+)  # under the repository; SOURCES.md says where each is from
+GROWN_SLUG_PREFIX = "grown-"
+
+
+def grown_database_url(url: str) -> str:
+    """The growth scenario's database: a copy of the benchmark database beside it, so growing the
+    catalog leaves the benchmark database (and `--reuse`) as it was."""
+    parts = urlsplit(url)
+    return urlunsplit(parts._replace(path=parts.path.rstrip("/") + "_grown"))
+
+
+def database_copy(*, url: str, to_url: str) -> None:
+    """Drop `to_url`'s database and create it as a copy of `url`'s (CREATE DATABASE … TEMPLATE:
+    a file copy, no one may be connected to the original)."""
+    source = urlsplit(_libpq_url(url)).path.lstrip("/")
+    parts = urlsplit(_libpq_url(to_url))
+    target = parts.path.lstrip("/")
+    maintenance = urlunsplit(parts._replace(path="/postgres"))
+    with psycopg.connect(maintenance, autocommit=True) as conn:
+        conn.execute(
+            "SELECT pg_terminate_backend(pid) FROM pg_stat_activity WHERE datname = %s", [source]
+        )
+        conn.execute(
+            sql.SQL("DROP DATABASE IF EXISTS {} WITH (FORCE)").format(sql.Identifier(target))
+        )
+        conn.execute(
+            sql.SQL("CREATE DATABASE {} TEMPLATE {}").format(
+                sql.Identifier(target), sql.Identifier(source)
+            )
+        )
+
+
+def real_lists(base_dir: Path) -> list[Path]:
+    return sorted(
+        path for path in (base_dir / REAL_LISTS_DIR).glob("*.md") if path.name != "SOURCES.md"
+    )
+
+
+# Runs inside Django: each list through the importer's own plan and apply (what `import_guide`
+# and the admin's import call), then published the way the admin's "Publish" action does.
+_GROW_SCRIPT = """
+import json
+from pathlib import Path
+from apps.catalog.importer import CatalogImportError, apply_import, plan_import
+from apps.catalog.models import Guide, Resource, Topic
+from apps.curation.services import objects_set_published
+
+def size():
+    return {{"guides": Guide.objects.published().count(),
+             "resources": Resource.objects.published().count(),
+             "topics": Topic.objects.published().count()}}
+
+before = size()
+target = before["resources"] * {factor}
+print("SIZE", json.dumps(before))
+for name in json.loads({lists!r}):
+    if Resource.objects.published().count() >= target:
+        break
+    path = Path(name)
+    slug = "{prefix}" + path.stem
+    if Guide.objects.filter(slug=slug).exists():
+        continue
+    try:
+        try:
+            plan = plan_import(path.read_bytes(), guide_slug=slug, source_name=path.name)
+        except CatalogImportError:
+            # A list without a title of its own: the curator names it, as the admin asks.
+            title = path.stem.replace("-", " ").capitalize()
+            plan = plan_import(path.read_bytes(), guide_slug=slug, title=title, source_name=path.name)
+        result = apply_import(plan)
+    except CatalogImportError as error:
+        print("SKIPPED", json.dumps([path.name, str(error)]))
+        continue
+    objects_set_published(queryset=Guide.objects.filter(pk=result.guide.pk), published=True)
+    print("IMPORTED", json.dumps([path.name, result.counts_text()]))
+print("SIZE", json.dumps(size()))
+"""
+
+
+@dataclass
+class Growth:
+    before: dict[str, int]
+    after: dict[str, int]
+    imported: list[tuple[str, str]]  # (file, what was written)
+    skipped: list[tuple[str, str]]  # (file, why)
+
+    @property
+    def factor(self) -> float:
+        return self.after["resources"] / self.before["resources"] if self.before["resources"] else 0
+
+
+def catalog_grow(base_dir: Path, env: dict, *, factor: float) -> Growth:
+    """Import the real-list fixtures, in name order, as new published guides until the published
+    resources are `factor` times as many as before (or every list is in)."""
+    import json
+
+    lists = json.dumps([str(path) for path in real_lists(base_dir)])
+    script = _GROW_SCRIPT.format(factor=factor, lists=lists, prefix=GROWN_SLUG_PREFIX)
+    out = manage(base_dir, env, "shell", "-c", script)
+    sizes, imported, skipped = [], [], []
+    for line in out.splitlines():
+        kind, _, payload = line.partition(" ")
+        if kind == "SIZE":
+            sizes.append(json.loads(payload))
+        elif kind == "IMPORTED":
+            imported.append(tuple(json.loads(payload)))
+        elif kind == "SKIPPED":
+            skipped.append(tuple(json.loads(payload)))
+    if len(sizes) != 2:
+        raise BenchmarkError(f"growing the catalog printed no sizes:\n{out[-2000:]}")
+    return Growth(sizes[0], sizes[1], imported, skipped)
