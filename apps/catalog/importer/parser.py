@@ -54,6 +54,7 @@ from apps.catalog.importer.kinds import guess_kind
 from apps.catalog.importer.links import (
     COMPANION_LABEL,
     GENERIC_LABEL,
+    IMAGE_FILE,
     PLACEHOLDER_LABEL,
     has_link,
     image_reason,
@@ -237,6 +238,9 @@ class _Parser:
         for item in items:
             if item.url and item.url in known:
                 continue  # the same link twice in one section (a heading and its list)
+            if item.url and IMAGE_FILE.search(item.url):
+                self._skip("images and image links")  # "[WeChat QR code](…/qr.jpg)": a picture
+                continue
             if len(item.links) == 1 and COMPANION_LABEL.match(item.title) and not item.note:
                 if item.url in self.guide_urls:
                     continue  # "[GitHub](…)" repeating a link the list already gave

@@ -92,6 +92,7 @@ def clean_heading(text: str) -> str:
     heading = markdown.squash(markdown.strip_emphasis(text)).rstrip(":").strip()
     heading = markdown.squash(_SHORTCODE.sub("", heading)) or heading  # ":star: Courses"
     heading = without_emoji(heading) or heading  # "📖Contents", "News 🔥🔥"
+    heading = _LEADING_TAG.sub("", heading) or heading  # "[Feb 2024] Registrations are open"
     if re.fullmatch(r"\([^()]+\)", heading):
         heading = heading[1:-1].strip()  # "*(Lectures)*"
     return LEADING_SYMBOLS.sub("", heading) or heading
