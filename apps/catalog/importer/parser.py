@@ -27,8 +27,12 @@ is the tree of ``parsed``. Together they know the shapes the community guides ac
   (``[Title](url)`` / ``Authors. 2015. Summary.``), a link broken before its address
   (``[Title]`` / ``(https://…)``), references ``Surname, Given, et al. "Title." Venue.
   [[pdf]](…)`` titled by their quoted title;
-* tables: a row holding links is an item (the main link in the title column, else a named
-  link, else the row's buttons ``[<img …>](notebook)``; ``1) **Name** - what it is`` split);
+* tables: a row holding links is an item (the main link in the title column, else the paper,
+  else a named link, else the row's buttons ``[<img …>](notebook)``; ``1) **Name** - what it is``
+  split); the same address twice in one section is one item;
+* decoration off titles and headings (``🔥🔥[Tag] Title(@Org)``, ``📖Topic ([©️back👆🏻](#top))``),
+  GitHub alerts (``> [!NOTE]``) read as plain prose, a "this project has moved" heading before
+  the list's name read as a notice, not its title;
 * a section table (``| # | Section | Highlights |``): a section per row holding one chapter;
 * reading paths written as ``- Name: 01 → 03 → 04``;
 * a fenced phased plan (``Phase 1: … (8-10 weeks)`` with numbered books and their
