@@ -134,3 +134,19 @@ def test_a_cell_of_lines_gives_the_authors_and_each_labelled_link():
         2023,
     )
     assert [link.label for link in item.links] == ["Paper", "Code", "Docs"]
+
+
+def test_a_title_linked_to_its_code_is_still_keyed_on_the_paper():
+    table = Table(
+        [
+            ["Name", "Paper", "Code"],
+            ["[vLLM](https://github.com/vllm-project/vllm)", "[paper](https://arxiv.org/abs/2309.06180)", ""],
+        ],
+        [],
+    )  # fmt: skip
+    (item,) = table.items(context="", skip=lambda reason: None)
+    assert item.title == "vLLM"
+    assert [(link.url, link.label) for link in item.links] == [
+        ("https://arxiv.org/abs/2309.06180", "paper"),
+        ("https://github.com/vllm-project/vllm", "Code"),
+    ]

@@ -227,10 +227,16 @@ class Table:
         return item
 
     def _main_link(self, web) -> int:
-        """The first link in the title column, else the paper, else the first named link, else the first."""
+        """The first link in the title column (the paper when that link is its code), else the
+        paper, else the first named link, else the first."""
         main_index = next(
             (k for k, (i, p) in enumerate(web) if i == self.title_col and not p.image), None
         )
+        if main_index is not None and _CODE_HOSTS.match(web[main_index][1].url):
+            # "| [vLLM](github…) | [paper](arxiv…) |": the row is the paper, its code a companion
+            paper = self._paper_link(web)
+            if paper is not None and not _CODE_HOSTS.match(web[paper][1].url):
+                main_index = paper
         if main_index is None:
             main_index = self._paper_link(web)
         if main_index is None:
