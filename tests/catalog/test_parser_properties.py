@@ -106,7 +106,56 @@ ADVERSARIAL = {
     "numbered captions": "1. A paper about things; more words here.\n  - https://x.io/a\n" * 15_000,
     "button tables": "| # | Technique | View |\n|---|---|---|\n"
     + '| 1 | RAG | [<img src="https://img.shields.io/badge/a">](https://x.io/n) |\n' * 10_000,
+    "emoji runs": "- " + "🔥⭐️" * (ONE_MB // 12) + "[a](http://x.io)\n",
+    "emoji headings": ("## 📖" + "🔥" * 300 + " Topic ([©️back👆🏻](#top))\n- [a](http://x.io)\n")
+    * 700,
+    "paper tables": "|Date|Title|Paper|Code|\n|---|---|---|---|\n"
+    + "|2024.05|🔥🔥[T] Title(@Org)|[[pdf]](https://arxiv.org/pdf/1)|[[c]](https://github.com/a/b) ![](https://img.shields.io/s)|\n"
+    * 5_000,
+    "unclosed tags in titles": "|Date|Title|Paper|\n|---|---|---|\n"
+    + ("|2024.05|" + "[" * 400 + "(@" * 400 + " (" * 400 + "|[p](https://arxiv.org/pdf/1)|\n")
+    * 300,
+    "break cells": "|Title|Paper|\n|---|---|\n"
+    + ("|T" + " <br>" * 2_000 + "|[p](https://arxiv.org/pdf/1)|\n") * 100,
+    "alerts": "> [!NOTE]\n> text\n\n" * 30_000 + "- [a](http://x.io)\n",
 }
+
+
+LONG = 100_000
+TITLE_INPUTS = {
+    "emoji run": "🔥" * LONG + "Title",
+    "unclosed tag": "[" + "a" * LONG,
+    "unclosed org": "Title(@" + "a" * LONG,
+    "org spaces": "Title" + " " * LONG + "(@x" + " " * LONG,
+    "many parentheses": "(@a" * (LONG // 3) + ")",
+    "back-link spaces": "Topic" + " " * LONG + "([x](#y" + " " * LONG,
+    "dates": "2024." * (LONG // 5),
+    "colons": "Edge: " * (LONG // 6),
+}
+
+
+@pytest.mark.parametrize("name", sorted(TITLE_INPUTS))
+def test_title_rules_take_linear_time_on_100_kb(name):
+    from apps.catalog.importer.authors import titled_prefix
+    from apps.catalog.importer.titles import (
+        aside,
+        clean_heading,
+        clean_title,
+        date_year,
+        is_moved_notice,
+        title_and_org,
+    )
+
+    text = TITLE_INPUTS[name]
+    started = time.perf_counter()
+    clean_title(text)
+    clean_heading(text)
+    title_and_org(text)
+    date_year(text)
+    aside(text)
+    is_moved_notice(text)
+    titled_prefix(text, text)
+    assert time.perf_counter() - started < 5, name
 
 
 def test_too_large_a_file_is_refused():

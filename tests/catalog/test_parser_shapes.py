@@ -420,3 +420,34 @@ def test_a_pdf_here_link_is_the_companion_of_the_item():
         "PDF here",
     ]
     assert (item.description, item.note) == ("", "")  # the label is the link's, not a note
+
+
+def test_a_moved_notice_is_no_title_and_an_alert_is_plain_prose():
+    guide = parse_guide(
+        "# ⚠️ This project has moved\n\nSee the new home.\n\n# Awesome Things\n\n"
+        "> [!NOTE]\n> Updated **weekly**.\n\n## Papers\n- [A](https://x.io/a)\n"
+    )
+    assert guide.title == "Awesome Things"
+    assert "Updated weekly." in guide.description
+    assert "[!" not in guide.description
+
+
+def test_words_around_a_link_are_its_year_author_or_note_not_its_title():
+    guide = parse_guide(
+        "## Talks\n"
+        "- [How Chips Are Made](https://x.io/a) (by Asianometry)\n"
+        "- [The Annotated Transformer](https://x.io/b) (Oct 04, 2017)\n"
+        "- [Dive into Deep Learning](https://x.io/c) (Section 3)\n"
+        "- Edge deployment: In constrained environments, small models run on phones; see [here](https://x.io/d).\n"
+        "- Join us: [WeChat QR code](https://x.io/qr.jpg)\n"
+    )
+    items = list(guide.items())
+    assert [(i.title, i.author, i.year) for i in items] == [
+        ("How Chips Are Made", "Asianometry", None),
+        ("The Annotated Transformer", "", 2017),
+        ("Dive into Deep Learning", "", None),
+        ("Edge deployment", "", None),
+    ]
+    assert items[2].note == "Section 3"
+    assert items[3].description.startswith("In constrained environments")
+    assert guide.skipped == {"images and image links": 1}

@@ -3,10 +3,15 @@
 The links a reader sees are counted independently of the importer: the list is rendered to
 HTML by markdown-it and every ``<a href>`` (not wrapping only an image: badges, buttons)
 and every bare ``http(s)://`` address in the text (not in code, which GitHub does not
-link) is a link. A link became a correct resource when an imported item has it as its
-address under a clean, non-generic title, or keeps it as a companion link ("pdf", "code",
-"Source code", "Notebook") or as its author's page ("…, by [@jordn](…)"). Images and badges
-are not resources; the parse reports them as skipped.
+link) is a link; a link to an image file (a QR code) is a picture, not a link to read. A link
+became a correct resource when an imported item has it as its address under a clean,
+non-generic title, or keeps it as a companion link ("pdf", "code", "Source code", "Notebook")
+or as its author's page ("…, by [@jordn](…)"). A clean title carries no markup and no
+decoration (emoji runs, a leading ``[tag]``, ``(@Org)``, a back-link). An item whose line names
+its author (``(@Org)``, ``(by Asianometry)``) has that author, and a paper row is keyed on its
+paper: an item holding a paper's link (arXiv, OpenReview, ACL Anthology, a pdf) whose address is
+a repository is not correct. Images and badges are not resources; the parse reports them as
+skipped.
 """
 
 import re
@@ -18,12 +23,22 @@ from markdown_it import MarkdownIt
 
 from apps.catalog.importer import normalize_url, parse_guide, plan_import
 from apps.catalog.importer.parser import is_companion_label
+from apps.catalog.importer.titles import is_moved_notice
 
 LISTS = Path(__file__).parent / "reallists"
 _BARE = re.compile(r"https?://[^\s<>\"'`\]\[]+")
 # markup that leaked: tags, links, images, emphasis, a heading's #, code, a table row's pipes
 # (a pipe between words is the author's own separator: "using LangChain | OpenAI | Streamlit")
 _MARKUP = re.compile(r"<[a-zA-Z/!]|\]\(|!\[|\*\*|__|^#|`|^\s*\||\|\s*$|\|\s*:?-{3}")
+# decoration: pictographs (🔥, ⭐️, 📖, 👆🏻, ©️), a leading "[tag]", "(@Org)", a GitHub alert's marker
+_DECORATION = re.compile(
+    "[\U0001f000-\U0001faff\u2600-\u27bf\u2b00-\u2bff\ufe0f]|^\\[[^\\]]*\\]\\s*\\S|\\(@|\\[!(?:NOTE|TIP|IMPORTANT|WARNING|CAUTION)\\]"
+)
+# the line names who made it: "(@DeepSeek-AI)", "(by Asianometry)"
+_NAMED_AUTHOR = re.compile(r"\(\s*(?:@|by\s)[^()]{1,80}\)")
+_PAPER = re.compile(r"arxiv\.org|openreview\.net|aclanthology\.org|\.pdf$")
+_REPOSITORY = re.compile(r"^https?://(?:www\.)?(?:github\.com|gitlab\.com)/")
+_IMAGE_FILE = re.compile(r"\.(?:png|jpe?g|gif|svg|webp)$", re.IGNORECASE)
 _GENERIC_TITLES = {
     "github",
     "website",
@@ -79,7 +94,8 @@ class _Links(HTMLParser):
             self._code = max(0, self._code - 1)
         elif tag == "a" and self._anchor is not None:
             href, text, has_image = self._anchor
-            (self.images if has_image and not text.strip() else self.links).add(href)
+            picture = has_image and not text.strip() or _IMAGE_FILE.search(href.split("?")[0])
+            (self.images if picture else self.links).add(href)
             self._anchor = None
 
     def handle_data(self, data):
@@ -108,6 +124,20 @@ def clean(text: str) -> bool:
     return not _MARKUP.search(text or "")
 
 
+def undecorated(title: str) -> bool:
+    return clean(title) and not _DECORATION.search(title or "")
+
+
+def keyed_right(item) -> bool:
+    """Names its author where its line does, and a paper row is keyed on the paper, not its code."""
+    if _NAMED_AUTHOR.search(item.raw) and not item.author:
+        return False
+    urls = [link.url for link in item.links]
+    return not urls or not (
+        _REPOSITORY.match(urls[0]) and any(_PAPER.search(url) for url in urls[1:])
+    )
+
+
 def fidelity(name: str):
     text = (LISTS / name).read_text(encoding="utf-8")
     seen = links_a_reader_sees(text)
@@ -115,9 +145,10 @@ def fidelity(name: str):
     correct = set()
     for item in guide.items():
         title_ok = (
-            clean(item.title)
+            undecorated(item.title)
             and item.title.strip().lower() not in _GENERIC_TITLES
             and item.title.strip()
+            and keyed_right(item)
         )
         if not title_ok:
             continue
@@ -153,6 +184,8 @@ EXPECTED = [
     ("guillaume-chevalier-awesome-deep-learning-resources.md", 67, 64),
     ("floodsung-deep-learning-papers-reading-roadmap.md", 54, 54),
     ("owainlewis-awesome-artificial-intelligence.md", 60, 60),
+    ("xlite-dev-awesome-llm-inference.md", 59, 59),
+    ("handwritten-paper-tables-and-notices.md", 22, 22),
 ]
 
 
@@ -168,14 +201,16 @@ def test_real_lists_carry_no_markup_in_titles_or_descriptions(name):
     _, _, guide = fidelity(name)
     for section in guide.walk():
         # a heading as a reader names it, not a paragraph read as one
-        assert clean(section.title) and section.title, section.title
+        assert undecorated(section.title) and section.title, section.title
         assert len(section.title) <= 100 and not section.title.endswith("."), section.title
     for item in guide.items():
-        assert clean(item.title), item.title
+        assert undecorated(item.title), item.title
         assert clean(item.description) and clean(item.note), item.raw
+        assert "[!" not in item.description + item.note, item.raw
         assert clean(item.author) and len(item.author.split()) <= 12, (item.title, item.author)
-    assert clean(guide.title)
-    assert "<" not in guide.description
+    assert undecorated(guide.title)
+    assert not is_moved_notice(guide.title), guide.title
+    assert "<" not in guide.description and "[!" not in guide.description
 
 
 @pytest.mark.django_db
@@ -184,12 +219,12 @@ def test_real_lists_plan_without_markup(name):
     plan = plan_import((LISTS / name).read_bytes(), guide_slug="real-list", title="Real list")
     assert plan.resources
     for resource in plan.resources:
-        assert clean(resource.title) and clean(resource.description) and clean(resource.author), (
-            resource.title
-        )
+        assert (
+            undecorated(resource.title) and clean(resource.description) and clean(resource.author)
+        ), resource.title
         assert resource.title.strip().lower() not in _GENERIC_TITLES, resource.url
         assert all(clean(link.label) for link in resource.links), resource.title
     for section in plan.sections:
         # headings read as headings: no markup, no paragraph taken for one
-        assert clean(section.title) and len(section.title) <= 100, section.title
+        assert undecorated(section.title) and len(section.title) <= 100, section.title
         assert not section.title.endswith("."), section.title

@@ -55,3 +55,98 @@ def test_a_section_table_without_links_is_read_as_chapters():
 def test_a_table_of_words_without_a_section_column_is_neither():
     table = Table([["Term", "Meaning"], ["SM", "a streaming multiprocessor"]], [])
     assert not table.holds_links() and not table.is_section_table()
+
+
+PAPER_HEADER = ["Date", "Title", "Paper", "Code", "Recom"]
+
+
+def _rows(*rows):
+    table = Table([PAPER_HEADER, *rows], [])
+    return table.items(context="", skip=lambda reason: None)
+
+
+def test_a_paper_row_is_the_paper_its_code_a_labelled_link_and_its_decorations_gone():
+    (item,) = _rows(
+        [
+            "2024.05",
+            "🔥🔥🔥[DeepSeek-V2] DeepSeek-V2: A Strong MoE Language Model(@DeepSeek-AI)",
+            "[[pdf]](https://arxiv.org/pdf/2405.04434)",
+            "[[DeepSeek-V2]](https://github.com/deepseek-ai/DeepSeek-V2) "
+            "![](https://img.shields.io/github/stars/deepseek-ai/DeepSeek-V2.svg?style=social)",
+            "⭐️⭐️",
+        ]
+    )
+    assert (item.title, item.author, item.year) == (
+        "DeepSeek-V2: A Strong MoE Language Model",
+        "DeepSeek-AI",
+        2024,
+    )
+    assert [(link.url, link.label) for link in item.links] == [
+        ("https://arxiv.org/pdf/2405.04434", "pdf"),
+        ("https://github.com/deepseek-ai/DeepSeek-V2", "Code"),
+    ]
+
+
+def test_papers_sharing_a_repository_stay_two_items():
+    repo = "[[deepspeed]](https://github.com/microsoft/DeepSpeed)"
+    items = _rows(
+        [
+            "2019.10",
+            "[ZeRO] ZeRO: Memory Optimizations",
+            "[[pdf]](https://arxiv.org/pdf/1)",
+            repo,
+            "",
+        ],
+        ["2023.10", "[Ulysses] DeepSpeed Ulysses", "[[pdf]](https://arxiv.org/pdf/2)", repo, ""],
+    )
+    assert [item.url for item in items] == ["https://arxiv.org/pdf/1", "https://arxiv.org/pdf/2"]
+    assert [item.title for item in items] == ["ZeRO: Memory Optimizations", "DeepSpeed Ulysses"]
+
+
+def test_a_row_without_a_paper_is_its_code():
+    (item,) = _rows(["2025.02", "[**DualPipe**] DeepSeek DualPipe(@deepseek-ai)", "⚠️",
+                     "[[DualPipe]](https://github.com/deepseek-ai/DualPipe)", ""])  # fmt: skip
+    assert (item.url, item.title, item.author) == (
+        "https://github.com/deepseek-ai/DualPipe",
+        "DeepSeek DualPipe",
+        "deepseek-ai",
+    )
+
+
+def test_a_cell_of_lines_gives_the_authors_and_each_labelled_link():
+    table = Table(
+        [
+            ["Date", "Paper", "Venue", "Links"],
+            [
+                "2023-10",
+                "⭐️ **AWQ: Activation-aware Weight Quantization** <br> Ji Lin, Jiaming Tang, et al.",
+                "MLSys 2024",
+                "[[Paper]](https://arxiv.org/abs/2306.00978) <br> [[Code]](https://github.com/mit-han-lab/llm-awq)"
+                " ![stars](https://img.shields.io/github/stars/mit-han-lab/llm-awq) <br> [[Docs]](https://hanlab.mit.edu/awq)",
+            ],
+        ],
+        [],
+    )
+    (item,) = table.items(context="", skip=lambda reason: None)
+    assert (item.title, item.author, item.year) == (
+        "AWQ: Activation-aware Weight Quantization",
+        "Ji Lin, Jiaming Tang, et al.",
+        2023,
+    )
+    assert [link.label for link in item.links] == ["Paper", "Code", "Docs"]
+
+
+def test_a_title_linked_to_its_code_is_still_keyed_on_the_paper():
+    table = Table(
+        [
+            ["Name", "Paper", "Code"],
+            ["[vLLM](https://github.com/vllm-project/vllm)", "[paper](https://arxiv.org/abs/2309.06180)", ""],
+        ],
+        [],
+    )  # fmt: skip
+    (item,) = table.items(context="", skip=lambda reason: None)
+    assert item.title == "vLLM"
+    assert [(link.url, link.label) for link in item.links] == [
+        ("https://arxiv.org/abs/2309.06180", "paper"),
+        ("https://github.com/vllm-project/vllm", "Code"),
+    ]

@@ -34,3 +34,36 @@ def test_a_title_is_cleaned_of_decoration_once_for_lists_and_pages():
     assert clean_title(":star: - Attention") == "Attention"
     assert clean_title("Attention Is All You Need") == "Attention Is All You Need"
     assert clean_title("🚀") == "🚀"
+
+
+def test_decorations_come_off_titles_and_headings():
+    from apps.catalog.importer.titles import clean_heading, clean_title, title_and_org
+
+    assert clean_title("🔥🔥🔥[YOCO] You Only Cache Once(@Microsoft)") == "You Only Cache Once"
+    assert clean_title("[DeepSeek-V2]") == "DeepSeek-V2"
+    assert title_and_org("Star Attention: Long Sequences(@NVIDIA)") == (
+        "Star Attention: Long Sequences",
+        "NVIDIA",
+    )
+    assert clean_heading("📖Trending LLM/VLM Topics ([©️back👆🏻](#paperlist))") == (
+        "Trending LLM/VLM Topics"
+    )
+    assert clean_heading("©️Citations") == "Citations"
+    assert clean_heading("Quantization [🔝](#contents)") == "Quantization"
+    # an arrow is no decoration: it is a reading path's
+    assert clean_title("Prefill → Decode") == "Prefill → Decode"
+
+
+def test_what_a_parenthesis_after_a_link_says():
+    from apps.catalog.importer.titles import aside, date_year, is_moved_notice
+
+    assert aside("Oct 04, 2017") == ("year", 2017)
+    assert aside("by Asianometry") == ("author", "Asianometry")
+    assert aside("Section 3") == ("where", "Section 3")
+    assert aside("deepdive") == ("", "deepdive")
+    assert [date_year(d) for d in ("2024.05", "2023-10", "March 2021", "v2.5")] == [
+        2024, 2023, 2021, None
+    ]  # fmt: skip
+    assert is_moved_notice("⚠️ This project has moved to github.com/new/home")
+    assert is_moved_notice("DEPRECATED")
+    assert not is_moved_notice("Awesome LLM Inference")

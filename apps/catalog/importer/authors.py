@@ -119,7 +119,13 @@ def titled_prefix(text: str, prefix: str) -> tuple[str, str]:
     """``**Title** (2015), G. Hinton et al.`` before a ``[pdf]`` link → ``("Title", "G. Hinton et al.")``."""
     if cited := citation(markdown.strip_emphasis(prefix)):
         return cited
+    prefix = markdown.squash(prefix)  # one space between words: the patterns below stay linear
     title, after = prefix, ""
+    head, sep, tail = prefix.partition(": ")
+    if sep and len(head.split()) <= 5 and len(prefix) > 60 and len(tail.split()) >= 4:
+        # "Edge deployment: In constrained environments, … [guide](…)": the words before the colon
+        # name it, the sentence after is what it says
+        return head.strip(), ""
     if bold := _BOLD_START.match(text):
         bold_title = markdown.strip_emphasis(bold.group(1))
         if prefix.startswith(bold_title):

@@ -34,6 +34,7 @@ from apps.catalog.importer.parsed import ParsedItem, ParsedLink
 from apps.catalog.importer.titles import (
     LEADING_SYMBOLS,
     MAX_HEADING,
+    aside,
     is_abbreviation_list,
     titlecase_shouting,
     weak_url_title,
@@ -247,6 +248,9 @@ def _title_named_link(item: ParsedItem, line: _LinkedLine, url: str):
     if _is_generic(label) and prefix:
         item.title, item.author = titled_prefix(line.text, prefix)
         item.note = rest.lstrip(_TRIM_NOTE).strip()
+        if prefix.startswith(f"{item.title}: "):  # "Edge deployment: In constrained …": its note
+            said = prefix[len(item.title) + 2 :].strip()
+            item.note = item.description = " ".join(filter(None, [said, item.note]))
     elif is_abbreviation_list(label) and prefix:
         item.title = f"{prefix} ({label})"
     elif PLACEHOLDER_LABEL.match(label) and not weak_url_title(url):
@@ -283,7 +287,16 @@ def _read_note(item: ParsedItem, line: _LinkedLine, rest: str, rest_parts, lead:
     wrapped = re.fullmatch(r"\(([^()]{1,40})\)", rest) if re.search(r"\w", words_only) else None
     raw_rest = text[text.find(main.text) + len(main.text) :] if main.text else ""
     if wrapped:
-        item.title = f"{item.title} ({wrapped.group(1)})"
+        # "(Oct 04, 2017)" is its year, "(by Asianometry)" its author, "(Section 3)" where to read
+        said, value = aside(wrapped.group(1))
+        if said == "year":
+            item.year = int(value)
+        elif said == "author":
+            item.author = str(value)
+        elif said == "where":
+            item.note = str(value)
+        else:
+            item.title = f"{item.title} ({wrapped.group(1)})"
     elif code_authors := code_span_authors(text, main):
         item.author, item.note = code_authors, ""
     elif (

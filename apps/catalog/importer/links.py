@@ -151,7 +151,7 @@ def is_badge(segment: markdown.Segment) -> bool:
     return any(host in src for host in _BADGE_HOSTS) or "badge" in segment.text.lower()
 
 
-_IMAGE_FILE = re.compile(r"\.(?:png|jpe?g|gif|svg|webp)(?:[?#].*)?$", re.IGNORECASE)
+IMAGE_FILE = re.compile(r"\.(?:png|jpe?g|gif|svg|webp)(?:[?#].*)?$", re.IGNORECASE)
 
 
 def is_button(segment: markdown.Segment) -> bool:
@@ -162,7 +162,7 @@ def is_button(segment: markdown.Segment) -> bool:
         url.startswith(("http://", "https://"))
         and markdown.valid_url(segment.url)
         and segment.url != segment.src
-        and not _IMAGE_FILE.search(url)
+        and not IMAGE_FILE.search(url)
         and not any(host in url for host in _BADGE_HOSTS)
     )
 

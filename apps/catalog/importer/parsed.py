@@ -26,6 +26,7 @@ class ParsedItem:
     rating: Decimal | None = None
     done: bool = False
     effort: str = ""  # the guide's estimate, e.g. "4-5 weeks"
+    year: int | None = None  # when the list dates it ("2024.05" in a Date column, "(Oct 04, 2017)")
     raw: str = ""
 
     @property

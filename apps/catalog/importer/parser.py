@@ -27,8 +27,12 @@ is the tree of ``parsed``. Together they know the shapes the community guides ac
   (``[Title](url)`` / ``Authors. 2015. Summary.``), a link broken before its address
   (``[Title]`` / ``(https://…)``), references ``Surname, Given, et al. "Title." Venue.
   [[pdf]](…)`` titled by their quoted title;
-* tables: a row holding links is an item (the main link in the title column, else a named
-  link, else the row's buttons ``[<img …>](notebook)``; ``1) **Name** - what it is`` split);
+* tables: a row holding links is an item (the main link in the title column, else the paper,
+  else a named link, else the row's buttons ``[<img …>](notebook)``; ``1) **Name** - what it is``
+  split); the same address twice in one section is one item;
+* decoration off titles and headings (``🔥🔥[Tag] Title(@Org)``, ``📖Topic ([©️back👆🏻](#top))``),
+  GitHub alerts (``> [!NOTE]``) read as plain prose, a "this project has moved" heading before
+  the list's name read as a notice, not its title;
 * a section table (``| # | Section | Highlights |``): a section per row holding one chapter;
 * reading paths written as ``- Name: 01 → 03 → 04``;
 * a fenced phased plan (``Phase 1: … (8-10 weeks)`` with numbered books and their
@@ -40,6 +44,7 @@ of those before the first real section becomes the guide's description.
 """
 
 import re
+from dataclasses import replace
 
 from django.conf import settings
 
@@ -53,6 +58,7 @@ from apps.catalog.importer.kinds import guess_kind
 from apps.catalog.importer.links import (
     COMPANION_LABEL,
     GENERIC_LABEL,
+    IMAGE_FILE,
     PLACEHOLDER_LABEL,
     has_link,
     image_reason,
@@ -61,7 +67,14 @@ from apps.catalog.importer.links import (
 from apps.catalog.importer.parsed import ParsedGuide, ParsedItem, ParsedSection
 from apps.catalog.importer.tables import Table
 from apps.catalog.importer.text import decode_source
-from apps.catalog.importer.titles import MAX_HEADING, caption_title, clean_heading, clean_title
+from apps.catalog.importer.titles import (
+    MAX_HEADING,
+    caption_title,
+    clean_heading,
+    clean_title,
+    is_moved_notice,
+    title_and_org,
+)
 from apps.catalog.importer.urls import title_from_url
 from apps.catalog.models import Kind, Priority
 
@@ -75,6 +88,7 @@ _TIER = re.compile(r"^tier\s*([1-3])\b", re.IGNORECASE)
 _PRIORITY_LABEL = re.compile(r"^\**(MUST|MAYBE)\**\s*:?\**$")
 _PRIORITY_WORD = re.compile(r"\b(MUST|MAYBE)\b")
 _ASIDE = re.compile(r"^\{(.+)\}$", re.DOTALL)
+_ALERT = re.compile(r"^\s*\[!(?:NOTE|TIP|IMPORTANT|WARNING|CAUTION)\]\s*", re.IGNORECASE)
 _LANGUAGE_TOGGLE = re.compile(r"^[^\s|]{1,12}(?:\s*\|\s*[^\s|]{1,12}){1,4}$")
 
 
@@ -228,6 +242,9 @@ class _Parser:
         for item in items:
             if item.url and item.url in known:
                 continue  # the same link twice in one section (a heading and its list)
+            if item.url and IMAGE_FILE.search(item.url):
+                self._skip("images and image links")  # "[WeChat QR code](…/qr.jpg)": a picture
+                continue
             if len(item.links) == 1 and COMPANION_LABEL.match(item.title) and not item.note:
                 if item.url in self.guide_urls:
                     continue  # "[GitHub](…)" repeating a link the list already gave
@@ -240,7 +257,9 @@ class _Parser:
                     continue
                 elif target.title and len(target.title) <= MAX_HEADING:
                     item.title = target.title
-            item.title = clean_title(item.title) or (title_from_url(item.url) if item.url else "")
+            title, org = title_and_org(item.title)  # "… Language Model(@DeepSeek-AI)"
+            item.author = item.author or org
+            item.title = clean_title(title) or (title_from_url(item.url) if item.url else "")
             if not item.title:
                 continue  # nothing readable names it
             target.items.append(item)
@@ -250,7 +269,9 @@ class _Parser:
         urls = {link.url for link in item.links}
         if item.kind == Kind.BOOK:
             self.books.append(item)
-        known |= urls
+        # a section holds an item once; a link another item keeps as its companion may still be
+        # an item of its own ("… faster with [cache-dit](…)" / "- [CacheDiT](…) is released")
+        known.add(item.url or "")
         self.guide_urls |= urls
 
     def _add_prose(self, line: str) -> None:
@@ -315,6 +336,10 @@ class _Parser:
     def _heading_line(self, level: int, title: str) -> None:
         parts = markdown.segments(title)
         links = [p for p in parts if markdown.is_web_link(p)]
+        if self.in_header and is_moved_notice(markdown.strip_emphasis(title)):
+            # "# ⚠️ This project has moved to …": a notice for the reader, not the list's name
+            self._add_prose(clean_heading(title))
+            return
         if level == 1 and not self.guide.title and self.in_header:
             # the list's name, even under a header of links (language switchers, sponsors)
             self.guide.title = clean_heading(title)
@@ -509,10 +534,14 @@ class _Parser:
         table = Table(rows, raw_rows)
         if table.holds_links():
             target = self._target()
+            known = self.section_urls.setdefault(id(target), set())
             for item in table.items(context=self._context(), skip=self._skip):
+                if item.url in known:
+                    continue  # the same paper twice in one section
                 item.tier = self._effective("tier")
                 item.priority = self.group_priority or self._effective("priority") or ""
                 target.items.append(item)
+                self._remember(item, known)
             self.pseudo = None
             return
         if not table.is_section_table():
@@ -597,9 +626,12 @@ class _Parser:
             self._code_block(event.block or [])
 
     def _paragraph_line(self, index: int, event: Event) -> None:
-        """A line of prose: more of the item its paragraph opened with, else a line of its own."""
+        """A line of prose: more of the item its paragraph opened with, else a line of its own.
+        A GitHub alert's marker (``> [!NOTE]``) is no text: what follows it is plain prose."""
         if not event.continued:
             self.paragraph_item = None
+        if _ALERT.match(event.text):
+            event = replace(event, text=_ALERT.sub("", event.text, count=1))
         if not event.text.strip():
             return
         if event.continued and self.paragraph_item and not has_link(event.text):

@@ -1,9 +1,14 @@
 """Tables: a row holding links is an item; a Section/Chapter table without links is a section per row.
 
-A row's main link is the first in its title column, else its first named link, else its first
-link (a row of buttons ``[<img …>](notebook)`` is read by its buttons); the row's other links are
-the item's companions. ``1) **Name** - what it is`` in a title column is split into the name and
-its description. Which column is which is read from the header's words.
+A row's main link is the first in its title column; else, in a paper table, its paper (the link
+in a Paper/PDF column, or one labelled or hosted as a paper: ``[[pdf]](arxiv…)``, openreview,
+aclanthology), so that papers sharing one repository stay different resources; else its first
+named link, else its first link (a row of buttons ``[<img …>](notebook)`` is read by its
+buttons). The row's other links are the item's companions, labelled by what they are ("Code",
+"Docs"). ``1) **Name** - what it is`` in a title column is split into the name and its
+description; a title cell's ``<br>`` lines after the first are its authors or its description;
+decorations come off the title (emoji runs, a leading ``[tag]``, ``(@Org)`` that is its author) and
+a Date column gives the year. Which column is which is read from the header's words.
 """
 
 import re
@@ -11,6 +16,7 @@ from collections.abc import Callable
 from dataclasses import dataclass
 
 from apps.catalog.importer import markdown
+from apps.catalog.importer.authors import looks_like_name
 from apps.catalog.importer.kinds import guess_kind
 from apps.catalog.importer.links import (
     COMPANION_LABEL,
@@ -20,11 +26,12 @@ from apps.catalog.importer.links import (
     image_reason,
     is_badge,
     is_button,
+    is_companion_label,
     is_named,
     symbol_label,
 )
 from apps.catalog.importer.parsed import ParsedItem, ParsedLink
-from apps.catalog.importer.titles import clean_title
+from apps.catalog.importer.titles import clean_title, date_year, title_and_org
 from apps.catalog.importer.urls import repair_url, title_from_url
 
 _TITLE_HEADERS = (
@@ -79,6 +86,40 @@ _AUTHOR_HEADERS = (
     "speaker",
 )
 _NUMBER_HEADERS = ("#", "no", "no.", "number")
+_DATE_HEADERS = ("date", "year", "time", "published", "release", "month", "when")
+# columns whose link is the paper itself, and labels and hosts that say a link is a paper
+_PAPER_HEADERS = ("paper", "papers", "pdf", "arxiv", "report", "publication", "link", "links")
+_PAPER_LABEL = re.compile(
+    r"^\W*(?:pdf|paper|arxiv|report|tech(?:nical)? report|openreview|acl|abs|html|preprint)\W*$",
+    re.IGNORECASE,
+)
+_PAPER_HOSTS = re.compile(
+    r"^https?://(?:[\w-]+\.)*(?:arxiv\.org|openreview\.net|aclanthology\.org|aclweb\.org|"
+    r"proceedings\.\w+\.\w+|papers\.nips\.cc|dl\.acm\.org|ieeexplore\.ieee\.org|"
+    r"biorxiv\.org|semanticscholar\.org|jmlr\.org)/|\.pdf(?:[?#]|$)",
+    re.IGNORECASE,
+)
+_CODE_HOSTS = re.compile(r"^https?://(?:www\.)?(?:github\.com|gitlab\.com|bitbucket\.org)/", re.I)
+# what a companion's column says it is: "| Code |" → "Code"
+_COMPANION_HEADERS = {
+    "code": "Code",
+    "github": "Code",
+    "repo": "Code",
+    "repository": "Code",
+    "implementation": "Code",
+    "docs": "Docs",
+    "documentation": "Docs",
+    "blog": "Blog",
+    "video": "Video",
+    "slides": "Slides",
+    "project": "Project page",
+    "demo": "Demo",
+    "dataset": "Dataset",
+    "data": "Dataset",
+    "model": "Model",
+    "weights": "Model",
+}
+_BREAK = re.compile(r"<br\s*/?>", re.IGNORECASE)
 _SECTION_HEADERS = ("section", "chapter", "title", "name")
 _NUMBER_ONLY = re.compile(r"[\d\s./:-]+")
 
@@ -121,6 +162,7 @@ class Table:
         self.text_col = self._column(_TEXT_HEADERS)
         self.author_col = self._column(_AUTHOR_HEADERS)
         self.number_col = self._column(_NUMBER_HEADERS)
+        self.date_col = self._column(_DATE_HEADERS)
 
     def _column(self, names) -> int | None:
         return next(
@@ -165,11 +207,12 @@ class Table:
             return None
         main_index = self._main_link(web)
         col, main = web[main_index]
-        title, cell_description = self._title(row, cells, col, main)
+        title, cell_description, cell_author = self._title(row, cells, col, main)
+        title, org = title_and_org(title)
         item = ParsedItem(title=clean_title(title) or title_from_url(main.url), kind="", raw=raw)
         url, issue = repair_url(main.url)
-        item.links.append(ParsedLink(url=url, label=main.text, issue=issue))
-        item.links.extend(_extra_link(p) for k, (_i, p) in enumerate(web) if k != main_index)
+        item.links.append(ParsedLink(url=url, label=_bare_label(main.text), issue=issue))
+        item.links.extend(self._extra_link(i, p) for k, (i, p) in enumerate(web) if k != main_index)
         if self.text_col is not None and self.text_col < len(cells):
             item.description = markdown.plain(cells[self.text_col])
             item.note = item.description
@@ -177,27 +220,86 @@ class Table:
             item.description = item.note = cell_description
         if self.author_col is not None and self.author_col < len(cells):
             item.author = markdown.plain(cells[self.author_col])
+        item.author = item.author or cell_author or org
+        if self.date_col is not None and self.date_col < len(cells):
+            item.year = date_year(markdown.plain(cells[self.date_col]))
         item.kind = guess_kind(url, item.title, context=context)
         return item
 
     def _main_link(self, web) -> int:
-        """The first link in the title column, else the first named link, else the first."""
+        """The first link in the title column (the paper when that link is its code), else the
+        paper, else the first named link, else the first."""
         main_index = next(
             (k for k, (i, p) in enumerate(web) if i == self.title_col and not p.image), None
         )
+        if main_index is not None and _CODE_HOSTS.match(web[main_index][1].url):
+            # "| [vLLM](github…) | [paper](arxiv…) |": the row is the paper, its code a companion
+            paper = self._paper_link(web)
+            if paper is not None and not _CODE_HOSTS.match(web[paper][1].url):
+                main_index = paper
+        if main_index is None:
+            main_index = self._paper_link(web)
         if main_index is None:
             main_index = next((k for k, (i, p) in enumerate(web) if not p.image and is_named(p)), 0)
         return main_index
 
-    def _title(self, row, cells, col, main) -> tuple[str, str]:
-        """The row's (title, description from the title cell) for its main link in column ``col``."""
-        title, cell_description = "", ""
+    def _paper_link(self, web) -> int | None:
+        """The row's paper: a link in a Paper column, else one labelled or hosted as a paper."""
+        links = [(k, i, p) for k, (i, p) in enumerate(web) if not p.image]
+        for k, i, p in links:
+            if (
+                i < len(self.header)
+                and self.header[i] in _PAPER_HEADERS
+                and not _CODE_HOSTS.match(p.url)
+            ):
+                return k
+        for k, _i, p in links:
+            if _PAPER_LABEL.match(p.text) or (
+                _PAPER_HOSTS.search(p.url) and not _CODE_HOSTS.match(p.url)
+            ):
+                return k
+        for k, i, _p in links:
+            if i < len(self.header) and self.header[i] in _PAPER_HEADERS:
+                return k  # a paper hosted in its repository ("[[pdf]](github…/Mooncake-v3.pdf)")
+        return None
+
+    def _extra_link(self, col: int, p: markdown.Segment) -> ParsedLink:
+        """A row's link other than its main one, kept under a label saying what it is: its
+        column's ("| Code |" → "Code"), else its own when that says it ("[[docs]](…)"), else
+        "Code" for a repository, else what the link is."""
+        link = _extra_link(p)
+        label = _bare_label(link.label)
+        header = self.header[col] if col < len(self.header) else ""
+        if not is_companion_label(label):
+            if header in _COMPANION_HEADERS:
+                label = _COMPANION_HEADERS[header]
+            elif _CODE_HOSTS.match(p.url):
+                label = "Code"
+            elif _PAPER_LABEL.match(header) or _PAPER_HOSTS.search(p.url):
+                label = "Paper"
+        link.label = label
+        return link
+
+    def _title(self, row, cells, col, main) -> tuple[str, str, str]:
+        """The row's (title, description from the title cell, authors from it) for its main link
+        in column ``col``; a title cell's lines after a ``<br>`` are its authors or description."""
+        title, cell_description, cell_author = "", "", ""
         title_col = self.title_col
         if title_col is not None and title_col < len(cells):
+            first, *more = _BREAK.split(row[title_col])
+            if more and markdown.plain(markdown.segments(first)):
+                rest = markdown.squash(" ".join(markdown.strip_emphasis(line) for line in more))
+                if looks_like_name(rest.replace(" et al", "").rstrip(".")):
+                    cell_author = rest
+                else:
+                    cell_description = rest
+                cells = [*cells[:title_col], markdown.segments(first), *cells[title_col + 1 :]]
+                row = [*row[:title_col], first, *row[title_col + 1 :]]
             title = markdown.plain(cells[title_col])
             if col != title_col:
                 # "1) **Muse** - GoogleAI introduces Muse, …": the bold name, then what it is
-                title, cell_description = _split_title_cell(row[title_col], title)
+                title, split_description = _split_title_cell(row[title_col], title)
+                cell_description = split_description or cell_description
         if not title or (col == title_col and main.text and not COMPANION_LABEL.match(main.text)):
             title = main.text if main.text and not COMPANION_LABEL.match(main.text) else title
         if not title:
@@ -217,7 +319,15 @@ class Table:
                 and not _NUMBER_ONLY.fullmatch(markdown.plain(c))
             ]
             title = left[-1] if left and main.image else (named[0] if named else "")
-        return title, cell_description
+        return title, cell_description, cell_author
+
+
+def _bare_label(label: str) -> str:
+    """``"[pdf]"`` (from ``[[pdf]](…)``) → ``"pdf"``."""
+    stripped = label.strip()
+    if len(stripped) > 2 and stripped[0] == "[" and stripped[-1] == "]":
+        return stripped[1:-1].strip() or stripped
+    return stripped
 
 
 def _cell(cells: list[str], col: int | None) -> str:

@@ -15,21 +15,99 @@ MAX_HEADING = 80
 _SHORTCODE = re.compile(r"(?<!\S):[a-z][a-z0-9_+-]{0,40}:(?!\S)")  # GitHub's emoji, ":star:"
 LEADING_SYMBOLS = re.compile(r"^[^\w\s(\[\"'“‘<@#$.]+\s+(?=\w)")
 _TAG_LIKE = re.compile(r"</?[a-zA-Z][a-zA-Z0-9-]*(?:\s[^<>]*)?/?>")
+# Pictographs decorate a title ("🔥🔥🔥", "⭐️⭐️", "📖", "👆🏻"), never name it: emoji and symbol
+# blocks with their variation selectors, joiners and skin tones, and the emoji forms of © and ®.
+# Arrows (U+2190–21FF) are left alone: "01 → 03" is a reading path.
+EMOJI_RUN = re.compile(
+    "(?:[\U0001f000-\U0001faff\u2300-\u23ff\u2600-\u27bf\u2b00-\u2bff\ufe0f\u200d\u20e3]"
+    "|[\u00a9\u00ae]\ufe0f)+"
+)
+# "[DeepSeek-V2] DeepSeek-V2: A Strong …": a short name in brackets before the title
+_LEADING_TAG = re.compile(r"^\[[^\[\]\n]{1,60}\]\s*(?=\S)")
+# "… Language Model(@DeepSeek-AI)": who made it, written after the title
+_TRAILING_ORG = re.compile(r"\s*\(\s*@\s*([^()@\n]{1,80})\)\s*$")
+# a heading's way back to the contents: "([©️back👆🏻](#paperlist))", "[🔝](#contents)", "[⬆ top](#top)"
+_BACK_LINK = re.compile(r"\s*\(?\s*\[[^\[\]\n]{0,40}\]\(#[^()\s]{0,200}\)\s*\)?\s*$")
+_MOVED_NOTICE = re.compile(
+    r"\b(?:(?:has|have|was|were|is|are)\s+(?:been\s+)?(?:moved|migrated|relocated|archived|deprecated|"
+    r"discontinued)|no\s+longer\s+(?:maintained|updated|active)|(?:moved|migrated)\s+to\b|"
+    r"^(?:deprecated|archived|moved|unmaintained)\b)",
+    re.IGNORECASE,
+)
+_MONTHS = "jan|feb|mar|apr|may|jun|jul|aug|sep|sept|oct|nov|dec"
+# "2024.05", "2023-10", "2017/03/14", "Oct 04, 2017", "March 2021", "2019": a date, read for its year
+_DATE = re.compile(
+    rf"^\s*(?:(?:(?:{_MONTHS})[a-z]*\.?\s+(?:\d{{1,2}}(?:st|nd|rd|th)?,?\s+)?)|(?:\d{{1,2}}\s+(?:{_MONTHS})[a-z]*\.?,?\s+))?"
+    r"((?:19|20)\d\d)(?:[./-]\d{1,2}(?:[./-]\d{1,2})?)?\s*$",
+    re.IGNORECASE,
+)
+# "(Section 3)", "(Chapter 2)", "(§4)": where in the linked work to read, not part of its name
+_WHERE_IN = re.compile(
+    r"^(?:section|sec\.|chapter|ch\.|§|pages?|pp?\.|lecture|slide)\s*[\d.\-–, ]+$", re.I
+)
+_BY_ASIDE = re.compile(r"^by\s+(\S.{0,80})$", re.IGNORECASE)
+
+
+def without_emoji(text: str) -> str:
+    """``text`` without its pictographs, spaces they held apart joined: "🔥🔥 YOCO ⭐️" → "YOCO"."""
+    return markdown.squash(EMOJI_RUN.sub(" ", text))
+
+
+def date_year(text: str) -> int | None:
+    """The year of a date as lists write it ("2024.05", "2023-10", "Oct 04, 2017"), else None."""
+    match = _DATE.match(text) if len(text) <= 40 else None
+    return int(match.group(1)) if match else None
+
+
+def is_moved_notice(text: str) -> bool:
+    """ "⚠️ This project has moved to …", "DEPRECATED", "This repository is archived": a notice, not a name."""
+    return bool(_MOVED_NOTICE.search(text[:300]))
+
+
+def title_and_org(title: str) -> tuple[str, str]:
+    """``"YOCO: Decoder-Decoder Architectures(@Microsoft)"`` → ``("YOCO: …", "Microsoft")``."""
+    cut = max(0, len(title) - 120)  # the pattern is read on the tail only: linear in any title
+    if match := _TRAILING_ORG.search(title, cut):
+        return title[: match.start()].rstrip(), match.group(1).strip()
+    return title, ""
+
+
+def aside(text: str) -> tuple[str, str | int]:
+    """What a parenthesis after a link says: ``("year", 2017)`` for "Oct 04, 2017", ``("author",
+    "Asianometry")`` for "by Asianometry", ``("where", "Section 3")``, else ``("", text)``."""
+    text = text.strip()
+    if (year := date_year(text)) is not None:
+        return "year", year
+    if match := _BY_ASIDE.match(text):
+        return "author", match.group(1).strip()
+    if _WHERE_IN.match(text):
+        return "where", text
+    return "", text
 
 
 def clean_heading(text: str) -> str:
     """A heading as a reader names it: no markup, no decorative leading emoji ("🚀 Advanced AI Agents")."""
+    if len(text) <= 1000:  # a heading, not a paragraph run together: the pattern stays cheap
+        text = _BACK_LINK.sub("", text) or text
     heading = markdown.squash(markdown.strip_emphasis(text)).rstrip(":").strip()
     heading = markdown.squash(_SHORTCODE.sub("", heading)) or heading  # ":star: Courses"
+    heading = without_emoji(heading) or heading  # "📖Contents", "News 🔥🔥"
+    heading = _LEADING_TAG.sub("", heading) or heading  # "[Feb 2024] Registrations are open"
     if re.fullmatch(r"\([^()]+\)", heading):
         heading = heading[1:-1].strip()  # "*(Lectures)*"
     return LEADING_SYMBOLS.sub("", heading) or heading
 
 
 def clean_title(title: str) -> str:
+    """A title without markup or decoration: no tags, emoji runs, leading ``[tag]`` or ``(@Org)``."""
     title = markdown.squash(_SHORTCODE.sub(" ", _TAG_LIKE.sub(" ", title))) or title
+    title = without_emoji(title) or title
+    title = title_and_org(title)[0] or title
     title = title.strip(" -–—:|•·")
-    title = LEADING_SYMBOLS.sub("", title)  # a leading emoji: "🥱 LazyMergekit"
+    title = LEADING_SYMBOLS.sub("", title)  # a leading symbol: "» LazyMergekit"
+    if re.fullmatch(r"\[[^\[\]]+\]", title):
+        title = title[1:-1].strip()  # "[DeepSeek-V2]" and nothing else: the name itself
+    title = _LEADING_TAG.sub("", title) or title
     if len(title) > 2 and title[0] + title[-1] in ('""', "“”", "''"):
         title = title[1:-1].strip()  # '"Auto-Keras: Efficient Neural Architecture Search"'
     # "Efficient Transformers: A Survey." — a paper title's closing full stop is not part of it
