@@ -102,7 +102,7 @@ def _read_links(text: str, parts: list[markdown.Segment]) -> _LinkedLine | None:
     split = [
         i for i in link_indexes[1:] if is_named(parts[i], about) and not (prefix and i == first)
     ]
-    if prefix and COMPANION_LABEL.match(main.text.strip()) and not main.bare:
+    if prefix and COMPANION_LABEL.match(_word_label(main.text)) and not main.bare:
         split = [i for i in split if i > first]
     # "…, by [@jordn](…)": the author's page, kept with the item, not a resource of its own
     by_links = [
@@ -237,16 +237,31 @@ def _is_generic(label: str) -> bool:
     return bool(GENERIC_LABEL.match(label) or COMPANION_LABEL.match(label))
 
 
+def _word_label(label: str) -> str:
+    """ "📖 Paper" is a "Paper" link: a label without its leading symbols."""
+    return LEADING_SYMBOLS.sub("", label.strip())
+
+
+# What follows a bold title before its companion links: a venue line ("<br> NeurIPS 2025
+# Highlight ·"), told from an author by its year or conference.
+_VENUE = re.compile(r"\b(?:19|20)\d\d\b|\b[A-Z]{2,}[a-z]*\b")
+
+
 def _title_named_link(item: ParsedItem, line: _LinkedLine, url: str):
     """Title an item whose main link has a label; returns the (rest, rest_parts, lead) its
     note is read from (less, when the words after a "[📄 Paper](…)" link named it)."""
     label, prefix = line.main.text, line.prefix
     rest, rest_parts, lead = line.rest, line.rest_parts, line.lead
-    word_label = LEADING_SYMBOLS.sub("", label)  # "📄 Paper" is a "Paper" link
+    word_label = _word_label(label)  # "📄 Paper" is a "Paper" link
     rest_title = re.split(r",\s|\s[-–—]\s|\.\s|;\s", rest.lstrip(_TRIM_NOTE), maxsplit=1)
-    if _is_generic(label) and prefix:
+    if _is_generic(word_label) and prefix:
         item.title, item.author = titled_prefix(line.text, prefix)
         item.note = rest.lstrip(_TRIM_NOTE).strip()
+        venue = prefix[len(item.title) :].strip(_TRIM_NOTE) if prefix.startswith(item.title) else ""
+        if venue and not item.author and _VENUE.search(venue) and len(venue.split()) <= 8:
+            # "**Title** <br> NeurIPS 2025 Highlight · [📖 Paper](…)": the venue is its note
+            words = markdown.plain([p for p in rest_parts if not markdown.is_web_link(p)])
+            item.note = " · ".join(filter(None, [venue, words.strip(_TRIM_NOTE)]))
     elif is_abbreviation_list(label) and prefix:
         item.title = f"{prefix} ({label})"
     elif PLACEHOLDER_LABEL.match(label) and not weak_url_title(url):
@@ -268,7 +283,7 @@ def _title_named_link(item: ParsedItem, line: _LinkedLine, url: str):
 def _read_note(item: ParsedItem, line: _LinkedLine, rest: str, rest_parts, lead: str) -> None:
     """The guide's words about an item with a labelled link: its note, author, description."""
     prefix, main, text = line.prefix, line.main, line.text
-    if prefix and _is_generic(main.text):
+    if prefix and _is_generic(_word_label(main.text)):
         return  # titled by its own words before the link, note already read
     if re.match(r"^\s*(?:\s[-–—]|:)\s", lead):
         # 002's "[Title](url) - Author. Description." (an author only when it is a name)
