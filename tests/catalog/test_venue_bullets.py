@@ -42,7 +42,7 @@ def test_a_bold_title_with_a_venue_line_is_one_paper_keyed_on_its_paper_link(bod
 def test_several_venue_entries_in_a_row_stay_apart_and_a_blog_bullet_is_its_own_item():
     guide = parse_guide(
         "# Benchmarks\n\n## Agents\n"
-        f"- **SWE-bench Verified** <br> ICLR 2024 Oral · [📖 Paper](https://arxiv.org/abs/2310.06770)"
+        "- **SWE-bench Verified** <br> ICLR 2024 Oral · [📖 Paper](https://arxiv.org/abs/2310.06770)"
         " [💻 Code](https://github.com/princeton-nlp/SWE-bench)\n"
         "- [Blog](https://openai.com/index/introducing-swe-bench-verified/)\n"
         "- **AgentBench: Evaluating LLMs as Agents**  \n"
