@@ -576,3 +576,26 @@ def test_a_list_at_the_link_limit_is_read():
 
     text = "# A big list\n\n" + "".join(f"- https://s.io/{n}\n" for n in range(parser.MAX_LINKS))
     assert sum(1 for _ in parser.parse_guide(text).items()) == parser.MAX_LINKS
+
+
+def test_the_previews_queries_do_not_grow_with_matched_resources_and_title_fixes(curator_client):
+    from django.db import connection
+    from django.test.utils import CaptureQueriesContext
+
+    def queries_with(count):
+        Resource.objects.all().delete()
+        for number in range(count):
+            ResourceFactory(
+                title=f"arXiv 2401.0000{number}", url=f"https://arxiv.org/abs/2401.0000{number}"
+            )
+        text = "# Papers\n" + "".join(
+            f"- [Paper number {number} on attention](https://arxiv.org/abs/2401.0000{number})\n"
+            for number in range(count)
+        )
+        with CaptureQueriesContext(connection) as captured:
+            response = preview(curator_client, text=text, guide_slug=f"papers-{count}")
+        assert len(response.context["preview"].title_fixes) == count
+        return len(captured)
+
+    queries_with(1)  # warms the content-type cache
+    assert queries_with(2) == queries_with(6)
