@@ -18,6 +18,11 @@ SHAPES = {
     "bullet, <br/> and separators": f"* **{TITLE}**<br/>NeurIPS 2025 Highlight · {LINKS.replace(') [', ') · [')}\n",
     "paragraph, <br> at the end of the title line": f"**{TITLE}** <br>\nNeurIPS 2025 Highlight · {LINKS}\n",
     "paragraph, hard break": f"**{TITLE}**  \nNeurIPS 2025 Highlight · {LINKS}\n",
+    "bracketed links": (
+        f"- **{TITLE}** <br> (NeurIPS 2025 Highlight) "
+        + " ".join(f"[{link}]" for link in LINKS.replace(") [", ")\n[").split("\n"))
+        + "\n"
+    ),
     "HTML paragraph": (
         f"<p><b>{TITLE}</b><br>NeurIPS 2025 Highlight · <a href='{PAPER}'>📖 Paper</a> "
         f"<a href='{DATASET}'>🤗 Dataset</a> <a href='{BOARD}'>🏆 Leaderboard</a></p>\n"
@@ -80,3 +85,27 @@ def test_a_short_title_line_over_prose_with_links_is_not_taken_for_a_venue_title
     )
     titles = [item.title for item in guide.items()]
     assert titles == ["The Illustrated Transformer"]
+
+
+def test_a_title_linking_its_project_page_over_a_venue_line_is_keyed_on_its_paper():
+    (item,) = parse_guide(
+        "# Benchmarks\n## Math\n- **[MathVerse](https://mathverse-cuhk.github.io/)** <br> ECCV 2024 · "
+        "[📖 Paper](https://arxiv.org/abs/2403.14624) [🤗 Dataset](https://huggingface.co/datasets/AI4Math/MathVerse)\n"
+    ).items()
+    assert (item.title, item.url, item.note) == (
+        "MathVerse",
+        "https://arxiv.org/abs/2403.14624",
+        "ECCV 2024",
+    )
+    assert [(link.label, link.url) for link in item.links[1:]] == [
+        ("Project page", "https://mathverse-cuhk.github.io/"),
+        ("🤗 Dataset", "https://huggingface.co/datasets/AI4Math/MathVerse"),
+    ]
+
+
+def test_a_tool_described_after_its_link_stays_keyed_on_its_own_page():
+    (item,) = parse_guide(
+        "# Serving\n## Engines\n- [vLLM](https://github.com/vllm-project/vllm) - Fast serving, 2023. "
+        "[paper](https://arxiv.org/abs/2309.06180)\n"
+    ).items()
+    assert item.url == "https://github.com/vllm-project/vllm"

@@ -202,7 +202,9 @@ def parse_items(
                 author = author[:-1]  # "by Bishop.": the sentence's full stop, not an initial
             item.author, item.note = author, ""
     _tidy(item, line, url)
-    item.kind = marks.kind or guess_kind(url, item.title, context=context)
+    if not line.main.bare and len(item.links) > 1:
+        _paper_first(item, line)
+    item.kind = marks.kind or guess_kind(item.url, item.title, context=context)
     return [item, *_split_items(item, line, context=context)]
 
 
@@ -242,9 +244,52 @@ def _word_label(label: str) -> str:
     return LEADING_SYMBOLS.sub("", label.strip())
 
 
+def _loose_words(parts: list[markdown.Segment]) -> str:
+    """The words among links ("] [", " | " between "[[📖 Paper](…)] [[🤗 Dataset](…)]" are none)."""
+    words = markdown.plain([p for p in parts if not markdown.is_web_link(p)])
+    words = markdown.squash(re.sub(r"[\[\]|·•,;/]+", " ", words)).strip(_TRIM_NOTE)
+    return words if re.search(r"\w", words) else ""
+
+
+_PAPER_LABEL = re.compile(r"^(?:paper|pdf|arxiv|preprint)$", re.IGNORECASE)
+
+
+def _paper_first(item: ParsedItem, line: _LinkedLine) -> None:
+    """``**[MathVerse](project page)** <br> ECCV 2024 · [📖 Paper](arxiv) [🤗 Dataset](…)``: a
+    titled entry over a venue line is the paper, keyed on its paper link; the page its title
+    links becomes an extra link ("Project page") beside the others."""
+    lead = _lead(line.rest_parts)
+    venue = lead.strip(_TRIM_NOTE)
+    if (
+        line.prefix
+        or re.match(r"^\s*(?:[-–—]|:)\s", lead)  # "[Title](…) - what it is": a description
+        or not venue
+        or len(venue.split()) > 6
+        or not _VENUE.search(venue)
+    ):
+        return
+    if guess_kind(item.links[0].url, "", context="") == Kind.PAPER:
+        return
+    papers = [
+        index
+        for index, link in enumerate(item.links[1:], start=1)
+        if _PAPER_LABEL.match(_word_label(link.label))
+        and guess_kind(link.url, "", context="") == Kind.PAPER
+    ]
+    if len(papers) != 1:
+        return
+    paper = item.links.pop(papers[0])
+    page = item.links.pop(0)
+    item.links[:0] = [
+        ParsedLink(url=paper.url, label=item.title, issue=paper.issue),
+        ParsedLink(url=page.url, label="Project page", issue=page.issue),
+    ]
+    item.note, item.description = venue.strip(" ()"), ""
+
+
 # What follows a bold title before its companion links: a venue line ("<br> NeurIPS 2025
-# Highlight ·"), told from an author by its year or conference.
-_VENUE = re.compile(r"\b(?:19|20)\d\d\b|\b[A-Z]{2,}[a-z]*\b")
+# Highlight ·"), told from an author or a description by its year.
+_VENUE = re.compile(r"\b(?:19|20)\d\d\b")
 
 
 def _title_named_link(item: ParsedItem, line: _LinkedLine, url: str):
@@ -260,8 +305,7 @@ def _title_named_link(item: ParsedItem, line: _LinkedLine, url: str):
         venue = prefix[len(item.title) :].strip(_TRIM_NOTE) if prefix.startswith(item.title) else ""
         if venue and not item.author and _VENUE.search(venue) and len(venue.split()) <= 8:
             # "**Title** <br> NeurIPS 2025 Highlight · [📖 Paper](…)": the venue is its note
-            words = markdown.plain([p for p in rest_parts if not markdown.is_web_link(p)])
-            item.note = " · ".join(filter(None, [venue, words.strip(_TRIM_NOTE)]))
+            item.note = " · ".join(filter(None, [venue.strip(" ()"), _loose_words(rest_parts)]))
     elif is_abbreviation_list(label) and prefix:
         item.title = f"{prefix} ({label})"
     elif PLACEHOLDER_LABEL.match(label) and not weak_url_title(url):
