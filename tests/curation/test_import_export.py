@@ -365,12 +365,13 @@ def test_an_import_renames_a_poor_imported_title_the_file_names_better(curator_c
     )
 
 
-def test_an_unticked_title_fix_leaves_the_catalog_title(curator_client):
+def test_an_unticked_title_fix_leaves_the_catalog_title_and_offers_a_suggestion(curator_client):
     poor = ResourceFactory(title="arXiv 1706.03762", url="https://arxiv.org/abs/1706.03762")
     response = preview(curator_client, text=READING_LIST)
     assert curator_client.post(IMPORT_URL, confirm_data(response)).status_code == 302  # no retitle
     poor.refresh_from_db()
-    assert (poor.title, poor.suggested_title) == ("arXiv 1706.03762", "")
+    # kept, with the list's title left as a suggestion to accept or dismiss later
+    assert (poor.title, poor.suggested_title) == ("arXiv 1706.03762", "Attention Is All You Need")
 
 
 def test_keeping_every_catalog_title_applies_no_title_fix(curator_client):

@@ -240,9 +240,14 @@ def offers_better_title(resource: Resource, title: str) -> bool:
 
 
 def _resources(
-    plan: ImportPlan, topics: dict[str, Topic], result: ImportResult, retitle=None
+    plan: ImportPlan,
+    topics: dict[str, Topic],
+    result: ImportResult,
+    retitle: set[str] | frozenset[str] = frozenset(),
 ) -> dict[str, Resource]:
-    """The catalog's Resource for every planned one: matched (``catalog_resources``), or created."""
+    """The catalog's Resource for every planned one: matched (``catalog_resources``), or created.
+    ``retitle``: the planned keys whose title fix (``title_fixes``) is applied; a better title
+    not applied is offered as the resource's suggestion (a sync offers, never renames)."""
     known_resources = catalog_resources(plan)
     fixes = title_fixes(plan, known_resources)
     resolved = {}
@@ -254,12 +259,12 @@ def _resources(
             # else offer the file's title as a suggestion.
             result.add("resources_matched")
             fix = fixes.get(planned.key)
-            if fix and (retitle is None or planned.key in retitle):
+            if fix and planned.key in retitle:
                 result.renamed.append((resource, resource.title))
                 resource.title, resource.suggested_title = fix.title, ""
                 resource.save(update_fields=["title", "suggested_title", "updated_at"])
                 result.add("titles_improved")
-            elif not fix and offers_better_title(resource, planned.title):
+            elif offers_better_title(resource, planned.title):
                 resource.suggested_title = planned.title
                 resource.save(update_fields=["suggested_title", "updated_at"])
                 result.add("titles_suggested")
@@ -311,7 +316,8 @@ def apply_import(
             else:
                 guide.sections.all().delete()
             result.guide = guide
-        resources = _resources(plan, topics, result, retitle)
+        fixes = set(title_fixes(plan)) if retitle is None else retitle
+        resources = _resources(plan, topics, result, fixes)
         guides = {g.slug: g for g in Guide.objects.filter(slug__in=[p.slug for p in plan.guides])}
         sections = {}
         for planned_guide in plan.guides:
