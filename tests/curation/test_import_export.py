@@ -600,3 +600,23 @@ def test_the_previews_queries_do_not_grow_with_matched_resources_and_title_fixes
 
     queries_with(1)  # warms the content-type cache
     assert queries_with(2) == queries_with(6)
+
+
+def test_a_title_a_curator_set_in_the_admin_is_not_renamed_by_a_later_import(curator_client):
+    from tests.curation.admin_forms import change_form_data
+
+    resource = ResourceFactory(title="arXiv 1706.03762", url="https://arxiv.org/abs/1706.03762")
+    change_url = reverse("admin:catalog_resource_change", args=[resource.pk])
+    page = curator_client.get(change_url)
+    saved = curator_client.post(change_url, change_form_data(page, title="Transformer paper"))
+    assert saved.status_code == 302
+    resource.refresh_from_db()
+    assert resource.title == "Transformer paper"
+    # a poor title now, yet the curator's: an import offers its title, never renames it
+    resource.title = "Paper"
+    resource.save()
+    response = preview(curator_client, text=READING_LIST)
+    assert response.context["preview"].title_fixes == []
+    curator_client.post(IMPORT_URL, confirm_data(response))
+    resource.refresh_from_db()
+    assert (resource.title, resource.suggested_title) == ("Paper", "Attention Is All You Need")

@@ -185,6 +185,9 @@ def improves_title(current: str, new: str, url: str | None) -> bool:
 
 # The words an import's rename is logged with: an import's own rename is no curator's edit.
 IMPORT_RENAME_NOTE = "renamed by an import"
+# A change of the title as the admin's history writes it ("Changed Title: “a” → “b”.", an
+# accepted suggestion "Title: “a” → “b” (suggested)."), not of the suggestion or a description.
+_TITLE_CHANGE = re.compile(r"(?<!suggested )\btitle\b[^.“]{0,3}[:“]|\"title\"")
 
 
 def curator_titled(resources) -> set[int]:
@@ -202,7 +205,11 @@ def curator_titled(resources) -> set[int]:
     titled = set()
     for object_id, flag, message in rows:
         lowered = message.lower()
-        renamed = flag == CHANGE and "title" in lowered and IMPORT_RENAME_NOTE not in lowered
+        renamed = (
+            flag == CHANGE
+            and bool(_TITLE_CHANGE.search(lowered))
+            and IMPORT_RENAME_NOTE not in lowered
+        )
         if renamed or (flag == ADDITION and "import" not in lowered):
             titled.add(int(object_id))
     return titled
