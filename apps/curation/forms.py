@@ -134,16 +134,34 @@ class ImportChoicesForm(forms.Form):
     ``split``: ``"<entry uuid>:<link uuid>"``, that extra link becomes its own resource
     listed right after the entry; ``merge``: an entry's uuid, it joins the entry above it
     (its links become extra links there). The choices come from the plan of the same
-    source, so a stale or forged value is refused.
+    source, so a stale or forged value is refused. ``retitle``: a matched resource's uuid, the
+    import renames it to the list's better title (applied only where that is still a fix when
+    the import runs; the "keep titles" button applies none).
     """
 
     split = forms.MultipleChoiceField(required=False, widget=forms.CheckboxSelectMultiple)
     merge = forms.MultipleChoiceField(required=False, widget=forms.CheckboxSelectMultiple)
+    retitle = forms.MultipleChoiceField(required=False, widget=forms.CheckboxSelectMultiple)
 
     def __init__(self, *args, plan, **kwargs):
         super().__init__(*args, **kwargs)
         self.fields["split"].choices = [(value, value) for value in split_choices(plan)]
         self.fields["merge"].choices = [(value, value) for value in merge_choices(plan)]
+        self.fields["retitle"].choices = [
+            (str(resource.uuid), str(resource.uuid)) for resource in plan.matched_resources
+        ]
+        self.keep_titles = self.data.get("confirm") == KEEP_TITLES
+
+    def retitled_keys(self, plan) -> set[str]:
+        """The planned keys of the resources the curator kept ticked for renaming."""
+        if self.keep_titles:
+            return set()
+        ticked = set(self.cleaned_data["retitle"])
+        return {resource.key for resource in plan.resources if str(resource.uuid) in ticked}
+
+
+# The preview's second Import button: import, keeping every catalog title as it is.
+KEEP_TITLES = "keep-titles"
 
 
 class GuideSyncForm(forms.Form):

@@ -23,7 +23,7 @@ from django.utils.html import format_html
 from django.views.decorators.http import require_http_methods
 
 from apps.catalog.importer import CatalogImportError, apply_import, plan_import
-from apps.catalog.importer.builder import offers_better_title
+from apps.catalog.importer.builder import IMPORT_RENAME_NOTE, offers_better_title, title_fixes
 from apps.catalog.importer.reshape import merge_choices, reshape_plan, split_choices
 from apps.catalog.importer.sync import apply_sync, diff_guide, fetch_source, sync_counts
 from apps.catalog.models import Entry, Guide, Resource
@@ -220,10 +220,11 @@ def _import_confirm(request, model_admin, context):
                 raise CatalogImportError(
                     "the merge and split choices do not match this file any more; preview it again."
                 )
+            retitle = choices.retitled_keys(plan)
             reshape_plan(
                 plan, split=choices.cleaned_data["split"], merge=choices.cleaned_data["merge"]
             )
-            result = apply_import(plan)
+            result = apply_import(plan, retitle=retitle)
             created = Resource.objects.filter(uuid__in=[r.uuid for r in plan.new_resources])
             source = f" from {data['source_name']}" if data["source_name"] else ""
             log_change_many(
@@ -238,6 +239,12 @@ def _import_confirm(request, model_admin, context):
                 f"Created by importing the guide “{result.guide.title}”.",
                 ADDITION,
             )
+            for resource, old_title in result.renamed:
+                log_change_many(
+                    request,
+                    [resource],
+                    f"Title: “{old_title}” → “{resource.title}” ({IMPORT_RENAME_NOTE} of “{result.guide.title}”).",
+                )
     except CatalogImportError as error:
         form = GuideImportForm(
             {"guide_slug": data["guide_slug"], "title": data["title"], "text": data["text"]}
@@ -266,13 +273,29 @@ class ImportPreview:
     """What the preview page shows of a plan: its sections with their entries, new vs matched.
 
     Each entry comes with the curator's choices it offers: ``entry.can_merge`` (into the
-    entry above) and ``entry.split_links``, its extra links as ``(link, form value)``."""
+    entry above) and ``entry.split_links``, its extra links as ``(link, form value)``;
+    ``entry.catalog`` is the catalog resource it would reuse (``MatchedResource``) and
+    ``entry.duplicate`` says where the list already gave the same resource ("" if nowhere).
+    """
 
     def __init__(self, plan):
         self.plan = plan
         self.guide = plan.guides[0]
         mergeable, splittable = set(merge_choices(plan)), set(split_choices(plan))
-        entries = {}
+        known = Resource.objects.in_bulk([r.existing_id for r in plan.matched_resources])
+        fixes = title_fixes(
+            plan,
+            {r.key: known[r.existing_id] for r in plan.matched_resources if r.existing_id in known},
+        )
+        self.matched = [
+            MatchedResource(planned, known[planned.existing_id], planned.key in fixes)
+            for planned in plan.matched_resources
+            if planned.existing_id in known
+        ]
+        by_key = {match.planned.key: match for match in self.matched}
+        self.title_fixes = [match for match in self.matched if match.fix]
+        entries, first_seen = {}, {}
+        self.duplicates = 0
         for entry in self.guide.entries:
             entry.can_merge = str(entry.uuid) in mergeable
             entry.split_links = [
@@ -280,26 +303,21 @@ class ImportPreview:
                 for link in entry.resource.links
                 if (value := f"{entry.uuid}:{link.uuid}") in splittable
             ]
+            entry.catalog = by_key.get(entry.resource.key)
+            earlier = first_seen.setdefault(entry.resource.key, entry)
+            entry.duplicate = ""
+            if earlier is not entry:
+                self.duplicates += 1
+                entry.duplicate = (
+                    "twice in this section"
+                    if earlier.section is entry.section
+                    else f"also in “{earlier.section.title}”"
+                )
             entries.setdefault(entry.section.uuid, []).append(entry)
         self.sections = [
             (section, entries.get(section.uuid, [])) for section in self.guide.sections
         ]
         self.new_resources = plan.new_resources
-        known = Resource.objects.in_bulk([r.existing_id for r in plan.matched_resources])
-        # (planned resource, its admin URL, the catalog's title when the file names it
-        # differently, whether importing offers the file's title as a suggestion)
-        self.matched = []
-        for resource in plan.matched_resources:
-            current = known.get(resource.existing_id)
-            title = current.title if current else resource.title
-            self.matched.append(
-                (
-                    resource,
-                    reverse("admin:catalog_resource_change", args=[resource.existing_id]),
-                    title if title != resource.title else "",
-                    bool(current) and offers_better_title(current, resource.title),
-                )
-            )
         self.skipped = plan.skipped_lines()
         self.matched_ids = {resource.key for resource in plan.matched_resources}
         self.link_count = sum(len(resource.links) for resource in plan.new_resources)
@@ -308,6 +326,22 @@ class ImportPreview:
         )
         self.warnings = plan.warnings
         self.paths = plan.paths
+
+
+class MatchedResource:
+    """A planned resource the catalog already holds, as the preview shows it: the real
+    resource (its title, URL and admin page), and what importing does to its title: ``fix``,
+    renamed to the list's title unless the curator unticks it; ``suggested``, the list's title
+    offered as a suggestion (the catalog's title is a curator's)."""
+
+    def __init__(self, planned, resource: Resource, fix: bool):
+        self.planned = planned
+        self.resource = resource
+        self.admin_url = reverse("admin:catalog_resource_change", args=[resource.pk])
+        self.fix = fix
+        self.suggested = not fix and offers_better_title(resource, planned.title)
+        self.named_differently = resource.title != planned.title
+        self.retitle_value = str(planned.uuid)
 
 
 # --- Sync ------------------------------------------------------------------------------------

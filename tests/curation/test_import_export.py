@@ -4,7 +4,7 @@ import io
 import zipfile
 
 import pytest
-from django.contrib.admin.models import ADDITION, LogEntry
+from django.contrib.admin.models import ADDITION, CHANGE, LogEntry
 from django.core.files.uploadedfile import SimpleUploadedFile
 from django.urls import reverse
 
@@ -73,7 +73,7 @@ def test_preview_shows_what_would_be_created_and_writes_nothing(curator_client, 
         "The Illustrated Transformer",
         "Making Deep Learning Go Brrrr",
     ]
-    assert [r.url for r, *_ in shown.matched] == [known_resource.url]
+    assert [match.resource.url for match in shown.matched] == [known_resource.url]
     html = response.content.decode()
     assert "2</strong> sections" in html and "3</strong> entries" in html
     assert reverse("admin:catalog_resource_change", args=[known_resource.pk]) in html
@@ -342,20 +342,112 @@ def test_an_empty_title_takes_the_lists_own_heading(curator_client):
     assert "The guide has no title" in untitled.content.decode()
 
 
-def test_a_better_title_in_the_file_is_offered_as_the_matched_resources_suggestion(
-    curator_client,
-):
+def test_an_import_renames_a_poor_imported_title_the_file_names_better(curator_client, curator):
     poor = ResourceFactory(title="arXiv 1706.03762", url="https://arxiv.org/abs/1706.03762")
     response = preview(curator_client, text=READING_LIST)
+    shown = response.context["preview"]
+    assert [(m.resource.title, m.planned.title) for m in shown.title_fixes] == [
+        ("arXiv 1706.03762", "Attention Is All You Need")
+    ]
+    html = response.content.decode()
+    assert f'name="retitle" value="{shown.title_fixes[0].retitle_value}"' in html
+    assert "Title fixes" in html and "1</strong> title fixes" in html
+    assert Resource.objects.get(pk=poor.pk).title == "arXiv 1706.03762"  # a preview writes nothing
+    data = {**confirm_data(response), "retitle": [shown.title_fixes[0].retitle_value]}
+    assert curator_client.post(IMPORT_URL, data).status_code == 302
+    poor.refresh_from_db()
+    assert (poor.title, poor.suggested_title) == ("Attention Is All You Need", "")
+    log = LogEntry.objects.get(content_type__model="guide", action_flag=ADDITION)
+    assert "1 poor titles improved" in log.change_message
+    rename = LogEntry.objects.get(object_id=str(poor.pk), action_flag=CHANGE)
+    assert rename.user == curator and "“arXiv 1706.03762” → “Attention Is All You Need”" in (
+        rename.change_message
+    )
+
+
+def test_an_unticked_title_fix_leaves_the_catalog_title_and_offers_a_suggestion(curator_client):
+    poor = ResourceFactory(title="arXiv 1706.03762", url="https://arxiv.org/abs/1706.03762")
+    response = preview(curator_client, text=READING_LIST)
+    assert curator_client.post(IMPORT_URL, confirm_data(response)).status_code == 302  # no retitle
+    poor.refresh_from_db()
+    # kept, with the list's title left as a suggestion to accept or dismiss later
+    assert (poor.title, poor.suggested_title) == ("arXiv 1706.03762", "Attention Is All You Need")
+
+
+def test_keeping_every_catalog_title_applies_no_title_fix(curator_client):
+    poor = ResourceFactory(title="arXiv 1706.03762", url="https://arxiv.org/abs/1706.03762")
+    response = preview(curator_client, text=READING_LIST)
+    value = response.context["preview"].title_fixes[0].retitle_value
+    data = {**confirm_data(response), "retitle": [value], "confirm": "keep-titles"}
+    assert curator_client.post(IMPORT_URL, data).status_code == 302
+    poor.refresh_from_db()
+    assert poor.title == "arXiv 1706.03762"
+    assert Guide.objects.filter(slug="inference").exists()
+
+
+def test_a_title_a_curator_chose_is_never_renamed_only_offered_a_suggestion(
+    curator_client, curator
+):
+    chosen = ResourceFactory(title="Paper", url="https://arxiv.org/abs/1706.03762")
+    LogEntry.objects.log_actions(
+        user_id=curator.pk,
+        queryset=[chosen],
+        action_flag=CHANGE,
+        change_message="Changed title: “arXiv 1706.03762” → “Paper”.",
+    )
+    response = preview(curator_client, text=READING_LIST)
+    shown = response.context["preview"]
+    assert shown.title_fixes == [] and shown.matched[0].suggested
     html = response.content.decode()
     assert "importing offers that as its title suggestion" in html
-    assert Resource.objects.get(pk=poor.pk).suggested_title == ""  # a preview writes nothing
-    response = curator_client.post(IMPORT_URL, confirm_data(response))
-    assert response.status_code == 302
-    poor.refresh_from_db()
-    assert (poor.title, poor.suggested_title) == ("arXiv 1706.03762", "Attention Is All You Need")
-    log = LogEntry.objects.get(content_type__model="guide", action_flag=ADDITION)
-    assert "1 better titles offered as suggestions" in log.change_message
+    forged = {**confirm_data(response), "retitle": [str(shown.matched[0].planned.uuid)]}
+    assert curator_client.post(IMPORT_URL, forged).status_code == 302
+    chosen.refresh_from_db()
+    assert (chosen.title, chosen.suggested_title) == ("Paper", "Attention Is All You Need")
+
+
+def test_preview_shows_the_catalog_resource_a_row_goes_to_and_flags_duplicate_rows(
+    curator_client,
+):
+    blog = ResourceFactory(
+        title="FlashAttention explained", url="https://example.com/blog/flash-attention"
+    )
+    ResourceLinkFactory(
+        resource=blog, url="https://github.com/Dao-AILab/flash-attention", label="GitHub"
+    )
+    known = ResourceFactory(title="The transformer", url="https://arxiv.org/abs/1706.03762")
+    text = """# Kernels
+
+## Attention
+- [Attention Is All You Need](https://arxiv.org/pdf/1706.03762)
+- [flash-attention](https://github.com/Dao-AILab/flash-attention) - Fast and memory-efficient exact attention.
+- [Attention Is All You Need](https://arxiv.org/abs/1706.03762v2)
+"""
+    response = preview(curator_client, text=text)
+    shown = response.context["preview"]
+    rows = [
+        (e.resource.url, e.catalog and e.catalog.resource, e.duplicate) for e in shown.guide.entries
+    ]
+    assert rows == [
+        ("https://arxiv.org/abs/1706.03762", known, ""),
+        # the blog post only mentions the repository: the row is a new resource, not the post
+        ("https://github.com/Dao-AILab/flash-attention", None, ""),
+        ("https://arxiv.org/abs/1706.03762", known, "twice in this section"),
+    ]
+    html = response.content.decode()
+    assert "1</strong> duplicate rows" in html and "duplicate: twice in this section" in html
+    admin_url = reverse("admin:catalog_resource_change", args=[known.pk])
+    assert f'<a href="{admin_url}" class="catalog-match">The transformer</a>' in html
+    assert "FlashAttention explained" not in html
+
+
+def test_a_learner_or_visitor_cannot_see_the_import_preview(client, learner):
+    response = client.post(IMPORT_URL, {"guide_slug": "x", "title": "X", "text": READING_LIST})
+    assert response.status_code == 302 and "/admin/login/" in response["Location"]
+    client.force_login(learner)
+    response = client.post(IMPORT_URL, {"guide_slug": "x", "title": "X", "text": READING_LIST})
+    assert response.status_code == 302 and "/admin/login/" in response["Location"]
+    assert counts() == (0, 0, 0, 0)
 
 
 HOSTILE_SHAPES = """# Agents
@@ -386,8 +478,8 @@ def test_preview_lists_what_it_skipped_each_entry_links_and_a_better_title_from_
     html = response.content.decode()
     assert "Skipped, and why" in html and "1 badges" in html
     assert "draft" in html
-    # the table row became a paper with its institute; the file's title is offered for the matched resource
-    assert "The file calls it “Attention Is All You Need”: importing offers" in html
+    # the table row became a paper with its institute; the file's title fixes the matched resource's
+    assert "Renamed to “Attention Is All You Need” (see Title fixes)" in html
     # one link, one resource: Axolotl is its own entry, not a further link of TRL
     titles = [entry.resource.title for entry in shown.guide.entries]
     assert titles == ["Attention Is All You Need", "TRL", "Axolotl"]
@@ -485,3 +577,46 @@ def test_a_list_at_the_link_limit_is_read():
 
     text = "# A big list\n\n" + "".join(f"- https://s.io/{n}\n" for n in range(parser.MAX_LINKS))
     assert sum(1 for _ in parser.parse_guide(text).items()) == parser.MAX_LINKS
+
+
+def test_the_previews_queries_do_not_grow_with_matched_resources_and_title_fixes(curator_client):
+    from django.db import connection
+    from django.test.utils import CaptureQueriesContext
+
+    def queries_with(count):
+        Resource.objects.all().delete()
+        for number in range(count):
+            ResourceFactory(
+                title=f"arXiv 2401.0000{number}", url=f"https://arxiv.org/abs/2401.0000{number}"
+            )
+        text = "# Papers\n" + "".join(
+            f"- [Paper number {number} on attention](https://arxiv.org/abs/2401.0000{number})\n"
+            for number in range(count)
+        )
+        with CaptureQueriesContext(connection) as captured:
+            response = preview(curator_client, text=text, guide_slug=f"papers-{count}")
+        assert len(response.context["preview"].title_fixes) == count
+        return len(captured)
+
+    queries_with(1)  # warms the content-type cache
+    assert queries_with(2) == queries_with(6)
+
+
+def test_a_title_a_curator_set_in_the_admin_is_not_renamed_by_a_later_import(curator_client):
+    from tests.curation.admin_forms import change_form_data
+
+    resource = ResourceFactory(title="arXiv 1706.03762", url="https://arxiv.org/abs/1706.03762")
+    change_url = reverse("admin:catalog_resource_change", args=[resource.pk])
+    page = curator_client.get(change_url)
+    saved = curator_client.post(change_url, change_form_data(page, title="Transformer paper"))
+    assert saved.status_code == 302
+    resource.refresh_from_db()
+    assert resource.title == "Transformer paper"
+    # a poor title now, yet the curator's: an import offers its title, never renames it
+    resource.title = "Paper"
+    resource.save()
+    response = preview(curator_client, text=READING_LIST)
+    assert response.context["preview"].title_fixes == []
+    curator_client.post(IMPORT_URL, confirm_data(response))
+    resource.refresh_from_db()
+    assert (resource.title, resource.suggested_title) == ("Paper", "Attention Is All You Need")

@@ -54,7 +54,10 @@ def test_a_resource_saved_with_a_url_as_typed_is_matched_by_its_normal_form():
 def test_the_importer_finds_a_resource_and_an_extra_link_stored_as_typed():
     resource = ResourceFactory(url="https://Example.com/paper/")
     linked = ResourceFactory(url="https://example.com/other")
-    ResourceLink.objects.create(resource=linked, url="https://EXAMPLE.com/tools/repo/?ref=hn")
+    # a mirror: the resource's own work, so the list's link means that resource
+    ResourceLink.objects.create(
+        resource=linked, url="https://EXAMPLE.com/tools/repo/?ref=hn", label="Mirror"
+    )
     plan = plan_import(
         "# Papers\n\n- [Paper](https://example.com/paper)\n- [Serving tool](https://example.com/tools/repo)\n",
         guide_slug="papers",

@@ -122,9 +122,16 @@ def titled_prefix(text: str, prefix: str) -> tuple[str, str]:
     prefix = markdown.squash(prefix)  # one space between words: the patterns below stay linear
     title, after = prefix, ""
     head, sep, tail = prefix.partition(": ")
-    if sep and len(head.split()) <= 5 and len(prefix) > 60 and len(tail.split()) >= 4:
+    if (
+        sep
+        and len(head.split()) <= 5
+        and len(prefix) > 60
+        and len(tail.split()) >= 4
+        and not _BOLD_START.match(text)
+    ):
         # "Edge deployment: In constrained environments, … [guide](…)": the words before the colon
-        # name it, the sentence after is what it says
+        # name it, the sentence after is what it says; a bold title ("**MathVista: Evaluating …**")
+        # is a title whole
         return head.strip(), ""
     if bold := _BOLD_START.match(text):
         bold_title = markdown.strip_emphasis(bold.group(1))

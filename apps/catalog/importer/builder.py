@@ -4,14 +4,18 @@ Both paths construct objects through the same ``new_*`` functions, so an importe
 and a seeded one have the same fields and the same uuids.
 """
 
+import re
 from dataclasses import dataclass, field
 
+from django.contrib.admin.models import ADDITION, CHANGE, LogEntry
+from django.contrib.contenttypes.models import ContentType
 from django.db import transaction
 
 from apps.catalog.importer import topics as taxonomy
 from apps.catalog.importer.errors import CatalogImportError
+from apps.catalog.importer.links import is_companion_label
 from apps.catalog.importer.planner import ImportPlan, catalog_resources, stable_uuid
-from apps.catalog.importer.titles import same_title
+from apps.catalog.importer.titles import clean_title, same_title
 from apps.catalog.importer.urls import title_looks_poor
 from apps.catalog.models import (
     Entry,
@@ -114,6 +118,7 @@ def new_entry(planned, section: Section, resource: Resource) -> Entry:
 class ImportResult:
     guide: Guide | None = None
     counts: dict[str, int] = field(default_factory=dict)
+    renamed: list[tuple[Resource, str]] = field(default_factory=list)  # (resource, old title)
 
     def add(self, name: str, number: int = 1) -> None:
         self.counts[name] = self.counts.get(name, 0) + number
@@ -126,6 +131,8 @@ class ImportResult:
             f"{c.get('resources', 0)} new resources, {c.get('resources_matched', 0)} already in "
             f"the catalog, {c.get('links', 0)} extra links, {c.get('topics', 0)} new topics"
         )
+        if c.get("titles_improved"):
+            text += f", {c['titles_improved']} poor titles improved"
         if c.get("titles_suggested"):
             text += f", {c['titles_suggested']} better titles offered as suggestions"
         return text
@@ -145,30 +152,126 @@ def _topics_by_slug(plan: ImportPlan, result: ImportResult) -> dict[str, Topic]:
     return existing
 
 
-def offers_better_title(resource: Resource, title: str) -> bool:
-    """Does a list's ``title`` for the catalog's ``resource`` name it better? Only when the
-    catalog's title looks poor (a guess from the URL) and the list's does not."""
+# Marks a title no curator would keep: an emoji or star run, a leading "[tag]", "(@org)", markup.
+_DECORATION = re.compile(
+    r"[\U0001F300-\U0001FAFF\u2600-\u27BF\u2B50\u2B06\u2934\u2935\u3030\uFE0F]"
+    r"|^\s*\[[^\]]{1,40}\]\s*\S|\(@[\w.-]+\)|\*\*|__|\]\(|!\[|<[a-zA-Z/]|`"
+)
+
+
+def title_is_poor(title: str, url: str | None) -> bool:
+    """A title that does not name its resource as a curator would: the URL or a guess from it,
+    a generic word ("Paper", "Blog", "[pdf]"), or one still carrying decoration or markup."""
+    title = title.strip()
     return (
-        not same_title(title, resource.title)
-        and not same_title(title, resource.suggested_title)
-        and title_looks_poor(resource.title, resource.url)
-        and not title_looks_poor(title, resource.url)
+        not title
+        or title_looks_poor(title, url)
+        or is_companion_label(title.strip("[]() "))
+        or bool(_DECORATION.search(title))
+        or clean_title(title) != title
+    )
+
+
+def improves_title(current: str, new: str, url: str | None) -> bool:
+    """Does a list's ``new`` title name a resource titled ``current`` better? Only a poor
+    current title gives way, and only to a clean one that says more than a generic word."""
+    return (
+        not same_title(current, new)
+        and title_is_poor(current, url)
+        and not title_is_poor(new, url)
+        and bool(re.search(r"\w{2}", new))
+    )
+
+
+# The words an import's rename is logged with: an import's own rename is no curator's edit.
+IMPORT_RENAME_NOTE = "renamed by an import"
+# A change of the title as the admin's history writes it ("Changed Title: “a” → “b”.", an
+# accepted suggestion "Title: “a” → “b” (suggested)."), not of the suggestion or a description.
+_TITLE_CHANGE = re.compile(r"(?<!suggested )\btitle\b[^.“]{0,3}[:“]|\"title\"")
+
+
+def curator_titled(resources) -> set[int]:
+    """The ids of ``resources`` whose title a curator chose: renamed in the admin (a change of
+    the title in their history that no import made) or created by hand. An import never
+    renames those; it only offers its title as a suggestion."""
+    ids = [str(resource.pk) for resource in resources]
+    if not ids:
+        return set()
+    rows = LogEntry.objects.filter(
+        content_type=ContentType.objects.get_for_model(Resource),
+        object_id__in=ids,
+        action_flag__in=[ADDITION, CHANGE],
+    ).values_list("object_id", "action_flag", "change_message")
+    titled = set()
+    for object_id, flag, message in rows:
+        lowered = message.lower()
+        renamed = (
+            flag == CHANGE
+            and bool(_TITLE_CHANGE.search(lowered))
+            and IMPORT_RENAME_NOTE not in lowered
+        )
+        if renamed or (flag == ADDITION and "import" not in lowered):
+            titled.add(int(object_id))
+    return titled
+
+
+@dataclass
+class TitleFix:
+    """An import renaming a catalog resource whose title is poor to the list's better one."""
+
+    key: str  # the planned resource's key
+    resource: Resource
+    title: str
+
+
+def title_fixes(plan: ImportPlan, known: dict | None = None) -> dict[str, TitleFix]:
+    """``{planned key: TitleFix}``: the matched resources whose poor title, set by an import,
+    the list names better (``improves_title``). Reads only."""
+    known = catalog_resources(plan) if known is None else known
+    candidates = {
+        planned.key: TitleFix(planned.key, known[planned.key], planned.title)
+        for planned in plan.resources
+        if planned.key in known
+        and improves_title(known[planned.key].title, planned.title, known[planned.key].url)
+    }
+    edited = curator_titled([fix.resource for fix in candidates.values()])
+    return {key: fix for key, fix in candidates.items() if fix.resource.pk not in edited}
+
+
+def offers_better_title(resource: Resource, title: str) -> bool:
+    """Does a list's ``title`` for the catalog's ``resource`` name it better, to be offered as
+    its suggestion (when the import does not rename it)?"""
+    return not same_title(title, resource.suggested_title) and improves_title(
+        resource.title, title, resource.url
     )
 
 
 def _resources(
-    plan: ImportPlan, topics: dict[str, Topic], result: ImportResult
+    plan: ImportPlan,
+    topics: dict[str, Topic],
+    result: ImportResult,
+    retitle: set[str] | frozenset[str] = frozenset(),
 ) -> dict[str, Resource]:
-    """The catalog's Resource for every planned one: matched (``catalog_resources``), or created."""
+    """The catalog's Resource for every planned one: matched (``catalog_resources``), or created.
+    ``retitle``: the planned keys whose title fix (``title_fixes``) is applied; a better title
+    not applied is offered as the resource's suggestion (a sync offers, never renames)."""
     known_resources = catalog_resources(plan)
+    fixes = title_fixes(plan, known_resources)
     resolved = {}
     for planned in plan.resources:
         resource = known_resources.get(planned.key)
         if resource is not None:
             # Never overwrite a curated resource; only add the extra links it does not have yet,
-            # and offer the file's title when it names a poorly titled resource better.
+            # rename it when its poor title came from an import and the list names it better,
+            # else offer the file's title as a suggestion.
             result.add("resources_matched")
-            if offers_better_title(resource, planned.title):
+            fix = fixes.get(planned.key)
+            if fix and planned.key in retitle:
+                result.renamed.append((resource, resource.title))
+                resource.title, resource.suggested_title = fix.title, ""
+                resource.save(update_fields=["title", "suggested_title", "updated_at"])
+                result.add("titles_improved")
+            elif offers_better_title(resource, planned.title):
                 resource.suggested_title = planned.title
                 resource.save(update_fields=["suggested_title", "updated_at"])
                 result.add("titles_suggested")
@@ -188,13 +291,17 @@ def _resources(
     return resolved
 
 
-def apply_import(plan: ImportPlan, *, replace: bool = False) -> ImportResult:
+def apply_import(
+    plan: ImportPlan, *, replace: bool = False, retitle: set[str] | None = None
+) -> ImportResult:
     """Write ``plan`` in one transaction: all of it or, on any error, nothing.
 
     A new guide arrives unpublished (a draft learners do not see until a curator publishes it).
     An existing guide with the plan's slug is refused unless ``replace`` is true, in which
     case its sections and entries are rebuilt; resources are never deleted or changed
-    (learners' progress is keyed on them), only created when missing.
+    (learners' progress is keyed on them), only created when missing, and renamed when their
+    poor title came from an earlier import and this list names them better (``title_fixes``;
+    ``retitle``: the planned keys the curator kept ticked, None for all of them).
     """
     result = ImportResult()
     with transaction.atomic():
@@ -216,7 +323,8 @@ def apply_import(plan: ImportPlan, *, replace: bool = False) -> ImportResult:
             else:
                 guide.sections.all().delete()
             result.guide = guide
-        resources = _resources(plan, topics, result)
+        fixes = set(title_fixes(plan)) if retitle is None else retitle
+        resources = _resources(plan, topics, result, fixes)
         guides = {g.slug: g for g in Guide.objects.filter(slug__in=[p.slug for p in plan.guides])}
         sections = {}
         for planned_guide in plan.guides:

@@ -103,7 +103,7 @@ def _read_links(text: str, parts: list[markdown.Segment]) -> _LinkedLine | None:
     split = [
         i for i in link_indexes[1:] if is_named(parts[i], about) and not (prefix and i == first)
     ]
-    if prefix and COMPANION_LABEL.match(main.text.strip()) and not main.bare:
+    if prefix and COMPANION_LABEL.match(_word_label(main.text)) and not main.bare:
         split = [i for i in split if i > first]
     # "…, by [@jordn](…)": the author's page, kept with the item, not a resource of its own
     by_links = [
@@ -203,7 +203,9 @@ def parse_items(
                 author = author[:-1]  # "by Bishop.": the sentence's full stop, not an initial
             item.author, item.note = author, ""
     _tidy(item, line, url)
-    item.kind = marks.kind or guess_kind(url, item.title, context=context)
+    if not line.main.bare and len(item.links) > 1:
+        _paper_first(item, line)
+    item.kind = marks.kind or guess_kind(item.url, item.title, context=context)
     return [item, *_split_items(item, line, context=context)]
 
 
@@ -238,19 +240,76 @@ def _is_generic(label: str) -> bool:
     return bool(GENERIC_LABEL.match(label) or COMPANION_LABEL.match(label))
 
 
+def _word_label(label: str) -> str:
+    """ "📖 Paper" is a "Paper" link: a label without its leading symbols."""
+    return LEADING_SYMBOLS.sub("", label.strip())
+
+
+def _loose_words(parts: list[markdown.Segment]) -> str:
+    """The words among links ("] [", " | " between "[[📖 Paper](…)] [[🤗 Dataset](…)]" are none)."""
+    words = markdown.plain([p for p in parts if not markdown.is_web_link(p)])
+    words = markdown.squash(re.sub(r"[\[\]|·•,;/]+", " ", words)).strip(_TRIM_NOTE)
+    return words if re.search(r"\w", words) else ""
+
+
+_PAPER_LABEL = re.compile(r"^(?:paper|pdf|arxiv|preprint)$", re.IGNORECASE)
+
+
+def _paper_first(item: ParsedItem, line: _LinkedLine) -> None:
+    """``**[MathVerse](project page)** <br> ECCV 2024 · [📖 Paper](arxiv) [🤗 Dataset](…)``: a
+    titled entry over a venue line is the paper, keyed on its paper link; the page its title
+    links becomes an extra link ("Project page") beside the others."""
+    lead = _lead(line.rest_parts)
+    venue = lead.strip(_TRIM_NOTE)
+    if (
+        line.prefix
+        or re.match(r"^\s*(?:[-–—]|:)\s", lead)  # "[Title](…) - what it is": a description
+        or not venue
+        or len(venue.split()) > 6
+        or not _VENUE.search(venue)
+    ):
+        return
+    if guess_kind(item.links[0].url, "", context="") == Kind.PAPER:
+        return
+    papers = [
+        index
+        for index, link in enumerate(item.links[1:], start=1)
+        if _PAPER_LABEL.match(_word_label(link.label))
+        and guess_kind(link.url, "", context="") == Kind.PAPER
+    ]
+    if len(papers) != 1:
+        return
+    paper = item.links.pop(papers[0])
+    page = item.links.pop(0)
+    item.links[:0] = [
+        ParsedLink(url=paper.url, label=item.title, issue=paper.issue),
+        ParsedLink(url=page.url, label="Project page", issue=page.issue),
+    ]
+    item.note, item.description = venue.strip(" ()"), ""
+
+
+# What follows a bold title before its companion links: a venue line ("<br> NeurIPS 2025
+# Highlight ·"), told from an author or a description by its year.
+_VENUE = re.compile(r"\b(?:19|20)\d\d\b")
+
+
 def _title_named_link(item: ParsedItem, line: _LinkedLine, url: str):
     """Title an item whose main link has a label; returns the (rest, rest_parts, lead) its
     note is read from (less, when the words after a "[📄 Paper](…)" link named it)."""
     label, prefix = line.main.text, line.prefix
     rest, rest_parts, lead = line.rest, line.rest_parts, line.lead
-    word_label = LEADING_SYMBOLS.sub("", label)  # "📄 Paper" is a "Paper" link
+    word_label = _word_label(label)  # "📄 Paper" is a "Paper" link
     rest_title = re.split(r",\s|\s[-–—]\s|\.\s|;\s", rest.lstrip(_TRIM_NOTE), maxsplit=1)
-    if _is_generic(label) and prefix:
+    if _is_generic(word_label) and prefix:
         item.title, item.author = titled_prefix(line.text, prefix)
         item.note = rest.lstrip(_TRIM_NOTE).strip()
+        venue = prefix[len(item.title) :].strip(_TRIM_NOTE) if prefix.startswith(item.title) else ""
         if prefix.startswith(f"{item.title}: "):  # "Edge deployment: In constrained …": its note
             said = prefix[len(item.title) + 2 :].strip()
             item.note = item.description = " ".join(filter(None, [said, item.note]))
+        elif venue and not item.author and _VENUE.search(venue) and len(venue.split()) <= 8:
+            # "**Title** <br> NeurIPS 2025 Highlight · [📖 Paper](…)": the venue is its note
+            item.note = " · ".join(filter(None, [venue.strip(" ()"), _loose_words(rest_parts)]))
     elif is_abbreviation_list(label) and prefix:
         item.title = f"{prefix} ({label})"
     elif PLACEHOLDER_LABEL.match(label) and not weak_url_title(url):
@@ -272,7 +331,7 @@ def _title_named_link(item: ParsedItem, line: _LinkedLine, url: str):
 def _read_note(item: ParsedItem, line: _LinkedLine, rest: str, rest_parts, lead: str) -> None:
     """The guide's words about an item with a labelled link: its note, author, description."""
     prefix, main, text = line.prefix, line.main, line.text
-    if prefix and _is_generic(main.text):
+    if prefix and _is_generic(_word_label(main.text)):
         return  # titled by its own words before the link, note already read
     if re.match(r"^\s*(?:\s[-–—]|:)\s", lead):
         # 002's "[Title](url) - Author. Description." (an author only when it is a name)

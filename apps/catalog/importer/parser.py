@@ -68,6 +68,7 @@ from apps.catalog.importer.parsed import ParsedGuide, ParsedItem, ParsedSection
 from apps.catalog.importer.tables import Table
 from apps.catalog.importer.text import decode_source
 from apps.catalog.importer.titles import (
+    LEADING_SYMBOLS,
     MAX_HEADING,
     caption_title,
     clean_heading,
@@ -152,6 +153,8 @@ class _Parser:
         # the item a paragraph's line named: its plain lines after it describe it
         # ("[A Primer on Neural Network Models](…)" / "Yoav Goldberg. October 2015. …")
         self.paragraph_item: ParsedItem | None = None
+        # (event index, title): a title line whose paragraph's next line holds its venue and links
+        self.title_line: tuple[int | None, str] | None = None
 
     # where things go
 
@@ -219,9 +222,20 @@ class _Parser:
             return self.orphan
         return self.container
 
-    def _add_item(self, body: str, raw: str, caption: str = "", standalone: bool = False) -> None:
+    def _add_item(
+        self,
+        body: str,
+        raw: str,
+        caption: str = "",
+        standalone: bool = False,
+        level: int | None = None,
+    ) -> None:
         """Add the items ``body`` names; ``standalone``: a link from a sentence or a page header,
-        never the companion of the item before it ("💻 <a>Blog</a>" in a row of the author's pages)."""
+        never the companion of the item before it ("💻 <a>Blog</a>" in a row of the author's pages).
+        ``level``: a bullet's depth; a bullet beside the item before it (not under it) is a
+        resource of its own, however generic its label ("- [Blog](…)")."""
+        if level is not None and self.last_item_level is not None:
+            standalone = standalone or level <= self.last_item_level
         items = parse_items(
             body,
             context=self._context(),
@@ -382,7 +396,7 @@ class _Parser:
         whole_bold = re.fullmatch(r"(?:\*\*|__)[^*_]+(?:\*\*|__)\s*:?", body)
         described, self.described = self.described, None
         if checklist or has_link(body):
-            self._add_item(body, raw)
+            self._add_item(body, raw, level=level)
             self.last_item_level = level
         elif (
             described
@@ -416,14 +430,21 @@ class _Parser:
             self.pending_description = match.group(1).strip()
         elif has_link(text):
             self._count_skipped_links(text)
-            self._linked_line(index, line, text, from_html)
+            title_line, self.title_line = self.title_line, None
+            titled = bool(title_line and title_line[0] == index)
+            if title_line and titled:
+                text = line = f"**{title_line[1]}** <br> {text}"
+            self._linked_line(index, line, text, from_html, titled=titled)
         else:
             self._count_skipped_links(text)
             self._unlinked_line(index, text, from_html)
 
-    def _linked_line(self, index: int, line: str, text: str, from_html: bool) -> None:
-        """A line of prose holding links: the item it names, or each link a sentence mentions."""
-        if self._is_prose(text) or from_html and self.in_header:
+    def _linked_line(
+        self, index: int, line: str, text: str, from_html: bool, titled: bool = False
+    ) -> None:
+        """A line of prose holding links: the item it names, or each link a sentence mentions
+        (``titled``: the line after a title line, the item that title names)."""
+        if not titled and (self._is_prose(text) or from_html and self.in_header):
             self.paragraph_item = None
             # links mentioned in a sentence (or a page header): one resource each, named by its label
             if self.in_preamble:
@@ -456,6 +477,8 @@ class _Parser:
         )
         if bold and from_html and self._repeats_a_heading(bold.group(1), text):
             return  # "<summary>Toggle section</summary>", or the heading it sits under again
+        if self._titles_next_line(index, readable):
+            return
         if (bold and len(readable) <= MAX_HEADING) or (
             short and readable and self._heads_a_list(index)
         ):
@@ -464,6 +487,28 @@ class _Parser:
             return
         elif not self._captions_next(index, text):
             self._add_prose(text)
+
+    def _titles_next_line(self, index: int, title: str) -> bool:
+        """Is ``title`` (a short line at event ``index``) the name of what its paragraph's next line
+        links ("**MathVista** <br>" / "ICLR 2024 Oral · [📖 Paper](…) [🤗 Dataset](…)")? Then that
+        line is read as one item under this title, not as a section holding a venue."""
+        following = self._next_event(index)
+        if (
+            not title
+            or len(title) > 2 * MAX_HEADING
+            or following is None
+            or following.kind != "plain"
+            or not following.continued
+        ):
+            return False
+        parts = markdown.segments(following.text)
+        first = next((i for i, part in enumerate(parts) if markdown.is_web_link(part)), None)
+        if first is None or len(markdown.plain(parts[:first]).split()) > 8:
+            return False
+        if not is_companion_label(LEADING_SYMBOLS.sub("", parts[first].text.strip())):
+            return False
+        self.title_line = (self.next_meaningful[index], title)
+        return True
 
     def _repeats_a_heading(self, bold: str, text: str) -> bool:
         """Is an HTML block's bold line ("<summary>…</summary>") noise or its section's title again?"""

@@ -18,6 +18,7 @@ from apps.catalog.importer.errors import CatalogImportError
 from apps.catalog.importer.parsed import ParsedGuide, ParsedItem, ParsedSection
 from apps.catalog.importer.parser import parse_guide
 from apps.catalog.importer.urls import (
+    is_same_work,
     normalize_url,
     query_items,
     route_fragment,
@@ -489,15 +490,19 @@ def catalog_resources(plan: ImportPlan) -> dict:
     """{planned key: the catalog's Resource} for the planned resources the catalog already has:
     matched by URL, else by uuid, else by a merged-away uuid (``ResourceAlias``: a curator
     merged it into another, and a re-import or sync must not bring it back), else by a URL the
-    catalog holds as a resource's extra link (a variant folded into that resource).
+    catalog holds as a resource's extra link when that link is the resource's own work
+    (``urls.is_same_work``: a mirror, the paper's pdf, a variant folded into it).
     Reads only."""
     from apps.catalog.models import Resource, ResourceAlias, ResourceLink
 
     urls = [p.url for p in plan.resources if p.url]  # normalized: each is its url_key
     by_url = {r.url_key: r for r in Resource.objects.filter(url_key__in=urls)}
+    # an extra link identifies its resource only when it is that resource's own work (a mirror,
+    # the paper's pdf), never a work the resource merely mentions (a blog post's repository)
     by_link = {
         link.url_key: link.resource
         for link in ResourceLink.objects.filter(url_key__in=urls).select_related("resource")
+        if is_same_work(link.url, link.label, link.resource.url, link.resource.kind)
     }
     uuids = [p.uuid for p in plan.resources]
     by_uuid = {r.uuid: r for r in Resource.objects.filter(uuid__in=uuids)}

@@ -100,7 +100,11 @@ def clean_heading(text: str) -> str:
 
 def clean_title(title: str) -> str:
     """A title without markup or decoration: no tags, emoji runs, leading ``[tag]`` or ``(@Org)``."""
-    title = markdown.squash(_SHORTCODE.sub(" ", _TAG_LIKE.sub(" ", title))) or title
+    title = (
+        markdown.squash(_SHORTCODE.sub(" ", _TAG_LIKE.sub(" ", title)))
+        or markdown.squash(title.replace("<", " ").replace(">", " "))  # "<A>" alone: its word
+        or title
+    )
     title = without_emoji(title) or title
     title = title_and_org(title)[0] or title
     title = title.strip(" -–—:|•·")

@@ -283,3 +283,49 @@ def title_looks_poor(title: str, url: str | None) -> bool:
         or title.lower() in {url.lower(), bare.lower()}
         or (" " not in title and ("." in title or "/" in title))
     )
+
+
+_CODE_REPO = re.compile(
+    r"^(?:github\.com|gitlab\.com|huggingface\.co)/([^/]+/[^/]+)", re.IGNORECASE
+)
+_WEB_ARCHIVE = re.compile(r"^https?://web\.archive\.org/web/[^/]*/(.+)$", re.IGNORECASE)
+# What an extra link's label says when it is the resource's own document elsewhere, not a work it mentions.
+_MIRROR_LABEL = re.compile(r"\b(?:mirror|archived?|web archive|alternate|alternative link)\b", re.I)
+_SAME_PAPER_LABEL = re.compile(
+    r"^\W*(?:pdf|abs|abstract|html|arxiv|preprint|full text|paper|openreview|camera[- ]ready)\W*$",
+    re.IGNORECASE,
+)
+
+
+def _work_key(url: str) -> str:
+    """The work a URL shows, blind to how it is reached: a repository's root for any page of
+    it, a web-archive copy as the page it copies, else the page (``same_page_key``)."""
+    if match := _WEB_ARCHIVE.match(url):
+        url = match.group(1) if "://" in match.group(1) else f"https://{match.group(1)}"
+    key = same_page_key(url)
+    if key is None:
+        return url
+    host, path = key
+    if repo := _CODE_REPO.match(f"{host}{path}"):
+        return repo.group(1).lower() + "@" + host
+    return f"{host}{path}"
+
+
+def is_same_work(
+    link_url: str, link_label: str, resource_url: str | None, resource_kind: str
+) -> bool:
+    """Is an extra link (``link_url`` labelled ``link_label``) of a resource at ``resource_url``
+    the resource's own work, so that a list linking ``link_url`` means this resource?
+
+    Yes for a resource without an address of its own (a book's pdf), for another address of
+    the same page or repository, for a mirror or archived copy, and for a paper's pdf or
+    abstract. No for a different work the resource mentions: a blog post's links to the
+    repository and papers it explains are theirs, not the post's.
+    """
+    if not resource_url:
+        return True
+    if _work_key(link_url) == _work_key(resource_url):
+        return True
+    if _MIRROR_LABEL.search(link_label or ""):
+        return True
+    return resource_kind in ("paper", "book") and bool(_SAME_PAPER_LABEL.match(link_label or ""))
