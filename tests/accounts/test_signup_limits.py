@@ -221,3 +221,13 @@ def test_a_wait_reads_as_people_say_it(seconds, phrase):
     from apps.accounts.ratelimits import wait_phrase
 
     assert wait_phrase(seconds) == phrase
+
+
+@pytest.mark.django_db
+def test_the_invite_page_reads_the_invite_once(client, django_assert_num_queries):
+    invite = _invite()
+
+    with django_assert_num_queries(1):  # the invite; no session or user yet
+        response = client.get(invite.get_absolute_url())
+
+    assert response.status_code == 200
