@@ -72,13 +72,28 @@ if __name__ != "__main__":  # as gunicorn's config; the health probe below needs
 
 
 def when_ready(server):
-    """At start-up, log the version and what the system checks say (e.g. mail that goes nowhere)."""
+    """At start-up, log the version, what the system checks say (e.g. mail that goes nowhere)
+    and whether the mail server EMAIL_URL names answers."""
+    import threading
+
     from django.conf import settings
     from django.core import checks
 
-    server.log.info("Syllabus %s", settings.SYLLABUS_VERSION)
+    # At WARNING, so LOG_LEVEL=WARNING still shows which version runs.
+    server.log.warning("Syllabus %s", settings.SYLLABUS_VERSION)
     for message in checks.run_checks():
         server.log.warning("%s", message)
+    # In a thread: a mail server that never answers must not hold the workers' start for
+    # EMAIL_TIMEOUT seconds. (The cache is /healthz's to probe, in the workers.)
+    threading.Thread(target=_log_mail_problem, args=(server.log,), daemon=True).start()
+
+
+def _log_mail_problem(log):
+    from apps.core.health import mail_problem
+
+    problem = mail_problem()
+    if problem:
+        log.error("%s", problem.message)
 
 
 def _probe_host() -> str:

@@ -183,7 +183,9 @@ ACCOUNT_CONFIRM_EMAIL_ON_GET = False
 ACCOUNT_LOGOUT_ON_GET = False
 ACCOUNT_RATE_LIMITS = {
     "login_failed": env_str("RATE_LIMIT_LOGIN_FAILED", "10/m/ip,5/5m/key"),
-    "signup": env_str("RATE_LIMIT_SIGNUP", "20/h/ip"),
+    # A class of 30 behind one NAT signs up within the hour, mistakes included; a bigger group
+    # takes an invite link (apps.accounts.invites), which this limit does not count.
+    "signup": env_str("RATE_LIMIT_SIGNUP", "60/h/ip"),
     # Not allauth's: the progress import (apps.progress.views), a preview or a confirmation.
     "progress_import": env_str("RATE_LIMIT_PROGRESS_IMPORT", "10/m/user,60/h/user"),
     "reset_password": "20/m/ip,5/m/key",
@@ -208,8 +210,14 @@ if GITHUB_CLIENT_ID and GITHUB_CLIENT_SECRET:
 
 # --- Email ----------------------------------------------------------------------------------
 EMAIL_URL = env_str("EMAIL_URL", "console://")
+# Seconds an SMTP connection may wait for the server: one that never answers holds a mail's
+# thread this long, never a worker for good (apps/accounts/mail.py).
+_email_timeout = env_int("EMAIL_TIMEOUT", 10)
+if _email_timeout < 1:
+    raise ImproperlyConfigured(f"EMAIL_TIMEOUT must be at least 1 (seconds), got {_email_timeout}")
 if EMAIL_URL.startswith("console://"):
-    EMAIL_BACKEND = "django.core.mail.backends.console.EmailBackend"
+    # Django's, printing each line of a mail whole: a confirmation link stays one line to copy.
+    EMAIL_BACKEND = "apps.accounts.mail.ConsoleBackend"
 elif EMAIL_URL.startswith("locmem://"):
     EMAIL_BACKEND = "django.core.mail.backends.locmem.EmailBackend"
 elif EMAIL_URL.startswith(("smtp://", "smtps://")):
@@ -218,11 +226,19 @@ elif EMAIL_URL.startswith(("smtp://", "smtps://")):
     _email = urlsplit(EMAIL_URL)
     EMAIL_BACKEND = "django.core.mail.backends.smtp.EmailBackend"
     EMAIL_HOST = _email.hostname or "localhost"
-    EMAIL_PORT = _email.port or (465 if _email.scheme == "smtps" else 587)
+    try:
+        EMAIL_PORT = _email.port or (465 if _email.scheme == "smtps" else 587)
+    except ValueError:  # urllib's "Port could not be cast to integer value as '58x'"
+        _netloc = _email.netloc.rpartition("@")[2]  # never the password in the message
+        raise ImproperlyConfigured(
+            f"EMAIL_URL has a port that is not a number from 1 to 65535 ({_netloc!r}); "
+            "write it as smtp://USER:PASSWORD@HOST:587 or smtps://USER:PASSWORD@HOST:465."
+        ) from None
     EMAIL_HOST_USER = unquote(_email.username or "")
     EMAIL_HOST_PASSWORD = unquote(_email.password or "") or env_str("EMAIL_HOST_PASSWORD")
     EMAIL_USE_SSL = _email.scheme == "smtps"
     EMAIL_USE_TLS = _email.scheme == "smtp" and env_bool("EMAIL_USE_TLS", True)
+    EMAIL_TIMEOUT = _email_timeout
 else:
     raise ImproperlyConfigured(
         f"EMAIL_URL must be console://, locmem://, smtp:// or smtps://, got {EMAIL_URL!r}"
@@ -350,7 +366,10 @@ LOGGING = {
     "version": 1,
     "disable_existing_loggers": False,
     "formatters": {"plain": {"format": "%(asctime)s %(levelname)s %(name)s: %(message)s"}},
-    "filters": {"no_traceback": {"()": "config.log_filters.NoTraceback"}},
+    "filters": {
+        "no_traceback": {"()": "config.log_filters.NoTraceback"},
+        "once_per_kind": {"()": "config.log_filters.OncePerKind"},
+    },
     "handlers": {
         "stdout": {
             "class": "logging.StreamHandler",
@@ -370,5 +389,9 @@ LOGGING = {
         # A Host missing from ALLOWED_HOSTS (the usual reverse-proxy mistake) says so in one line,
         # naming the host; without the traceback, so scanners cannot flood the log.
         "django.security.DisallowedHost": {"handlers": ["stdout_one_line"], "propagate": False},
+        # A database or cache outage: one line a minute per kind, not a traceback per request
+        # (a bug's traceback is still logged whole).
+        "django.request": {"filters": ["once_per_kind"]},
+        "syllabus.health": {"filters": ["once_per_kind"]},
     },
 }

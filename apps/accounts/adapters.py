@@ -1,4 +1,5 @@
-"""allauth's adapters, with two changes: mail is sent after the response (``mail.py``), and a
+"""allauth's adapters, with three changes: mail is sent after the response (``mail.py``), a
+superuser made with ``createsuperuser`` needs no confirmation mail to sign in, and a
 social provider that is not configured (no GITHUB_CLIENT_ID/SECRET) is a page that does not
 exist, not a server error."""
 
@@ -9,6 +10,7 @@ from allauth.socialaccount.models import SocialApp
 from django.contrib.sites.shortcuts import get_current_site
 from django.http import Http404
 
+from apps.accounts import services
 from apps.accounts.mail import send_after_response
 
 
@@ -19,7 +21,13 @@ class AccountAdapter(DefaultAccountAdapter):
         request = allauth_context.request
         ctx = {"request": request, "email": email, "current_site": get_current_site(request)}
         ctx.update(context)
-        send_after_response(self.render_mail(template_prefix, email, ctx))
+        send_after_response(self.render_mail(template_prefix, email, ctx), request=request)
+
+    def pre_login(self, request, user, **kwargs):
+        """A superuser made on the server (``manage.py createsuperuser``) signs in to /admin/
+        without confirming the address the operator typed (see ``services``)."""
+        services.superuser_email_adopt(user=user)
+        return super().pre_login(request, user, **kwargs)
 
 
 class ProviderNotConfigured(Http404, SocialApp.DoesNotExist):

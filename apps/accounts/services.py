@@ -66,3 +66,35 @@ def _sessions_delete(*, user) -> None:
     ]
     for key in keys:  # through the store, so cached_db's cache copy goes too
         store(session_key=key).delete()
+
+
+def superuser_email_adopt(*, user) -> None:
+    """A superuser whose account has no allauth address at all (made by ``createsuperuser``, which
+    knows nothing of allauth) gets its ``email`` as a verified primary address: the operator who
+    typed it on the server needs no mail to prove it, and /admin/ is reached at the first sign-in.
+    Anyone else, and any address already known to allauth, is left to allauth's confirmation."""
+    if not (user.is_superuser and user.email):
+        return
+    if EmailAddress.objects.filter(user=user).exists():
+        return
+    if EmailAddress.objects.filter(email__iexact=user.email).exists():
+        return  # someone else's address: never taken over this way
+    EmailAddress.objects.create(user=user, email=user.email.lower(), verified=True, primary=True)
+
+
+class InviteRefused(Exception):
+    """An invite link that signs nobody up; the message says why, for the visitor."""
+
+
+def invite_use(*, invite) -> None:
+    """Count one sign-up against ``invite``, or refuse it (expired, revoked or used up), in one
+    conditional UPDATE: two sign-ups racing for the last use cannot both have it."""
+    from django.db.models import F
+    from django.utils import timezone
+
+    from apps.accounts.models import Invite
+
+    taken = Invite.objects.usable().filter(pk=invite.pk).update(uses=F("uses") + 1)
+    if not taken:
+        invite.refresh_from_db()
+        raise InviteRefused(invite.refusal(now=timezone.now()) or "This invite link is used up.")

@@ -11,4 +11,5 @@ urlpatterns = [
     path("account/delete/", views.account_delete, name="delete"),
     path("account/public-page/", views.public_profile_settings, name="public-profile-settings"),
     path("u/<slug:slug>/", views.public_profile, name="public-profile"),
+    path("invite/<slug:token>/", views.InviteSignupView.as_view(), name="invite-signup"),
 ]

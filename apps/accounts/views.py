@@ -1,4 +1,5 @@
-"""The account page: email addresses, password, data export and account deletion.
+"""The account page: email addresses, password, data export and account deletion; sign-up
+through an invite link, and the rate-limit page.
 
 Sign-up, log-in, email and password management are allauth's views (restyled through
 templates/allauth/); these views only ever act on ``request.user`` — no URL here carries
@@ -6,21 +7,24 @@ a user id, so nobody can reach anyone else's account through them.
 """
 
 from allauth.account.models import EmailAddress
+from allauth.account.views import SignupView
 from allauth.core import ratelimit
 from django.contrib import messages
 from django.contrib.auth import logout
 from django.contrib.auth.decorators import login_required
-from django.db import IntegrityError
+from django.db import IntegrityError, transaction
 from django.http import JsonResponse
 from django.shortcuts import get_object_or_404, redirect, render
 from django.utils import timezone
+from django.utils.decorators import method_decorator
 from django.utils.http import content_disposition_header
 from django.views.decorators.cache import never_cache
+from django.views.decorators.debug import sensitive_post_parameters
 from django.views.decorators.http import require_GET, require_POST
 
-from apps.accounts import profiles, services, timezones
+from apps.accounts import profiles, ratelimits, services, timezones
 from apps.accounts.forms import AccountDeleteForm, PublicProfileForm, TimeZoneForm
-from apps.accounts.models import PublicProfile
+from apps.accounts.models import Invite, PublicProfile
 from apps.paths.selectors import followed_paths_export
 from apps.progress import exports
 
@@ -108,8 +112,53 @@ def account_delete(request):
 
 
 def rate_limited(request):
-    """allauth's 429 page (wired as ``handler429`` in config/urls.py), in the site's layout."""
-    return render(request, "accounts/rate_limited.html", status=429)
+    """allauth's 429 page (wired as ``handler429`` in config/urls.py), in the site's layout,
+    saying how long the visitor really has to wait (``Retry-After`` too)."""
+    actions = ratelimits.actions_for(request)
+    wait = ratelimits.wait_seconds(request, actions)
+    context = {
+        "wait": ratelimits.wait_phrase(wait) if wait else "",
+        "is_signup": "signup" in actions,
+    }
+    response = render(request, "accounts/rate_limited.html", context, status=429)
+    if wait:
+        response["Retry-After"] = str(wait)
+    return response
+
+
+@method_decorator(sensitive_post_parameters("password1", "password2"), name="dispatch")
+@method_decorator(never_cache, name="dispatch")
+class InviteSignupView(SignupView):
+    """allauth's sign-up through an admin's invite link (``Invite``): not counted by the
+    per-address sign-up limit, each account made taking one of the link's uses. A link that
+    expired, was revoked or is used up says so (410) and signs nobody up."""
+
+    template_name = "accounts/invite_signup.html"
+
+    def dispatch(self, request, *args, token, **kwargs):
+        self.invite = get_object_or_404(Invite, token=token)
+        refusal = self.invite.refusal(now=timezone.now())
+        if refusal:
+            return self._refuse(refusal)
+        # SignupView's own dispatch is skipped: it is only its sign-up rate limit (the
+        # decorators worth keeping are on this class).
+        return super(SignupView, self).dispatch(request, *args, **kwargs)
+
+    def _refuse(self, refusal):
+        return render(
+            self.request, "accounts/invite_refused.html", {"refusal": refusal}, status=410
+        )
+
+    def form_valid(self, form):
+        with transaction.atomic():
+            try:
+                services.invite_use(invite=self.invite)
+            except services.InviteRefused as exc:
+                return self._refuse(str(exc))
+            return super().form_valid(form)
+
+    def get_context_data(self, **kwargs):
+        return {**super().get_context_data(**kwargs), "invite": self.invite}
 
 
 @never_cache

@@ -1,10 +1,14 @@
 """System checks for self-hosters: `migrate` (the compose migrate service), `check` and gunicorn's
-start (config/gunicorn.py logs them) report a configuration that runs but does not work."""
+start (config/gunicorn.py logs them) report a configuration that runs but does not work. What
+needs a network round trip (the cache, the mail server) is not here but in apps.core.health:
+/healthz probes the cache, gunicorn's start the mail server."""
 
 import os
 
 from django.conf import settings
 from django.core.checks import Error, Tags, Warning, register
+
+from apps.core import health
 
 # Read by config/gunicorn.py, which gunicorn validates only once web starts: checking them here
 # stops `migrate` first, so an upgrade that would crash-loop web leaves the running one alone.
@@ -16,6 +20,7 @@ GUNICORN_NUMBERS = {
 }
 
 MAIL_GOES_NOWHERE = (
+    "apps.accounts.mail.ConsoleBackend",
     "django.core.mail.backends.console.EmailBackend",
     "django.core.mail.backends.locmem.EmailBackend",
 )
@@ -48,5 +53,21 @@ def mail_goes_somewhere(app_configs, **kwargs):
             f"{settings.ACCOUNT_EMAIL_VERIFICATION} new learners cannot finish signing up.",
             hint="Set EMAIL_URL=smtp://USER:PASSWORD@HOST:587 (or smtps://...:465) and DEFAULT_FROM_EMAIL in .env.",
             id="syllabus.W001",
+        )
+    ]
+
+
+@register(Tags.compatibility)
+def site_url_host_allowed(app_configs, **kwargs):
+    if settings.DEBUG:
+        return []
+    problem = health.host_problem()
+    if problem is None:
+        return []
+    return [
+        Warning(
+            problem.message,
+            hint="Set ALLOWED_HOSTS in .env to include it; /healthz answers 503 until then.",
+            id="syllabus.W002",
         )
     ]

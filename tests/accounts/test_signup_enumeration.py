@@ -116,7 +116,10 @@ def test_mail_outside_a_request_is_sent_at_once():
     assert [m.subject for m in mail.outbox] == ["Now"]
 
 
-def test_a_failed_send_after_the_response_is_logged(caplog, monkeypatch):
+@pytest.mark.django_db
+def test_a_failed_send_after_the_response_is_logged_in_one_line_and_recorded(caplog, monkeypatch):
+    from apps.accounts.models import UndeliveredMail
+
     def fail(self, *args, **kwargs):
         raise OSError("mail server down")
 
@@ -124,4 +127,6 @@ def test_a_failed_send_after_the_response_is_logged(caplog, monkeypatch):
     mail_module._request_started()
     send_after_response(EmailMessage("Lost", "Body", to=["a@example.com"]))
     mail_module._request_finished()
-    assert "Could not send the mail 'Lost'" in caplog.text
+    assert "Mail not sent to a***@example.com ('Lost'): OSError: mail server down" in caplog.text
+    assert "Traceback" not in caplog.text
+    assert UndeliveredMail.objects.get().recipient == "a@example.com"

@@ -162,3 +162,122 @@ def test_compose_hands_web_every_setting_and_no_admin_or_database_password():
     )[1]
     assert all(f"      {name}:" in migrate for name in admin_only)
     assert "env_file" not in (BASE_DIR / "docker-compose.yml").read_text()
+
+
+def test_an_email_url_with_a_bad_port_is_an_error_naming_email_url_not_the_password():
+    result = run(["manage.py", "check"], EMAIL_URL="smtp://mailer:s3cret@mail.example.com:58x")
+
+    assert result.returncode != 0
+    assert "EMAIL_URL has a port that is not a number from 1 to 65535" in result.stderr
+    assert "'mail.example.com:58x'" in result.stderr
+    assert "s3cret" not in result.stderr
+
+
+def test_mail_has_a_timeout_by_default_and_email_timeout_sets_it():
+    assert setting("EMAIL_TIMEOUT", EMAIL_URL=SMTP) == 10
+    assert setting("EMAIL_TIMEOUT", EMAIL_URL=SMTP, EMAIL_TIMEOUT="3") == 3
+    result = run(["manage.py", "check"], EMAIL_URL=SMTP, EMAIL_TIMEOUT="0")
+    assert result.returncode != 0
+    assert "EMAIL_TIMEOUT must be at least 1 (seconds), got 0" in result.stderr
+
+
+def test_the_default_sign_up_limit_fits_a_class_behind_one_address():
+    assert setting("ACCOUNT_RATE_LIMITS")["signup"] == "60/h/ip"
+
+
+def test_a_site_url_host_missing_from_allowed_hosts_is_a_start_up_warning():
+    result = run(
+        ["manage.py", "check"],
+        EMAIL_URL=SMTP,
+        SITE_URL="https://syllabus.example.com",
+        ALLOWED_HOSTS="localhost,127.0.0.1",
+    )
+
+    assert result.returncode == 0, result.stderr
+    assert "(syllabus.W002) SITE_URL's host 'syllabus.example.com' is not in ALLOWED_HOSTS" in (
+        result.stderr
+    )
+    ok = run(
+        ["manage.py", "check"],
+        EMAIL_URL=SMTP,
+        SITE_URL="https://syllabus.example.com",
+        ALLOWED_HOSTS="syllabus.example.com",
+    )
+    assert "syllabus.W002" not in ok.stdout + ok.stderr
+
+
+def test_a_database_outage_is_503_and_one_log_line_per_kind_not_tracebacks():
+    from tests.smtp_servers import closed_port
+
+    code = (
+        "import django; django.setup()\n"
+        "from django.test import Client\n"
+        "client = Client(raise_request_exception=False)\n"
+        "for _ in range(5):\n"
+        "    print('healthz', client.get('/healthz').status_code)\n"
+        "    print('page', client.get('/guides/').status_code)\n"
+    )
+    result = run(
+        ["-c", code],
+        DATABASE_URL=f"postgres://postgres@127.0.0.1:{closed_port()}/nowhere",
+        CACHE_URL="locmem://",
+        EMAIL_URL=SMTP,
+        ALLOWED_HOSTS="testserver",
+        SITE_URL="http://testserver",
+        SECURE_SSL_REDIRECT="false",
+    )
+
+    assert result.returncode == 0, result.stderr
+    assert result.stdout.count("healthz 503") == 5
+    assert result.stdout.count("page 500") == 5
+    log = [line for line in result.stdout.splitlines() if " ERROR " in line]
+    assert len(log) == 2, log
+    assert (
+        "syllabus.health: Unhealthy: The database cannot be reached: check DATABASE_URL" in log[0]
+    )
+    assert "django.request: Internal Server Error: /guides/ (OperationalError:" in log[1]
+    assert "Traceback" not in result.stdout + result.stderr
+    assert len(result.stdout) < 3000
+
+
+def test_log_level_warning_still_shows_the_version_at_start():
+    from tests.smtp_servers import closed_port
+
+    port = closed_port()
+    clean_env = {
+        "PATH": os.environ.get("PATH", ""),
+        "DJANGO_SETTINGS_MODULE": "config.settings",
+        "DEBUG": "false",
+        "SECRET_KEY": SECRET,
+        "DATABASE_URL": "sqlite:///:memory:",
+        "EMAIL_URL": SMTP.replace("mail.example.com:587", f"127.0.0.1:{closed_port()}"),
+        "LOG_LEVEL": "WARNING",
+        "PORT": str(port),
+        "WEB_CONCURRENCY": "1",
+    }
+    process = subprocess.Popen(
+        [str(Path(sys.executable).with_name("gunicorn")), "-c", "config/gunicorn.py"],
+        cwd=BASE_DIR,
+        env=clean_env,
+        stdout=subprocess.PIPE,
+        stderr=subprocess.STDOUT,
+        text=True,
+    )
+    lines = []
+    try:
+        import time
+
+        deadline = time.monotonic() + 60
+        while time.monotonic() < deadline:
+            line = process.stdout.readline()
+            lines.append(line)
+            if "The mail server EMAIL_URL names" in line:
+                break
+    finally:
+        process.terminate()
+        process.wait(30)
+    output = "".join(lines)
+    version = setting("SYLLABUS_VERSION")
+    assert f"[WARNING] Syllabus {version}" in output
+    # ...and the mail server it cannot reach, in one line, once web is up.
+    assert "[ERROR] The mail server EMAIL_URL names (127.0.0.1:" in output

@@ -3,10 +3,10 @@ import pytest
 
 @pytest.mark.django_db
 def test_healthz_queries_the_database(client, django_assert_num_queries):
-    with django_assert_num_queries(1):  # SELECT 1, and nothing else
+    with django_assert_num_queries(1):  # SELECT 1, and nothing else (the tests' cache is locmem)
         response = client.get("/healthz")
     assert response.status_code == 200
-    assert response.json() == {"status": "ok", "database": "ok"}
+    assert response.json() == {"status": "ok", "database": "ok", "cache": "ok", "host": "ok"}
 
 
 @pytest.mark.django_db
