@@ -76,7 +76,8 @@ def when_ready(server):
     from django.conf import settings
     from django.core import checks
 
-    server.log.info("Syllabus %s", settings.SYLLABUS_VERSION)
+    commit = os.environ.get("SYLLABUS_COMMIT", "unknown")  # the image's build arg GIT_COMMIT
+    server.log.info("Syllabus %s (commit %s)", settings.SYLLABUS_VERSION, commit)
     for message in checks.run_checks():
         server.log.warning("%s", message)
 
