@@ -71,8 +71,11 @@ if __name__ != "__main__":  # as gunicorn's config; the health probe below needs
     logger_class = _access_logger()
 
 
-def when_ready(server):
-    """At start-up, log the version and what the system checks say (e.g. mail that goes nowhere)."""
+def on_starting(server):
+    """At start-up, log the version and what the system checks say (e.g. mail that goes nowhere).
+
+    Before the port is opened (unlike when_ready): while the checks run, a proxy's connection is
+    refused and tried on another replica at once, instead of waiting in the listen queue."""
     from django.conf import settings
     from django.core import checks
 
