@@ -83,6 +83,40 @@ def on_starting(server):
     server.log.info("Syllabus %s (commit %s)", settings.SYLLABUS_VERSION, commit)
     for message in checks.run_checks():
         server.log.warning("%s", message)
+    _warm_up(server)
+
+
+def _warm_up(server):
+    """One anonymous GET / through the app in the master, before the port opens: the workers it
+    forks start with the URLconf loaded, the templates compiled and the shared page parts built,
+    so a new replica's first requests (bin/upgrade sends them at once) are not held for seconds.
+    Never fatal: a failure is logged and the server starts cold."""
+    from wsgiref.util import setup_testing_defaults
+
+    from django.db import connections
+
+    environ = {
+        "REQUEST_METHOD": "GET",
+        "PATH_INFO": "/",
+        "HTTP_HOST": _probe_host(),
+        "HTTP_X_FORWARDED_PROTO": "https",
+        "HTTP_USER_AGENT": HEALTHCHECK_AGENT,
+        "wsgi.url_scheme": "https",
+    }
+    setup_testing_defaults(environ)
+    outcome = []
+    try:
+        body = server.app.wsgi()(
+            environ, lambda status, headers, exc_info=None: outcome.append(status)
+        )
+        for _ in body:
+            pass
+        getattr(body, "close", lambda: None)()
+        server.log.debug("Warm-up GET / -> %s", outcome[0] if outcome else "?")
+    except Exception as error:  # a cold start is slower, never broken
+        server.log.warning("Warm-up GET / failed (%s); workers start cold", error)
+    finally:
+        connections.close_all()  # no database connection may be shared with the forked workers
 
 
 def _probe_host() -> str:
