@@ -47,6 +47,11 @@ RUN SECRET_KEY=collectstatic-only-not-a-secret python manage.py collectstatic --
 # The code and static files stay root-owned and read-only to the app.
 USER syllabus:syllabus
 
+# Which commit this image runs (bin/upgrade passes `git rev-parse --short HEAD`): web's start-up
+# line says "Syllabus 0.1.0 (commit abc1234)". Last, so a new commit rebuilds no other layer.
+ARG GIT_COMMIT=unknown
+ENV SYLLABUS_COMMIT=${GIT_COMMIT}
+
 EXPOSE 8000
 
 # GET /healthz (it queries the database) on gunicorn's port; see config/gunicorn.py.

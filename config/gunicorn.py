@@ -71,21 +71,25 @@ if __name__ != "__main__":  # as gunicorn's config; the health probe below needs
     logger_class = _access_logger()
 
 
-def when_ready(server):
-    """At start-up, log the version, what the system checks say (e.g. mail that goes nowhere)
-    and whether the mail server EMAIL_URL names answers."""
+def on_starting(server):
+    """At start-up, log the version and what the system checks say (e.g. mail that goes nowhere).
+
+    Before the port is opened (unlike when_ready): while the checks run, a proxy's connection is
+    refused and tried on another replica at once, instead of waiting in the listen queue."""
     import threading
 
     from django.conf import settings
     from django.core import checks
 
+    commit = os.environ.get("SYLLABUS_COMMIT", "unknown")  # the image's build arg GIT_COMMIT
     # At WARNING, so LOG_LEVEL=WARNING still shows which version runs.
-    server.log.warning("Syllabus %s", settings.SYLLABUS_VERSION)
+    server.log.warning("Syllabus %s (commit %s)", settings.SYLLABUS_VERSION, commit)
     for message in checks.run_checks():
         server.log.warning("%s", message)
-    # In a thread: a mail server that never answers must not hold the workers' start for
-    # EMAIL_TIMEOUT seconds. (The cache is /healthz's to probe, in the workers.)
+    # In a thread: a mail server that never answers must not hold the start for EMAIL_TIMEOUT
+    # seconds. (The cache is /healthz's to probe, in the workers.)
     threading.Thread(target=_log_mail_problem, args=(server.log,), daemon=True).start()
+    _warm_up(server)
 
 
 def _log_mail_problem(log):
@@ -94,6 +98,39 @@ def _log_mail_problem(log):
     problem = mail_problem()
     if problem:
         log.error("%s", problem.message)
+
+
+def _warm_up(server):
+    """One anonymous GET / through the app in the master, before the port opens: the workers it
+    forks start with the URLconf loaded, the templates compiled and the shared page parts built,
+    so a new replica's first requests (bin/upgrade sends them at once) are not held for seconds.
+    Never fatal: a failure is logged and the server starts cold."""
+    from wsgiref.util import setup_testing_defaults
+
+    from django.db import connections
+
+    environ = {
+        "REQUEST_METHOD": "GET",
+        "PATH_INFO": "/",
+        "HTTP_HOST": _probe_host(),
+        "HTTP_X_FORWARDED_PROTO": "https",
+        "HTTP_USER_AGENT": HEALTHCHECK_AGENT,
+        "wsgi.url_scheme": "https",
+    }
+    setup_testing_defaults(environ)
+    outcome = []
+    try:
+        body = server.app.wsgi()(
+            environ, lambda status, headers, exc_info=None: outcome.append(status)
+        )
+        for _ in body:
+            pass
+        getattr(body, "close", lambda: None)()
+        server.log.debug("Warm-up GET / -> %s", outcome[0] if outcome else "?")
+    except Exception as error:  # a cold start is slower, never broken
+        server.log.warning("Warm-up GET / failed (%s); workers start cold", error)
+    finally:
+        connections.close_all()  # no database connection may be shared with the forked workers
 
 
 def _probe_host() -> str:

@@ -312,10 +312,13 @@ if not DEBUG:
     # Behind a TLS-terminating proxy set SECURE_PROXY_SSL_HEADER=true (it must set X-Forwarded-Proto).
     if env_bool("SECURE_PROXY_SSL_HEADER", False):
         SECURE_PROXY_SSL_HEADER = ("HTTP_X_FORWARDED_PROTO", "https")
-    SECURE_SSL_REDIRECT = env_bool("SECURE_SSL_REDIRECT", True)
+    # A site set to be served over plain HTTP (SITE_URL=http://… set, e.g. a LAN name) gets no
+    # HTTPS redirect and no secure-only cookies unless asked; left unset, both stay on.
+    _https = env_str("SITE_URL", "https://").startswith("https:")
+    SECURE_SSL_REDIRECT = env_bool("SECURE_SSL_REDIRECT", _https)
     SECURE_REDIRECT_EXEMPT = [r"^healthz$"]
-    SESSION_COOKIE_SECURE = env_bool("SECURE_COOKIES", True)
-    CSRF_COOKIE_SECURE = env_bool("SECURE_COOKIES", True)
+    SESSION_COOKIE_SECURE = env_bool("SECURE_COOKIES", _https)
+    CSRF_COOKIE_SECURE = env_bool("SECURE_COOKIES", _https)
     SECURE_HSTS_SECONDS = env_int("SECURE_HSTS_SECONDS", 31536000)
     SECURE_HSTS_INCLUDE_SUBDOMAINS = env_bool("SECURE_HSTS_INCLUDE_SUBDOMAINS", True)
     SECURE_HSTS_PRELOAD = env_bool("SECURE_HSTS_PRELOAD", True)

@@ -92,6 +92,26 @@ def test_secure_cookies_hsts_and_headers_are_on():
     )
 
 
+@pytest.mark.parametrize(
+    ("site_url", "https"),
+    [("http://syllabus.lan:8000", False), ("https://syllabus.example.com", True)],
+)
+def test_site_urls_scheme_sets_the_https_defaults(site_url, https):
+    """A LAN name over plain HTTP must be able to sign in: no redirect, no secure-only cookies."""
+    settings = production_settings(SITE_URL=site_url)
+
+    assert settings["SECURE_SSL_REDIRECT"] is https
+    assert settings["SESSION_COOKIE_SECURE"] is https and settings["CSRF_COOKIE_SECURE"] is https
+
+
+def test_an_explicit_https_setting_wins_over_site_urls_scheme():
+    settings = production_settings(
+        SITE_URL="http://syllabus.lan:8000", SECURE_SSL_REDIRECT="true", SECURE_COOKIES="true"
+    )
+
+    assert settings["SECURE_SSL_REDIRECT"] is True and settings["SESSION_COOKIE_SECURE"] is True
+
+
 def test_proxy_header_is_trusted_only_when_asked():
     settings = production_settings(SECURE_PROXY_SSL_HEADER="true")
 
@@ -171,7 +191,19 @@ def test_env_example_documents_every_variable():
     compose = (BASE_DIR / "docker-compose.yml").read_text()
     read |= set(re.findall(r"\$\{([A-Z][A-Z0-9_]+)", compose))
 
-    assert read - documented == set(), "add these to .env.example (and the README's table)"
+    assert read - documented - SET_BY_THE_IMAGE == set(), (
+        "add these to .env.example (and the README's table)"
+    )
+
+
+# Read by the app but set by the Dockerfile (ENV), not by the operator: not in .env or compose.
+SET_BY_THE_IMAGE = {"SYLLABUS_COMMIT"}
+
+
+def test_what_the_image_sets_is_set_in_the_dockerfile():
+    dockerfile = (BASE_DIR / "Dockerfile").read_text()
+
+    assert all(re.search(rf"^ENV {name}=", dockerfile, re.MULTILINE) for name in SET_BY_THE_IMAGE)
 
 
 def test_the_self_hosting_table_lists_every_variable():
