@@ -17,9 +17,9 @@ SECRET = "test-only-" + "k" * 50
 SMTP = "smtp://mailer:secret@mail.example.com:587"
 
 
-def run(args, **env):
-    """`python ARGS` in the project with only PATH, production settings and `env` set."""
-    clean_env = {
+def production_env(**env) -> dict:
+    """Only PATH, production settings and `env`: what a process of the project starts with here."""
+    return {
         "PATH": os.environ.get("PATH", ""),
         "DJANGO_SETTINGS_MODULE": "config.settings",
         "DEBUG": "false",
@@ -27,6 +27,11 @@ def run(args, **env):
         "DATABASE_URL": "sqlite:///:memory:",
         **env,
     }
+
+
+def run(args, **env):
+    """`python ARGS` in the project with only PATH, production settings and `env` set."""
+    clean_env = production_env(**env)
     return subprocess.run(
         [sys.executable, *args],
         check=False,
@@ -246,17 +251,12 @@ def test_log_level_warning_still_shows_the_version_at_start():
     from tests.smtp_servers import closed_port
 
     port = closed_port()
-    clean_env = {
-        "PATH": os.environ.get("PATH", ""),
-        "DJANGO_SETTINGS_MODULE": "config.settings",
-        "DEBUG": "false",
-        "SECRET_KEY": SECRET,
-        "DATABASE_URL": "sqlite:///:memory:",
-        "EMAIL_URL": SMTP.replace("mail.example.com:587", f"127.0.0.1:{closed_port()}"),
-        "LOG_LEVEL": "WARNING",
-        "PORT": str(port),
-        "WEB_CONCURRENCY": "1",
-    }
+    clean_env = production_env(
+        EMAIL_URL=SMTP.replace("mail.example.com:587", f"127.0.0.1:{closed_port()}"),
+        LOG_LEVEL="WARNING",
+        PORT=str(port),
+        WEB_CONCURRENCY="1",
+    )
     process = subprocess.Popen(
         [str(Path(sys.executable).with_name("gunicorn")), "-c", "config/gunicorn.py"],
         cwd=BASE_DIR,

@@ -211,7 +211,9 @@ def test_a_tick_on_page_three_counts_every_row_like_a_reload(topic, learner):
     assert "Hide done: showing 24 of 25 resources." in after
 
 
-def test_the_shared_rows_are_built_once_per_page(topic, visitor, monkeypatch):
+@pytest.fixture
+def pages_built(monkeypatch):
+    """The number of each topic page built from the database from now on (the memo emptied)."""
     built = []
     original = selectors.topic_page
 
@@ -222,22 +224,18 @@ def test_the_shared_rows_are_built_once_per_page(topic, visitor, monkeypatch):
 
     monkeypatch.setattr(selectors, "topic_page", counted)
     memos_clear()
+    return built
+
+
+def test_the_shared_rows_are_built_once_per_page(topic, visitor, pages_built):
+    built = pages_built
     for number in ("1", "2", "2", "abc", "99", "3", "1"):
         get(visitor, URL, {"page": number})
     assert built == [1, 2, 3]  # junk and out-of-range numbers read the page they show
 
 
-def test_a_chosen_status_pages_through_the_shared_rows(topic, learner, monkeypatch):
-    built = []
-    original = selectors.topic_page
-
-    def counted(**kwargs):
-        page = original(**kwargs)
-        built.append(page.number)
-        return page
-
-    monkeypatch.setattr(selectors, "topic_page", counted)
-    memos_clear()
+def test_a_chosen_status_pages_through_the_shared_rows(topic, learner, pages_built):
+    built = pages_built
     for resource in topic.grown[:5]:
         progress_set_status(user=learner, resource=resource, status=Status.DONE)
     client = signed_in(learner)
