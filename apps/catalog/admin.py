@@ -47,8 +47,9 @@ from apps.curation.admin.base import (
     bulk_edit_action,
     log_change_many,
 )
+from apps.curation.admin.linkcheck import can_check_links
+from apps.curation.admin.linkcheck import start_run as start_link_check
 from apps.curation.forms import KindChoiceForm, TopicChoiceForm
-from apps.curation.linkcheck import LinkChecker, resources_check_links
 from apps.curation.services import (
     guide_sections_renumber,
     resources_accept_suggested_titles,
@@ -60,11 +61,6 @@ from apps.curation.services import (
     section_entries_renumber,
 )
 
-# The admin action checks in the request: few enough links, with a time budget per link, to
-# answer well within the server's request timeout. More: `manage.py check_links`.
-LINK_CHECK_ACTION_LIMIT = 30
-LINK_CHECK_ACTION_CHECKER = {"timeout": 4, "retries": 1, "budget": 10, "max_redirects": 4}
-LINK_CHECK_ACTION_WORKERS = 16
 TOPICS_SHOWN = 2
 # Notes in a row of an inline: a short box, not the change form's big one.
 COMPACT_TEXT = {
@@ -886,42 +882,12 @@ class ResourceAdmin(CatalogModelAdmin):
         location=[admin.ActionLocation.CHANGE_LIST, admin.ActionLocation.CHANGE_FORM],
     )
     def check_links(self, request, queryset):
-        resources = list(
-            queryset.exclude(url__isnull=True).order_by("pk")[: LINK_CHECK_ACTION_LIMIT + 1]
-        )
-        if len(resources) > LINK_CHECK_ACTION_LIMIT:
-            self.message_user(
-                request,
-                f"Select at most {LINK_CHECK_ACTION_LIMIT} resources with a URL, or run `manage.py check_links`.",
-                messages.WARNING,
-            )
-            return
-        if not resources:
-            self.message_user(request, "None of the selected resources has a URL.", messages.INFO)
-            return
-        counts = resources_check_links(
-            resources=resources,
-            checker=LinkChecker(**LINK_CHECK_ACTION_CHECKER),
-            workers=LINK_CHECK_ACTION_WORKERS,
-        )
-        by_message = {}
-        for resource in resources:
-            detail = resource.link_error or (
-                f"HTTP {resource.link_status_code}" if resource.link_status_code else ""
-            )
-            message = f"Checked link: {resource.get_link_status_display()}" + (
-                f" ({detail})." if detail else "."
-            )
-            by_message.setdefault(message, []).append(resource)
-        for message, checked in by_message.items():
-            log_change_many(request, checked, message)
-        summary = ", ".join(f"{counts[s]} {s.label.lower()}" for s in LinkStatus if counts[s])
-        level = (
-            messages.WARNING
-            if counts[LinkStatus.BROKEN] or counts[LinkStatus.ERROR]
-            else messages.SUCCESS
-        )
-        self.message_user(request, f"Checked {len(resources)} links: {summary}.", level)
+        """A link-check run of the selected resources, in the background: its page follows it."""
+        return start_link_check(request, resources=queryset)
+
+    def changelist_view(self, request, extra_context=None):
+        extra_context = {"can_check_links": can_check_links(request.user), **(extra_context or {})}
+        return super().changelist_view(request, extra_context)
 
     def get_list_display(self, request):
         """Filtered to resources with a title suggestion, each shows it beside its title."""

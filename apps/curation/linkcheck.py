@@ -21,12 +21,12 @@ the tidied title (entities unescaped, whitespace collapsed, a site suffix such a
 A curator accepts or dismisses it in the admin; nothing renames a resource by itself.
 
 The network work runs in worker threads (a thread pool) and only the calling thread touches
-the database.
+the database. It runs in a background job, never in a request: apps/curation/linkruns.py starts
+and executes link-check runs, apps/curation/tasks.py is the job.
 """
 
 import re
 import time
-from collections import Counter
 from concurrent.futures import ThreadPoolExecutor, as_completed
 from dataclasses import dataclass
 from datetime import timedelta
@@ -37,8 +37,8 @@ from django.conf import settings
 from django.db.models import Q
 from django.utils import timezone
 
-from apps.catalog.importer.titles import clean_title, same_title
-from apps.catalog.importer.urls import bare_host, title_looks_poor
+from apps.catalog.importer.titles import clean_title
+from apps.catalog.importer.urls import bare_host
 from apps.catalog.models import LinkStatus, Resource
 from apps.core.fetch import FetchError, fetch
 
@@ -196,11 +196,16 @@ class LinkChecker:
             futures = {
                 pool.submit(self.check, url, read_title=url in titles_for): url for url in unique
             }
-            for future in as_completed(futures):
-                url = futures[future]
-                results[url] = future.result()
-                if progress is not None:
-                    progress(len(results), len(unique), url, results[url])
+            try:
+                for future in as_completed(futures):
+                    url = futures[future]
+                    results[url] = future.result()
+                    if progress is not None:
+                        progress(len(results), len(unique), url, results[url])
+            except BaseException:
+                for future in futures:  # a failed progress write: check no further URL
+                    future.cancel()
+                raise
         return {url: results[url] for url in unique}
 
 
@@ -288,56 +293,3 @@ def stale_resources(*, days: int | None = None):
             Q(link_checked_at__isnull=True) | Q(link_checked_at__lt=cutoff)
         )
     return resources
-
-
-def resources_check_links(
-    *,
-    resources,
-    checker: LinkChecker | None = None,
-    workers: int = DEFAULT_WORKERS,
-    progress=None,
-    titles: str = TITLES_POOR,
-) -> Counter:
-    """Check the URL of each resource and record the outcome. Returns a Counter of link statuses.
-
-    ``titles`` says whose page title is read for a suggestion: ``"poor"`` (titles that look
-    poor), ``"all"`` or ``"none"``. A page title that differs from the resource's title is
-    stored in ``suggested_title``; one equal to it clears the suggestion; no title found
-    leaves it as it was. Resources without a URL are left alone. ``updated_at`` is not
-    touched: a check is not an edit.
-    """
-    checker = checker or LinkChecker()
-    rows = [resource for resource in resources if resource.url]
-    wanted = {
-        resource.url
-        for resource in rows
-        if titles == TITLES_ALL
-        or (titles == TITLES_POOR and title_looks_poor(resource.title, resource.url))
-    }
-    results = checker.check_many(
-        [resource.url for resource in rows], workers=workers, progress=progress, titles_for=wanted
-    )
-    now = timezone.now()
-    for resource in rows:
-        result = results[resource.url]
-        resource.link_status = result.status
-        resource.link_status_code = result.status_code
-        resource.link_final_url = result.final_url[:2000]
-        resource.link_error = result.error[:300]
-        resource.link_checked_at = now
-        if result.page_title and resource.url in wanted:
-            suggestion = result.page_title[: Resource._meta.get_field("suggested_title").max_length]
-            resource.suggested_title = "" if same_title(suggestion, resource.title) else suggestion
-    Resource.objects.bulk_update(
-        rows,
-        [
-            "link_status",
-            "link_status_code",
-            "link_final_url",
-            "link_error",
-            "link_checked_at",
-            "suggested_title",
-        ],
-        batch_size=500,
-    )
-    return Counter(resource.link_status for resource in rows)

@@ -16,13 +16,8 @@ from django.utils import timezone
 
 from apps.catalog.importer.urls import title_looks_poor
 from apps.catalog.models import LinkStatus, Resource
-from apps.curation.linkcheck import (
-    TITLE_BYTES,
-    LinkChecker,
-    page_title,
-    resources_check_links,
-    tidy_title,
-)
+from apps.curation.linkcheck import TITLE_BYTES, LinkChecker, page_title, tidy_title
+from apps.curation.linkruns import linkcheck_run_execute, linkcheck_start
 from tests.factories import ResourceFactory
 
 SLOW_SECONDS = 1.5
@@ -238,6 +233,14 @@ def test_urls_are_checked_concurrently(server, checker):
 
 
 # --- Resources, command, admin action ------------------------------------------------------------
+def resources_check_links(*, resources, checker, titles="poor") -> Counter:
+    """A link-check run of ``resources``, executed here (tests/curation/test_linkruns.py tests
+    the runs themselves): the Counter of its results' statuses."""
+    run = linkcheck_start(resources=resources, titles=titles, enqueue=False)
+    linkcheck_run_execute(run_id=run.pk, checker=checker)
+    return Counter(run.results.values_list("status", flat=True))
+
+
 @pytest.mark.django_db
 def test_results_are_recorded_on_the_resources(server, checker):
     ok = ResourceFactory(url=f"{server}/ok")
@@ -293,7 +296,7 @@ def test_command_checks_only_stale_links(server, allow_loopback):
     assert never.link_status == LinkStatus.ERROR
     output = out.getvalue()
     assert (
-        "Checking 2 resource URLs with 2 workers" in output
+        "checking 2 resource URLs with 2 workers" in output
         and "Broken: 1" in output
         and "Unreachable: 1" in output
     )
@@ -313,38 +316,20 @@ def test_command_rejects_bad_options():
 
 
 @pytest.mark.django_db
-def test_admin_action_checks_selected_links_and_logs_them(
-    server, allow_loopback, curator_client, curator
+def test_admin_action_checks_selected_links_in_a_run(
+    server, allow_loopback, curator_client, django_capture_on_commit_callbacks
 ):
     ok, missing = ResourceFactory(url=f"{server}/ok"), ResourceFactory(url=f"{server}/missing")
-    response = curator_client.post(
-        reverse("admin:catalog_resource_changelist"),
-        {"action": "check_links", "_selected_action": [ok.pk, missing.pk]},
-    )
-    assert response.status_code == 302
+    with django_capture_on_commit_callbacks(execute=True):  # the job, run at once here
+        response = curator_client.post(
+            reverse("admin:catalog_resource_changelist"),
+            {"action": "check_links", "_selected_action": [ok.pk, missing.pk]},
+        )
+    assert response.status_code == 302 and "/linkcheckrun/" in response["Location"]
     assert Resource.objects.get(pk=missing.pk).link_status == LinkStatus.BROKEN
-    assert (
-        LogEntry.objects.get(object_id=str(missing.pk)).change_message
-        == "Checked link: Broken (HTTP 404)."
-    )
+    assert not LogEntry.objects.exists()  # a check is not an edit: the run is its record
     broken = curator_client.get(reverse("admin:catalog_resource_changelist"), {"link": "attention"})
     assert list(broken.context["cl"].result_list) == [Resource.objects.get(pk=missing.pk)]
-
-
-@pytest.mark.django_db
-def test_check_link_from_the_resource_change_page(server, allow_loopback, curator_client):
-    resource = ResourceFactory(url=f"{server}/moved")
-    url = reverse("admin:catalog_resource_change", args=[resource.pk])
-    assert "Check link" in curator_client.get(url).content.decode()
-    response = curator_client.post(
-        url, {"CHANGE_FORM-action": "check_links", "_selected_action": resource.pk}
-    )
-    assert response.status_code == 302 and response["Location"] == url
-    resource.refresh_from_db()
-    assert (resource.link_status, resource.link_final_url) == (
-        LinkStatus.REDIRECTED,
-        f"{server}/ok",
-    )
 
 
 # --- Title suggestions -------------------------------------------------------------------------

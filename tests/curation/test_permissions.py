@@ -78,7 +78,11 @@ def test_curator_sees_the_catalog_but_not_users_groups_or_progress(curator_clien
     response = curator_client.get(reverse("admin:index"))
     assert response.status_code == 200
     app_labels = {app["app_label"] for app in response.context["app_list"]}
-    assert "catalog" in app_labels and app_labels <= set(permissions_module.CURATOR_APP_LABELS)
+    assert "catalog" in app_labels
+    # and curation's own list, the link checks (they may change resources: they may check them)
+    assert app_labels <= {*permissions_module.CURATOR_APP_LABELS, "curation"}
+    curation = next(app for app in response.context["app_list"] if app["app_label"] == "curation")
+    assert [model["object_name"] for model in curation["models"]] == ["LinkCheckRun"]
     html = response.content.decode()
     assert "Resources" in html and "Users" not in html and "Progress" not in html
 

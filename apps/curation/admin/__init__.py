@@ -4,6 +4,8 @@ and in ``base`` the shared pieces every ModelAdmin is built from.
 Each ModelAdmin sits in its model's app (Django's autodiscovery imports them):
 apps/catalog/admin.py (guides, sections, entries, resources, topics), apps/paths/admin.py
 (learning paths and steps), apps/progress/admin.py (learners' progress, for superusers only).
+Curation's own model, the link-check run, is registered by the site itself (``linkcheck``): this
+package is imported while the site is being built, so it cannot register on ``admin.site``.
 """
 
 from allauth.account.decorators import secure_admin_login
@@ -17,6 +19,13 @@ class CurationAdminSite(admin.AdminSite):
 
     site_header = "Syllabus curation"
     site_title = "Syllabus admin"
+
+    def __init__(self, *args, **kwargs):
+        super().__init__(*args, **kwargs)
+        from apps.curation.admin.linkcheck import LinkCheckRunAdmin
+        from apps.curation.models import LinkCheckRun
+
+        self.register(LinkCheckRun, LinkCheckRunAdmin)
 
     def login(self, request, extra_context=None):
         # Staff sign in through allauth's form, with its rate limits (ACCOUNT_RATE_LIMITS) and
