@@ -156,14 +156,16 @@ def _finish(run, state, error=""):
 # --- Execute (the job) -------------------------------------------------------------------------
 def linkcheck_run_execute(
     *, run_id: int, checker: LinkChecker | None = None, workers=DEFAULT_WORKERS, progress=None
-) -> LinkCheckRun:
-    """Check the run's resources that have no result yet and record each outcome as it comes
-    (the resource's link fields, its title suggestion and the run's result row, one transaction
-    per URL). ``progress(done, total, url, result)`` is called after each write. A failure marks
-    the run failed with its message and is raised again; a retry resumes where it stopped."""
+) -> LinkCheckRun | None:
+    """Check the run's resources that have no result yet, recording each outcome as it comes
+    (a result row, one transaction per URL) and copying the outcomes onto the resources (link
+    fields, title suggestion) ``APPLY_EVERY`` at a time. ``progress(done, total, url, result)``
+    is called after each record. A failure marks the run failed with its message and is raised
+    again; a retry resumes where it stopped. A run that is finished, interrupted, replaced, or
+    running in another live job is left alone. Returns the run (None when it was deleted)."""
     run = _claim(run_id)
-    if run is None or run.state != RunState.RUNNING:
-        return LinkCheckRun.objects.get(pk=run_id)
+    if run is None:
+        return LinkCheckRun.objects.filter(pk=run_id).first()
     unapplied: list[int] = []
     try:
         checked = set(run.results.values_list("resource_id", flat=True))
@@ -212,17 +214,19 @@ def linkcheck_run_execute(
 
 
 def _claim(run_id):
-    """The run, now running; None when it is finished, interrupted or gone, or when a newer
-    run of its scope has taken over (a failed run's retry then ends it as interrupted)."""
+    """The run, now running in this job; None when it is gone, finished or interrupted, when a
+    live job already runs it, or when a newer run of its scope has taken over (a failed run's
+    retry then leaves it failed, or, if a live run of its scope is in the way, interrupted)."""
     with transaction.atomic():
         run = LinkCheckRun.objects.select_for_update().filter(pk=run_id).first()
         if run is None or run.state in (RunState.DONE, RunState.INTERRUPTED):
-            return run
+            return None
+        if run.state == RunState.RUNNING and not run.is_stale:
+            return None  # another worker is on it (it wrote within STALE_AFTER)
         now = timezone.now()
-        if run.state == RunState.FAILED:
-            newer = LinkCheckRun.objects.filter(scope=run.scope, pk__gt=run.pk).exists()
-            if newer:
-                return run
+        newer = LinkCheckRun.objects.filter(scope=run.scope, pk__gt=run.pk)
+        if run.state == RunState.FAILED and newer.exists():
+            return None
         run.state, run.error, run.finished_at = RunState.RUNNING, "", None
         run.started_at = run.started_at or now
         run.heartbeat_at = now

@@ -14,7 +14,7 @@ def check_links(run_id: int) -> dict:
     """Execute the link-check run ``run_id`` (apps/curation/linkruns.py). Idempotent: a retry
     checks only what the last attempt did not record, and a finished run is left alone."""
     run = linkruns.linkcheck_run_execute(run_id=run_id)
-    return {"run": run.pk, "state": run.state}
+    return {"run": run_id, "state": run.state if run else "deleted"}
 
 
 @task

@@ -229,6 +229,23 @@ def test_a_retry_resumes_where_the_failed_attempt_stopped_and_counts_nothing_twi
     assert Handler.hits == hits_done and LinkCheckResult.objects.filter(run=run).count() == 6
 
 
+def test_a_run_a_live_job_is_running_is_not_run_twice_and_a_deleted_one_not_at_all(catalog):
+    run = linkruns.linkcheck_start(enqueue=False)
+    LinkCheckRun.objects.filter(pk=run.pk).update(state=RunState.RUNNING)  # heartbeat: now
+    assert check_links.call(run.pk) == {"run": run.pk, "state": RunState.RUNNING}
+    assert not Handler.hits and not run.results.exists()
+    LinkCheckRun.objects.filter(pk=run.pk).delete()
+    assert check_links.call(run.pk) == {"run": run.pk, "state": "deleted"}
+
+
+def test_a_failed_run_a_newer_run_replaced_is_not_resumed(catalog):
+    failed = linkruns.linkcheck_start(enqueue=False)
+    LinkCheckRun.objects.filter(pk=failed.pk).update(state=RunState.FAILED, error="It broke.")
+    linkruns.linkcheck_start(enqueue=False)
+    assert check_links.call(failed.pk)["state"] == RunState.FAILED
+    assert not Handler.hits
+
+
 def test_a_result_older_than_the_resources_last_check_does_not_overwrite_it(catalog):
     run = linkruns.linkcheck_start(resources=Resource.objects.filter(pk=catalog["missing"].pk))
     check_links.call(run.pk)

@@ -89,7 +89,7 @@ class Command(BaseCommand):
             self.stdout.flush()
 
         try:
-            run = linkruns.linkcheck_run_execute(
+            linkruns.linkcheck_run_execute(
                 run_id=run.pk,
                 checker=LinkChecker(timeout=timeout, retries=retries, budget=linkruns.JOB_BUDGET),
                 workers=workers,
