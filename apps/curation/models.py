@@ -42,7 +42,7 @@ class LinkCheckRun(models.Model):
 
     scope = models.CharField(
         max_length=80,
-        help_text='"catalog" for the whole catalog, else "selection:<digest of the resource ids>".',
+        help_text='"catalog" for the whole catalog, else "selection:" and a digest of the resource ids.',
     )
     resource_ids = models.JSONField(
         default=list, help_text="The resources to check (those with a URL when it started)."

@@ -26,7 +26,7 @@ class Migration(migrations.Migration):
                 (
                     "scope",
                     models.CharField(
-                        help_text='"catalog" for the whole catalog, else "selection:<digest of the resource ids>".',
+                        help_text='"catalog" for the whole catalog, else "selection:" and a digest of the resource ids.',
                         max_length=80,
                     ),
                 ),
