@@ -93,7 +93,6 @@ class LinkCheckRunAdmin(admin.ModelAdmin):
         "suggested_count",
     ]
     list_display_links = ["__str__"]
-    list_select_related = ["started_by"]
     list_filter = ["state"]
     list_per_page = 50
 
@@ -114,7 +113,7 @@ class LinkCheckRunAdmin(admin.ModelAdmin):
         return False
 
     def get_queryset(self, request):
-        return linkruns.runs_with_counts(super().get_queryset(request))
+        return linkruns.runs_with_counts(super().get_queryset(request)).select_related("started_by")
 
     # --- columns ------------------------------------------------------------------------------
     @admin.display(description="state", ordering="state")
@@ -193,8 +192,7 @@ def _run_view(request, model_admin, object_id):
     POST accepts or dismisses the chosen title suggestions with the resource admin's actions."""
     if not can_check_links(request.user):
         raise PermissionDenied
-    run = linkruns.runs_with_counts().filter(pk=unquote(object_id)).select_related("started_by")
-    run = run.first()
+    run = model_admin.get_object(request, unquote(object_id))  # None for a malformed id too
     if run is None:
         raise Http404("No such link check.")
     if request.method == "POST":
