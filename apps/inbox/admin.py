@@ -10,9 +10,9 @@ from django.contrib import admin, messages
 from django.contrib.admin.models import ADDITION
 from django.db import transaction
 from django.db.models import Count
+from django.urls import reverse
 from django.utils import timezone
 from django.utils.formats import date_format
-from django.urls import reverse
 from django.utils.html import format_html
 
 from apps.curation.admin.base import CuratedModelAdmin, form_action_page, log_change_many

@@ -147,7 +147,9 @@ class _HeadReader(HTMLParser):
             elif "canonical" in rels and not self.canonical:
                 self.canonical = href
         elif tag == "meta":
-            name = (attrs.get("itemprop") or attrs.get("property") or attrs.get("name") or "").lower()
+            name = (
+                attrs.get("itemprop") or attrs.get("property") or attrs.get("name") or ""
+            ).lower()
             if name in {"channelid", "identifier", "og:url"}:
                 content = attrs.get("content", "").strip()
                 if _CHANNEL_ID.match(content):
@@ -167,7 +169,7 @@ def feeds_in_page(html: str, page_url: str, *, youtube: bool = False) -> list[Fo
         pass
     kind = FeedKind.YOUTUBE if youtube else FeedKind.BLOG
     found = []
-    for href, title in sorted(reader.feeds, key=lambda f: "comment" in f[1].lower()):
+    for href, _title in sorted(reader.feeds, key=lambda f: "comment" in f[1].lower()):
         url = urljoin(page_url, href)
         if urlsplit(url).scheme in ("http", "https"):
             found.append(FoundFeed(url, kind, "the page's feed link"))

@@ -97,9 +97,7 @@ class InboxItem(models.Model):
     suggested_section = models.ForeignKey(
         Section, on_delete=models.SET_NULL, null=True, blank=True, related_name="+"
     )
-    state = models.CharField(
-        max_length=10, choices=ItemState, default=ItemState.NEW, db_index=True
-    )
+    state = models.CharField(max_length=10, choices=ItemState, default=ItemState.NEW, db_index=True)
     resource = models.ForeignKey(
         Resource,
         on_delete=models.SET_NULL,

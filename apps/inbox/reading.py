@@ -48,7 +48,9 @@ ITEM_MAX_AGE = timedelta(days=60)
 ENTRIES_READ = 200  # a feed's first entries (the newest, by convention); the rest are not read
 SUMMARY_CHARS = 1000
 USER_AGENT = "Syllabus feed reader"
-ACCEPT = "application/atom+xml, application/rss+xml, application/xml;q=0.9, text/xml;q=0.9, */*;q=0.1"
+ACCEPT = (
+    "application/atom+xml, application/rss+xml, application/xml;q=0.9, text/xml;q=0.9, */*;q=0.1"
+)
 
 
 class FeedReadError(Exception):

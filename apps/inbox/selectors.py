@@ -11,9 +11,55 @@ from apps.catalog.selectors import visible_tree
 
 # Words too common to say what a section is about.
 STOPWORDS = frozenset(
-    """a an and are as at be by for from how in into is it its new of on or our the their this
-    to using via vs what when why with you your we will all more about part guide section notes
-    intro introduction other misc""".split()
+    [
+        "a",
+        "an",
+        "and",
+        "are",
+        "as",
+        "at",
+        "be",
+        "by",
+        "for",
+        "from",
+        "how",
+        "in",
+        "into",
+        "is",
+        "it",
+        "its",
+        "new",
+        "of",
+        "on",
+        "or",
+        "our",
+        "the",
+        "their",
+        "this",
+        "to",
+        "using",
+        "via",
+        "vs",
+        "what",
+        "when",
+        "why",
+        "with",
+        "you",
+        "your",
+        "we",
+        "will",
+        "all",
+        "more",
+        "about",
+        "part",
+        "guide",
+        "section",
+        "notes",
+        "intro",
+        "introduction",
+        "other",
+        "misc",
+    ]
 )
 _WORD = re.compile(r"[a-z0-9]+(?:[-+.][a-z0-9]+)*")
 

@@ -53,7 +53,8 @@ def items_accept(*, item_ids: Iterable[int], section: Section | None = None) -> 
     result = Accepted()
     with transaction.atomic():
         items = list(
-            InboxItem.objects.select_for_update()
+            # the items' rows only: the suggested section is an outer join
+            InboxItem.objects.select_for_update(of=("self",))
             .filter(pk__in=item_ids, state=ItemState.NEW)
             .select_related("feed", "suggested_section")
             .order_by("pk")
@@ -73,7 +74,6 @@ def items_accept(*, item_ids: Iterable[int], section: Section | None = None) -> 
                 result.linked.append(item)
             else:
                 resource = _new_resource(item)
-                catalogued[item.url_key] = resource  # two items of one page: one resource
                 result.resources.append(resource)
                 target = section or item.suggested_section
                 entry = Entry(
@@ -126,9 +126,7 @@ def items_reopen(*, item_ids: Iterable[int]) -> list[InboxItem]:
     """Put dismissed items among ``item_ids`` back to new; returns them."""
     with transaction.atomic():
         items = list(
-            InboxItem.objects.select_for_update().filter(
-                pk__in=item_ids, state=ItemState.DISMISSED
-            )
+            InboxItem.objects.select_for_update().filter(pk__in=item_ids, state=ItemState.DISMISSED)
         )
         for item in items:
             item.state = ItemState.NEW

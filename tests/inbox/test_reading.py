@@ -149,7 +149,9 @@ def test_an_item_already_in_the_catalog_is_recognised_however_its_url_is_written
 
 
 def test_an_item_seen_in_another_feed_is_not_offered_twice(site):
-    entries = [{"title": "Shared post", "link": "https://blog.example/shared", "updated": ago(days=1)}]
+    entries = [
+        {"title": "Shared post", "link": "https://blog.example/shared", "updated": ago(days=1)}
+    ]
     first = feed_at(site, "/one", atom(entries))
     second = feed_at(site, "/two", rss([{"title": "Shared post", "link": "https://blog.example/shared/", "date": "Tue, 24 Nov 2026 10:00:00 GMT"}]))  # fmt: skip
     read_feed(first)
@@ -220,7 +222,10 @@ def assert_failed_cleanly(feed, error, message):
     feed.refresh_from_db()
     assert message in feed.last_error
     assert feed.last_read_at is not None and feed.last_ok_at is None
-    assert not InboxItem.objects.exists() and not Resource.objects.filter(url__contains="blog.example").exists()
+    assert (
+        not InboxItem.objects.exists()
+        and not Resource.objects.filter(url__contains="blog.example").exists()
+    )
 
 
 def test_junk_bytes_are_a_clear_error(site):
@@ -350,7 +355,9 @@ def test_a_feeds_own_section_wins(site):
     feed = feed_at(
         site,
         "/feed",
-        atom([{"title": "CUDA kernels", "link": "https://blog.example/cuda", "updated": ago(days=1)}]),
+        atom(
+            [{"title": "CUDA kernels", "link": "https://blog.example/cuda", "updated": ago(days=1)}]
+        ),
         section=chosen,
     )
     read_feed(feed)
