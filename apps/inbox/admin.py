@@ -9,12 +9,13 @@ from functools import partial
 from django.contrib import admin, messages
 from django.contrib.admin.models import ADDITION
 from django.db import transaction
-from django.db.models import Count
+from django.db.models import Count, Exists, OuterRef
 from django.urls import reverse
 from django.utils import timezone
 from django.utils.formats import date_format
 from django.utils.html import format_html
 
+from apps.catalog.models import Resource
 from apps.curation.admin.base import CuratedModelAdmin, form_action_page, log_change_many
 from apps.inbox import tasks
 from apps.inbox.forms import AcceptForm, FeedForm
@@ -97,15 +98,25 @@ class InboxItemAdmin(CuratedModelAdmin):
             ["catalog.add_resource", "catalog.add_entry"]
         )
 
+    def get_queryset(self, request):
+        # A new item whose page a curator catalogued since it was offered says so (by its URL's
+        # normal form; an accept also finds it through a resource's extra links).
+        catalogued = Resource.objects.filter(url_key=OuterRef("url_key"))
+        return super().get_queryset(request).annotate(catalogued=Exists(catalogued))
+
     @admin.display(description="title", ordering="title")
     def shown_title(self, obj):
+        marker = ""
+        if obj.state == ItemState.NEW and getattr(obj, "catalogued", False):
+            marker = format_html(' <span class="inbox-catalogued">{}</span>', "in the catalog now")
         return format_html(
             '<a href="{}">{}</a> <a href="{}" target="_blank" rel="noopener noreferrer" '
-            'class="inbox-open" title="{}">↗</a>',
+            'class="inbox-open" title="{}">↗</a>{}',
             reverse("admin:inbox_inboxitem_change", args=[obj.pk]),
             obj.title,
             obj.url,
             obj.url,
+            marker,
         )
 
     @admin.display(description="source", ordering="feed__title")

@@ -61,6 +61,12 @@ def make_items(feed, section, count, start=0):
 
 
 # --- the list ------------------------------------------------------------------------------------
+def test_curators_find_the_inbox_on_the_admin_index(curator_client):
+    html = curator_client.get(reverse("admin:index")).content.decode()
+    for url in (ITEMS, FEEDS, EXAMINED):
+        assert f'href="{url}"' in html
+
+
 def test_the_inbox_lists_new_items_with_source_date_and_suggested_section(
     curator_client, feed, section
 ):
@@ -76,6 +82,15 @@ def test_the_inbox_lists_new_items_with_source_date_and_suggested_section(
     only_dismissed = curator_client.get(ITEMS, {"state": "dismissed"}).content.decode()
     assert "Post number 0" not in only_dismissed and "Post number 1" in only_dismissed
     assert curator_client.get(ITEMS, {"state": "nonsense"}).status_code == 200
+
+
+def test_a_new_item_catalogued_since_it_was_offered_says_so(curator_client, feed, section):
+    first, second = make_items(feed, section, 2)
+    ResourceFactory(url="https://Blog.example/post-1/")
+    html = curator_client.get(ITEMS).content.decode()
+    assert html.count("in the catalog now") == 1
+    row = html[html.index("Post number 1") :]
+    assert row.index("in the catalog now") < row.index("Post number 0")
 
 
 def test_script_in_a_title_or_summary_is_escaped(curator_client, feed, section):

@@ -78,7 +78,9 @@ def test_a_blog_in_a_guide_is_followed_into_the_inbox_and_a_post_accepted(
 
     page = reverse("learning:resource-detail", args=[item.resource.uuid])
     assert learner_client.get(page).status_code == 404
-    assert "Continuous batching" not in learner_client.get(guide.get_absolute_url()).content.decode()
+    assert (
+        "Continuous batching" not in learner_client.get(guide.get_absolute_url()).content.decode()
+    )
     Entry.objects.filter(pk=entry.pk).update(is_published=True)
     assert learner_client.get(page).status_code == 200
     assert "Continuous batching" in learner_client.get(guide.get_absolute_url()).content.decode()
