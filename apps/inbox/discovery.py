@@ -28,12 +28,14 @@ from apps.catalog.models import Kind
 from apps.core.fetch import FetchError, fetch
 from apps.inbox.models import FeedKind
 
-PAGE_BYTES = 512 * 1024  # a page's head is in its first few kilobytes; the rest is not read
+PAGE_BYTES = 1024 * 1024  # the head (and a YouTube page's data) is early on; the rest is not read
 USER_AGENT = "Syllabus feed finder (+https://github.com/)"
 FEED_TYPES = {"application/atom+xml", "application/rss+xml", "application/feed+xml"}
 XML_TYPES = FEED_TYPES | {"application/xml", "text/xml"}
 
 _CHANNEL_ID = re.compile(r"^UC[0-9A-Za-z_-]{22}$")
+# The channel's id in the data a YouTube page carries for its scripts.
+_CHANNEL_IN_DATA = re.compile(r'"(?:externalId|channelId|browseId)"\s*:\s*"(UC[0-9A-Za-z_-]{22})"')
 _PLAYLIST_ID = re.compile(r"^(?:PL|UU|LL|FL|OL)[0-9A-Za-z_-]{10,}$")
 _ARXIV_CATEGORY = re.compile(r"^[a-z-]+(?:\.[A-Za-z-]+)?$")
 # github.com/<owner>/<repo>: not a user's or an organisation's page, nor GitHub's own sections
@@ -181,6 +183,10 @@ def feeds_in_page(html: str, page_url: str, *, youtube: bool = False) -> list[Fo
             FoundFeed(youtube_channel_feed(channel), kind, "the page's channel id")
             for channel in reader.channel_ids
         ]
+        if not found and (match := _CHANNEL_IN_DATA.search(html)):
+            found.append(
+                FoundFeed(youtube_channel_feed(match.group(1)), kind, "the page's channel id")
+            )
     return found
 
 

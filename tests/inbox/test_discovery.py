@@ -85,11 +85,12 @@ def test_a_pages_feed_links_are_read_best_first():
     ]
 
 
-def test_a_youtube_page_names_its_channel_in_its_canonical_url_or_meta():
+def test_a_youtube_page_names_its_channel_in_its_canonical_url_meta_or_data():
     canonical = f'<link rel="canonical" href="https://www.youtube.com/channel/{CHANNEL}">'
     meta = f'<meta itemprop="channelId" content="{CHANNEL}">'
+    data = f'<script>var ytInitialData = {{"metadata": {{"externalId": "{CHANNEL}"}}}};</script>'
     expected = f"https://www.youtube.com/feeds/videos.xml?channel_id={CHANNEL}"
-    for head in (canonical, meta):
+    for head in (canonical, meta, data):
         found = feeds_in_page(f"<head>{head}</head>", "https://www.youtube.com/@x", youtube=True)
         assert [(f.url, f.kind) for f in found] == [(expected, FeedKind.YOUTUBE)]
 
@@ -133,6 +134,22 @@ def test_a_page_that_cannot_be_read_says_why(site, settings):
         discover(site.url("/slow"), Kind.SITE)
     with pytest.raises(DiscoveryError, match="HTTP 404"):
         discover(site.url("/missing"), Kind.SITE)
+
+
+def test_a_youtube_handle_page_is_read_for_its_channel(site, monkeypatch):
+    from apps.inbox import discovery
+
+    # the handle page served locally stands for www.youtube.com/@name
+    monkeypatch.setattr(discovery, "YOUTUBE_HOSTS", {"127.0.0.1", *discovery.YOUTUBE_HOSTS})
+    site.routes["/@gpumode/videos"] = Answer(
+        f'<html><head><link rel="canonical" href="https://www.youtube.com/channel/{CHANNEL}">'
+        "</head></html>".encode()
+    )
+    found = discover(site.url("/@gpumode/videos"), Kind.VIDEO)
+    assert (found.url, found.kind) == (
+        f"https://www.youtube.com/feeds/videos.xml?channel_id={CHANNEL}",
+        FeedKind.YOUTUBE,
+    )
 
 
 # --- the job -----------------------------------------------------------------------------------
