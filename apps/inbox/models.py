@@ -7,6 +7,7 @@ item's ``url_key`` is the catalog's own URL identity (``catalog.models.url_key``
 an item seen before, from this feed or another, is never added twice.
 """
 
+from django.core.validators import URLValidator
 from django.db import models
 
 from apps.catalog.models import Resource, Section, url_key
@@ -21,7 +22,12 @@ class FeedKind(models.TextChoices):
 
 
 class Feed(models.Model):
-    url = models.URLField("feed URL", max_length=2000, unique=True)
+    url = models.URLField(
+        "feed URL",
+        max_length=2000,
+        unique=True,
+        validators=[URLValidator(schemes=["http", "https"])],
+    )
     kind = models.CharField(max_length=10, choices=FeedKind, default=FeedKind.OTHER)
     title = models.CharField(
         max_length=300, blank=True, help_text="The feed's own title, read with its items."

@@ -245,11 +245,11 @@ def test_a_feed_added_by_hand_from_a_repository_page_follows_its_releases(
     assert again.status_code == 200 and "already exists" in again.content.decode()
 
 
-def test_a_feed_added_by_hand_must_be_a_web_address(curator_client):
-    response = curator_client.post(
-        reverse("admin:inbox_feed_add"), {"url": "file:///etc/passwd", "kind": "other"}
-    )
-    assert response.status_code == 200 and not Feed.objects.exists()
+@pytest.mark.parametrize("url", ["file:///etc/passwd", "ftp://files.example/feed.xml", "feed"])
+def test_a_feed_added_by_hand_must_be_a_web_address(curator_client, url):
+    response = curator_client.post(reverse("admin:inbox_feed_add"), {"url": url, "kind": "other"})
+    assert response.status_code == 200 and "Enter a valid URL" in response.content.decode()
+    assert not Feed.objects.exists()
 
 
 def test_switching_feeds_off_and_on(curator_client, feed):
@@ -298,6 +298,11 @@ def test_examine_again_queues_the_resource(
             EXAMINED, {"action": "examine_again", "_selected_action": [examined.pk]}
         )
     assert queued == [(examined.resource_id,)]
+
+
+def test_every_page_renders_for_a_curator(curator_client, feed, section):
+    for url in every_url(feed, section):
+        assert curator_client.get(url).status_code == 200, url
 
 
 # --- who is refused --------------------------------------------------------------------------------
