@@ -291,9 +291,23 @@ class FeedAdmin(CuratedModelAdmin):
         )
 
 
+class OutcomeFilter(admin.SimpleListFilter):
+    title = "outcome"
+    parameter_name = "outcome"
+    PREFIXES = {"found": "Feed found", "none": "No feed", "error": "Error"}
+
+    def lookups(self, request, model_admin):
+        return [("found", "A feed found"), ("none", "No feed"), ("error", "Could not read")]
+
+    def queryset(self, request, queryset):
+        prefix = self.PREFIXES.get(self.value() or "")
+        return queryset.filter(outcome__startswith=prefix) if prefix else queryset
+
+
 @admin.register(ExaminedResource)
 class ExaminedResourceAdmin(CuratedModelAdmin):
     list_display = ["resource", "outcome", "shown_examined_at"]
+    list_filter = [OutcomeFilter]
     list_select_related = ["resource"]
     search_fields = ["resource__title", "resource__url", "outcome"]
     list_per_page = 50

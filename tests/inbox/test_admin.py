@@ -293,6 +293,15 @@ def test_examine_again_queues_the_resource(
         tasks, "examine_resource", SimpleNamespace(enqueue=lambda *args: queued.append(args))
     )
     assert "No feed found." in curator_client.get(EXAMINED).content.decode()
+    failed = ExaminedResource.objects.create(
+        resource=ResourceFactory(title="Broken blog"), outcome="Error: The page answered HTTP 500."
+    )
+    errors = curator_client.get(EXAMINED, {"outcome": "error"}).content.decode()
+    assert "Broken blog" in errors and "No feed found." not in errors
+    assert (
+        failed.resource.title
+        not in curator_client.get(EXAMINED, {"outcome": "none"}).content.decode()
+    )
     with django_capture_on_commit_callbacks(execute=True):
         curator_client.post(
             EXAMINED, {"action": "examine_again", "_selected_action": [examined.pk]}
