@@ -120,15 +120,23 @@ def test_the_list_runs_the_same_queries_whatever_its_length(curator_client, feed
     assert len(many) == len(few)
 
 
-def test_the_feed_list_runs_the_same_queries_whatever_its_length(curator_client):
-    Feed.objects.create(url="https://a.example/feed", resource=ResourceFactory())
-    with CaptureQueriesContext(connection) as few:
-        assert curator_client.get(FEEDS).status_code == 200
-    for n in range(20):
-        Feed.objects.create(url=f"https://b.example/{n}", resource=ResourceFactory())
-    with CaptureQueriesContext(connection) as many:
-        assert curator_client.get(FEEDS).status_code == 200
-    assert len(many) == len(few)
+def test_the_feed_and_examined_lists_run_the_same_queries_whatever_their_length(curator_client):
+    def add(n):
+        resource = ResourceFactory()
+        Feed.objects.create(url=f"https://b.example/{n}", resource=resource)
+        ExaminedResource.objects.create(resource=resource, outcome="Feed found.")
+
+    add(0)
+    counts = []
+    for extra in (0, 20):
+        for n in range(extra):
+            add(n + 1)
+        with CaptureQueriesContext(connection) as feeds:
+            assert curator_client.get(FEEDS).status_code == 200
+        with CaptureQueriesContext(connection) as examined:
+            assert curator_client.get(EXAMINED).status_code == 200
+        counts.append((len(feeds), len(examined)))
+    assert counts[0] == counts[1]
 
 
 # --- accept and dismiss ----------------------------------------------------------------------------
