@@ -67,6 +67,7 @@ LOCAL_APPS = [
     "apps.paths",
     "apps.learning",
     "apps.curation",
+    "apps.inbox",
 ]
 INSTALLED_APPS = DJANGO_APPS + THIRD_PARTY_APPS + LOCAL_APPS
 

@@ -20,7 +20,9 @@ from apps.core import content
 CURATORS_GROUP = "Curators"
 # The content apps and the learner data inside them have one owner, the content version's list
 # (apps/core/content.py): what curators may edit is what learner pages are built from.
-CURATOR_APP_LABELS = list(content.CONTENT_APPS)
+# Besides them, the curators' own tools with models: the inbox (feeds and the items they offer).
+CURATOR_TOOL_APPS = ("inbox",)
+CURATOR_APP_LABELS = [*content.CONTENT_APPS, *CURATOR_TOOL_APPS]
 # Learner data inside those apps: who follows which path is not a curator's business.
 LEARNER_MODELS = {model_name for _, model_name in content.LEARNER_MODELS}
 

@@ -26,6 +26,7 @@ CURATED = [
     *(
         ("paths", model) for model in ["learningpath", "pathstep", "stepresource"]
     ),  # not pathfollow: learner data
+    *(("inbox", model) for model in ["feed", "inboxitem", "examinedresource"]),
 ]
 
 
@@ -146,16 +147,17 @@ def test_learner_cannot_post_an_admin_action(learner_client):
     assert resource.is_published
 
 
-def test_curators_edit_exactly_the_models_learner_pages_are_built_from():
+def test_curators_edit_exactly_the_models_learner_pages_are_built_from_and_their_tools():
     """One owner: the content apps and their learner models (apps/core/content.py) decide both
-    what bumps the content version and what the Curators group may change."""
+    what bumps the content version and what the Curators group may change; besides them, the
+    curators' tool apps (the inbox)."""
     from django.apps import apps
 
     from apps.core import content
 
     content_models = {
         (model._meta.app_label, model._meta.model_name)
-        for label in content.CONTENT_APPS
+        for label in (*content.CONTENT_APPS, *permissions_module.CURATOR_TOOL_APPS)
         for model in apps.get_app_config(label).get_models()
     } - content.LEARNER_MODELS
     group = sync_curator_permissions()
