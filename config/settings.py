@@ -58,6 +58,8 @@ THIRD_PARTY_APPS = [
     "allauth.account",
     "allauth.socialaccount",
     "allauth.socialaccount.providers.github",
+    # Installed so that the API's docs page serves Swagger UI from our static files, never a CDN.
+    "ninja",
 ]
 LOCAL_APPS = [
     "apps.core",
@@ -68,6 +70,7 @@ LOCAL_APPS = [
     "apps.learning",
     "apps.curation",
     "apps.inbox",
+    "apps.api",
 ]
 INSTALLED_APPS = DJANGO_APPS + THIRD_PARTY_APPS + LOCAL_APPS
 
@@ -189,6 +192,9 @@ ACCOUNT_RATE_LIMITS = {
     "signup": env_str("RATE_LIMIT_SIGNUP", "60/h/ip"),
     # Not allauth's: the progress import (apps.progress.views), a preview or a confirmation.
     "progress_import": env_str("RATE_LIMIT_PROGRESS_IMPORT", "10/m/user,60/h/user"),
+    # Not allauth's: the personal API (apps.api.auth), every request. A learner's requests
+    # (token or session) count per learner, a visitor's per address.
+    "api": env_str("RATE_LIMIT_API", "120/m/user,60/m/ip"),
     "reset_password": "20/m/ip,5/m/key",
     "confirm_email": "1/3m/key",
 }

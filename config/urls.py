@@ -7,6 +7,7 @@ urlpatterns = [
     path("admin/", admin.site.urls),
     path("accounts/", include("allauth.urls")),
     path("", include("apps.accounts.urls")),
+    path("", include("apps.api.urls")),
     path("", include("apps.core.urls")),
     path("", include("apps.progress.urls")),
     path("", include("apps.paths.urls")),

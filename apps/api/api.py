@@ -1,0 +1,263 @@
+"""The personal API, version 1 (`/api/v1/`, URL namespace `api:v1`), with django-ninja.
+
+Routers, one per kind of data: `catalog` (public reads, as the site's catalog pages are) and
+`me` (the learner's own statuses, notes and export; a token or a signed-in browser). A later
+kind (a learner's own resources, own paths) is one more router added below. The OpenAPI schema
+is at `/api/v1/openapi.json`, its docs page at `/api/v1/docs` (Swagger UI from our own static
+files: the site's Content-Security-Policy allows no CDN).
+"""
+
+from django.http import HttpResponse
+from ninja import NinjaAPI, Query, Router, Schema
+from ninja.errors import AuthenticationError, HttpError
+from ninja.openapi.docs import Swagger
+from ninja.pagination import PageNumberPagination, paginate
+
+from apps.api import selectors
+from apps.api.auth import ANYONE, LEARNER, ApiRateLimit
+from apps.api.schemas import (
+    GuideOut,
+    MeOut,
+    Message,
+    NoteOut,
+    PathDetailOut,
+    PathOut,
+    ProgressIn,
+    ProgressOut,
+    ResourceOut,
+    SectionOut,
+    StatusName,
+    TopicOut,
+)
+from apps.catalog.forms import SearchForm
+from apps.catalog.models import Guide, Kind, Topic
+from apps.catalog.selectors import guides_with_top_sections, resource_details, visible_resource
+from apps.core.content import published_get
+from apps.paths.selectors import published_path
+from apps.progress import exports
+from apps.progress.selectors import notebook
+from apps.progress.services import progress_set_note, progress_set_status
+
+PAGE_SIZE = 50
+MAX_PAGE_SIZE = 200
+DESCRIPTION = """
+Syllabus's catalog and your own progress. Lists are paged (`page`, `page_size` up to 200) and
+answer `{"items": [...], "count": N}`.
+
+**Authentication.** Catalog reads are public, as the site's pages are. Your own data (`/me/…`)
+needs a personal token, made on your account page (*Account → API tokens*) and sent as
+`Authorization: Bearer syl_…`; or, from a browser signed in to the site, its session, with the
+CSRF token in `X-CSRFToken` on writes. A wrong or revoked token is refused with 401.
+
+**Rate limit.** Per learner (per address for visitors); past it, 429 with `Retry-After`.
+"""
+
+
+class Pages(PageNumberPagination):
+    def __init__(self, **kwargs):
+        super().__init__(page_size=PAGE_SIZE, max_page_size=MAX_PAGE_SIZE, **kwargs)
+
+
+api = NinjaAPI(
+    title="Syllabus API",
+    version="1",
+    description=DESCRIPTION,
+    urls_namespace="api:v1",
+    auth=ANYONE,
+    throttle=[ApiRateLimit()],
+    # Swagger UI, served from our static files (ninja is in INSTALLED_APPS): no CDN, no inline
+    # script; the validator badge would fetch from validator.swagger.io, so it is off.
+    docs=Swagger(settings={"validatorUrl": None}),
+    docs_url="/docs",
+    openapi_url="/openapi.json",
+)
+
+SIGN_IN = (
+    "This needs you: send a personal token as `Authorization: Bearer <token>` (make one on your "
+    "account page), or sign in to the site in this browser."
+)
+
+
+@api.exception_handler(AuthenticationError)
+def unauthenticated(request, exc):
+    """401 with what to do, and the scheme to do it with (RFC 9110's WWW-Authenticate)."""
+    detail = exc.message if exc.message != AuthenticationError().message else SIGN_IN
+    response = api.create_response(request, {"detail": detail}, status=401)
+    response["WWW-Authenticate"] = 'Bearer realm="Syllabus API"'
+    return response
+
+
+# --- Catalog ---------------------------------------------------------------------------------
+catalog = Router(tags=["catalog"])
+
+
+@catalog.get("/guides", response=list[GuideOut], summary="Published guides")
+@paginate(Pages)
+def guide_list(request):
+    return selectors.guide_summaries()
+
+
+@catalog.get("/guides/{slug}", response=GuideOut, summary="A guide")
+def guide_detail(request, slug: str):
+    return selectors.guide_summary(guide=published_get(Guide, slug=slug))
+
+
+@catalog.get(
+    "/guides/{slug}/sections",
+    response=list[SectionOut],
+    summary="A guide's sections in reading order, each with its entries",
+)
+@paginate(Pages)
+def guide_sections(request, slug: str):
+    return selectors.guide_sections(guide=published_get(Guide, slug=slug))
+
+
+class ResourceFilters(Schema):
+    q: str = ""
+    kind: str = ""
+    guide: str = ""
+    topic: str = ""
+
+
+@catalog.get(
+    "/resources",
+    response={200: list[ResourceOut], 422: Message},
+    summary="Resources: all, or those a search finds",
+    description="`q` searches as the site's search does (joined and split words, British and "
+    "American spellings), best first; without it, every resource by title. `kind`, `guide` (a "
+    "slug) and `topic` (a slug) narrow either.",
+)
+@paginate(Pages)
+def resource_list(request, filters: Query[ResourceFilters]):
+    guides = [(guide.slug, guide.title) for guide in guides_with_top_sections()]
+    form = SearchForm(
+        {"q": filters.q, "kind": filters.kind, "guide": filters.guide}, guides=guides
+    )
+    if not form.is_valid():
+        if "kind" in form.errors:
+            raise HttpError(
+                422, f"Unknown kind “{filters.kind[:40]}”: one of {', '.join(Kind.values)}."
+            )
+        raise HttpError(422, f"No published guide has the slug “{filters.guide[:40]}”.")
+    topic = None
+    if filters.topic:
+        topic = Topic.objects.published().filter(slug=filters.topic).first()
+        if topic is None:
+            raise HttpError(422, f"No published topic has the slug “{filters.topic[:40]}”.")
+    return selectors.resource_list(
+        query=form.query(),
+        kind=form.filters().get("kind", ""),
+        guide=form.filters().get("guide", ""),
+        topic=topic,
+    )
+
+
+@catalog.get("/resources/{uuid}", response=ResourceOut, summary="A resource")
+def resource_detail(request, uuid: str):
+    return resource_details(uuid=visible_resource(uuid=uuid).uuid)
+
+
+@catalog.get("/topics", response=list[TopicOut], summary="Published topics")
+@paginate(Pages)
+def topic_list(request):
+    return selectors.topic_summaries()
+
+
+@catalog.get("/topics/{slug}", response=TopicOut, summary="A topic")
+def topic_detail(request, slug: str):
+    topic = published_get(Topic, slug=slug)
+    return next(t for t in selectors.topic_summaries() if t["uuid"] == topic.uuid)
+
+
+@catalog.get("/paths", response=list[PathOut], summary="Published learning paths")
+@paginate(Pages)
+def path_list(request):
+    return selectors.path_summaries()
+
+
+@catalog.get("/paths/{slug}", response=PathDetailOut, summary="A learning path with its steps")
+def path_detail(request, slug: str):
+    return selectors.path_summary(published_path(slug=slug), steps=True)
+
+
+# --- The learner's own -----------------------------------------------------------------------
+me = Router(tags=["me"], auth=LEARNER)
+
+
+@me.get("", response=MeOut, summary="Who the token or session is")
+def whoami(request):
+    token = getattr(request.auth, "api_token", None)
+    return {"email": request.auth.email, "token": token.name if token else None}
+
+
+@me.get(
+    "/progress",
+    response=list[ProgressOut],
+    summary="Your statuses and notes, most recently changed first",
+    description="Every resource you have started, finished, skipped or noted. `status` narrows.",
+)
+@paginate(Pages)
+def progress_list(request, status: StatusName | None = None):
+    return selectors.progress_rows(user=request.auth, status=status or "")
+
+
+@me.get("/progress/{uuid}", response=ProgressOut, summary="Your status and note on a resource")
+def progress_detail(request, uuid: str):
+    return selectors.progress_of(user=request.auth, resource=visible_resource(uuid=uuid))
+
+
+@me.patch(
+    "/progress/{uuid}",
+    response={200: ProgressOut, 422: Message},
+    summary="Set your status or note on a resource",
+    description="The same write as the site's tick: dates, activity, streaks follow. Send the "
+    "state you want (retries are harmless).",
+)
+def progress_update(request, uuid: str, change: ProgressIn):
+    resource = visible_resource(uuid=uuid)
+    if change.status is None and change.note is None:
+        raise HttpError(422, "Send a status, a note or both; nothing was changed.")
+    if change.status is not None:
+        note = change.note.strip() if change.note is not None else None
+        row = progress_set_status(
+            user=request.auth, resource=resource, status=change.status, note=note
+        )
+    else:
+        row = progress_set_note(user=request.auth, resource=resource, note=change.note or "")
+    return selectors.progress_out(row, resource=resource)
+
+
+@me.get(
+    "/notes",
+    response=list[NoteOut],
+    summary="Your notes, most recently changed first",
+    description="`q` keeps the notes whose words (or their resource's title or author) match, "
+    "as the notes page's search does.",
+)
+@paginate(Pages)
+def note_list(request, q: str = ""):
+    return notebook(user=request.auth, query=q[:200]).notes
+
+
+@me.get(
+    "/export",
+    response={200: dict, 422: Message},
+    summary="Your progress as a file",
+    description="The same documents as the site's export: `json` (statuses, notes, dates; the "
+    "import reads it back), `csv`, or `md` (every guide as a checklist).",
+)
+def export(request, format: str = "json"):  # noqa: A002 (the query parameter's name)
+    if format == "json":
+        return exports.progress_json(request.auth)
+    builders = {
+        "csv": ("text/csv; charset=utf-8", exports.progress_csv),
+        "md": ("text/markdown; charset=utf-8", exports.progress_markdown),
+    }
+    if format not in builders:
+        raise HttpError(422, f"Unknown format “{format[:20]}”: json, csv or md.")
+    content_type, build = builders[format]
+    return HttpResponse(build(request.auth), content_type=content_type)
+
+
+api.add_router("/", catalog)
+api.add_router("/me", me)

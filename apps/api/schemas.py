@@ -1,0 +1,172 @@
+"""What the API sends and accepts: typed, and the OpenAPI schema is built from these.
+
+Catalog objects are named by their uuid or slug, never an auto id; `page` is the object's page
+on the site (a path: prefix it with the site's address).
+"""
+
+from datetime import datetime
+from typing import Literal
+from uuid import UUID
+
+from ninja import Field, Schema
+
+from apps.api.selectors import guide_slugs_of
+from apps.progress.forms import NoteForm
+from apps.progress.models import Status
+from apps.progress.services import UNDONE
+
+NOTE_MAX_LENGTH = NoteForm.base_fields["note"].max_length
+
+StatusName = Literal["not_started", "in_progress", "done", "skipped"]
+assert set(StatusName.__args__) == set(Status.values)  # the one list of statuses: the model's
+# What a write may ask: a status, or the tick's "not done" (apps.progress.services.UNDONE).
+StatusWanted = Literal["not_started", "in_progress", "done", "skipped", "undone"]
+assert set(StatusWanted.__args__) == {*Status.values, UNDONE}
+
+
+class Message(Schema):
+    detail: str = Field(description="What went wrong, in a sentence; nothing was changed.")
+
+
+class GuideOut(Schema):
+    uuid: UUID
+    slug: str
+    title: str
+    description: str
+    source_name: str
+    source_url: str
+    section_count: int = Field(description="Visible sections.")
+    resource_count: int = Field(description="Visible resources, each counted once.")
+    page: str
+
+
+class ResourceBrief(Schema):
+    uuid: UUID
+    title: str
+    url: str = Field(description="Empty for a resource without a link (a concept, a book).")
+    kind: str
+    author: str
+    page: str
+
+    @staticmethod
+    def resolve_page(resource) -> str:
+        return resource.get_absolute_url()
+
+
+class LinkOut(Schema):
+    url: str
+    label: str
+
+
+class ResourceOut(ResourceBrief):
+    description: str
+    effort_minutes: int | None
+    links: list[LinkOut] = Field(description="Extra links: a paper's code, a mirror, slides.")
+    topics: list[str] = Field(description="Slugs of its published topics.")
+    guides: list[str] = Field(description="Slugs of the published guides that list it.")
+
+    @staticmethod
+    def resolve_links(resource):
+        return resource.links.all()  # prefetched (apps.api.selectors.with_details)
+
+    @staticmethod
+    def resolve_topics(resource) -> list[str]:
+        return [topic.slug for topic in resource.published_topics]
+
+    @staticmethod
+    def resolve_guides(resource) -> list[str]:
+        return guide_slugs_of(resource)
+
+
+class EntryOut(Schema):
+    uuid: UUID
+    position: int
+    tier: int | None = Field(description="Its own tier, else its headings'.")
+    priority: str = Field(description='"must", "maybe" or "": its own, else its headings\'.')
+    rating: float | None
+    note: str = Field(description="The guide's own words about it.")
+    resource: ResourceBrief
+
+
+class SectionOut(Schema):
+    uuid: UUID
+    parent: UUID | None
+    depth: int
+    number: str
+    title: str
+    description: str
+    tier: int | None
+    priority: str
+    phase: str
+    effort: str
+    entries: list[EntryOut]
+
+
+class TopicOut(Schema):
+    uuid: UUID
+    slug: str
+    title: str
+    description: str
+    resource_count: int
+    page: str
+
+
+class StepOut(Schema):
+    uuid: UUID
+    position: int
+    title: str
+    phase: str
+    effort: str
+    hours: float = Field(description="The step's estimate, else its resources' own.")
+    description: str
+    resources: list[ResourceBrief]
+
+
+class PathOut(Schema):
+    uuid: UUID
+    slug: str
+    title: str
+    description: str
+    guide: str | None = Field(description="Slug of the guide the path reads, if one.")
+    step_count: int
+    resource_count: int
+    hours: int
+    page: str
+
+
+class PathDetailOut(PathOut):
+    steps: list[StepOut]
+
+
+class ProgressOut(Schema):
+    resource: ResourceBrief
+    status: StatusName
+    note: str
+    started_at: datetime | None
+    completed_at: datetime | None
+    updated_at: datetime | None = Field(description="None when nothing is recorded.")
+
+
+class ProgressIn(Schema):
+    """What to change; what is left out stays as it is."""
+
+    status: StatusWanted | None = Field(
+        None,
+        description='The status you want (not a toggle); "undone" is the tick\'s "not done": '
+        "back to in progress if it was started before it was done, else not started.",
+    )
+    note: str | None = Field(
+        None, max_length=NOTE_MAX_LENGTH, description="Your private note; empty removes it."
+    )
+
+
+class NoteOut(Schema):
+    resource: ResourceBrief
+    status: StatusName
+    note: str
+    updated_at: datetime
+
+
+class MeOut(Schema):
+    email: str
+    token: str | None = Field(description="The name of the token this request came with.")
