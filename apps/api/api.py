@@ -130,9 +130,7 @@ class ResourceFilters(Schema):
 @paginate(Pages)
 def resource_list(request, filters: Query[ResourceFilters]):
     guides = [(guide.slug, guide.title) for guide in guides_with_top_sections()]
-    form = SearchForm(
-        {"q": filters.q, "kind": filters.kind, "guide": filters.guide}, guides=guides
-    )
+    form = SearchForm({"q": filters.q, "kind": filters.kind, "guide": filters.guide}, guides=guides)
     if not form.is_valid():
         if "kind" in form.errors:
             raise HttpError(
@@ -186,7 +184,7 @@ me = Router(tags=["me"], auth=LEARNER)
 
 @me.get("", response=MeOut, summary="Who the token or session is")
 def whoami(request):
-    token = getattr(request.auth, "api_token", None)
+    token = getattr(request, "api_token", None)
     return {"email": request.auth.email, "token": token.name if token else None}
 
 
@@ -246,7 +244,7 @@ def note_list(request, q: str = ""):
     description="The same documents as the site's export: `json` (statuses, notes, dates; the "
     "import reads it back), `csv`, or `md` (every guide as a checklist).",
 )
-def export(request, format: str = "json"):  # noqa: A002 (the query parameter's name)
+def export(request, format: str = "json"):
     if format == "json":
         return exports.progress_json(request.auth)
     builders = {

@@ -46,12 +46,13 @@ class BearerToken(HttpBearer):
         return self.authenticate(request, secret.strip())
 
     def authenticate(self, request, token):
-        user = services.token_user(secret=token)
-        if user is None:
+        found = services.token_authenticate(secret=token)
+        if found is None:
             raise AuthenticationError(message=BAD_TOKEN)
         # The rest of the stack (rate limits, `Cache-Control: no-store`) sees the learner.
-        request.user = user
-        return user
+        request.user = found.user
+        request.api_token = found
+        return found.user
 
 
 class BrowserSession(APIKeyCookie):

@@ -112,7 +112,7 @@ def resource_list(
         if kind:
             resources = resources.filter(kind=kind)
         if guide:
-            held = next(
+            held: frozenset[int] = next(
                 (
                     guide_structure().guide_resources.get(g.id, frozenset())
                     for g in guides_with_top_sections()

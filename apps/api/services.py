@@ -1,10 +1,11 @@
 """Writes of personal tokens: made (the secret returned once), revoked, and the one check a
-request's token goes through (`token_user`), which also records when it was last used."""
+request's token goes through (`token_authenticate`), which also records when it was last used."""
 
 import hashlib
 import secrets
 from datetime import datetime, timedelta
 
+from django.contrib.auth import get_user_model
 from django.db import IntegrityError, transaction
 from django.utils import timezone
 
@@ -34,7 +35,7 @@ def token_create(*, user, name: str) -> tuple[ApiToken, str]:
         raise TokenError("Give the token a name, e.g. the script or device that will use it.")
     with transaction.atomic():
         # The learner's row locked: two creates at once cannot both pass the count.
-        type(user).objects.select_for_update().filter(pk=user.pk).first()
+        get_user_model().objects.select_for_update().filter(pk=user.pk).first()
         if ApiToken.objects.filter(user=user).count() >= MAX_TOKENS:
             raise TokenError(
                 f"You have {MAX_TOKENS} tokens, the most one account may hold: revoke one first."
@@ -62,9 +63,9 @@ def token_revoke(*, user, uuid) -> ApiToken:
     return token
 
 
-def token_user(*, secret: str, now: datetime | None = None):
-    """The active learner whose token `secret` is, or None (unknown, revoked, or the account
-    deactivated). One query; one more, at most once a minute per token, to note its use."""
+def token_authenticate(*, secret: str, now: datetime | None = None) -> ApiToken | None:
+    """The token `secret` is, with its learner (`.user`), or None: unknown, revoked, or its
+    account deactivated. One query; one more, at most once a minute per token, to note its use."""
     if not secret.startswith(TOKEN_START) or len(secret) > 200:
         return None
     token = (
@@ -78,5 +79,4 @@ def token_user(*, secret: str, now: datetime | None = None):
     if token.last_used_at is None or now - token.last_used_at >= TOKEN_TOUCH_EVERY:
         ApiToken.objects.filter(pk=token.pk).update(last_used_at=now)
         token.last_used_at = now
-    token.user.api_token = token
-    return token.user
+    return token

@@ -69,11 +69,11 @@ def test_a_guides_sections_come_in_reading_order_with_their_entries(visitor, cat
     assert child["entries"][0]["resource"]["page"] == catalog["resources"][0].get_absolute_url()
 
 
-def test_resources_list_every_visible_one_by_title_with_links_topics_and_guides(
-    visitor, catalog
-):
+def test_resources_list_every_visible_one_by_title_with_links_topics_and_guides(visitor, catalog):
     hidden = Resource.objects.create(title="Aaa unlisted", url="https://example.com/unlisted")
-    ResourceLinkFactory(resource=catalog["shared"], url="https://example.com/shared.pdf", label="pdf")
+    ResourceLinkFactory(
+        resource=catalog["shared"], url="https://example.com/shared.pdf", label="pdf"
+    )
     Topic.objects.create(slug="draft-topic", title="Draft topic", is_published=False).resources.add(
         catalog["shared"]
     )
@@ -196,7 +196,9 @@ def _grow(catalog, n):
     path = LearningPath.objects.filter(slug="kernels").first()
     step = PathStep.objects.create(path=path, position=10, title="More") if path else None
     for i in range(n):
-        resource = Resource.objects.create(title=f"alpha grown {i}", url=f"https://example.com/g/{i}")
+        resource = Resource.objects.create(
+            title=f"alpha grown {i}", url=f"https://example.com/g/{i}"
+        )
         Entry.objects.create(section=section, resource=resource, position=100 + i)
         ResourceLinkFactory(resource=resource)
         catalog["topic"].resources.add(resource)
@@ -220,7 +222,9 @@ def _grow(catalog, n):
         ("/topics", 2),
     ],
 )
-def test_catalog_lists_run_a_fixed_number_of_queries(visitor, catalog, learning_path, url, expected):
+def test_catalog_lists_run_a_fixed_number_of_queries(
+    visitor, catalog, learning_path, url, expected
+):
     before = _queries(visitor, V1 + url)
     _grow(catalog, 30)
     after = _queries(visitor, V1 + url)
