@@ -39,8 +39,10 @@ def rows(user):
     )
 
 
-def test_me_names_the_learner_and_the_token(api):
-    assert api.get(f"{V1}/me").json() == {"email": "ada@example.com", "token": "laptop script"}
+def test_me_names_the_learner_and_the_token_and_no_cache_keeps_it(api):
+    response = api.get(f"{V1}/me")
+    assert response.json() == {"email": "ada@example.com", "token": "laptop script"}
+    assert "no-store" in response["Cache-Control"]  # personal, as every signed-in page
 
 
 def test_setting_a_status_is_the_ticks_write_with_its_activity_and_streak(api, learner, catalog):
@@ -354,3 +356,14 @@ def test_time_stamps_are_the_learners_own(api, learner, catalog):
     )
     body = api.get(f"{V1}/me/progress/{catalog['shared'].uuid}").json()
     assert body["completed_at"].endswith(("Z", "+00:00"))
+
+
+def test_a_curators_token_is_no_admin(curator):
+    """A token opens the API only: the admin still asks its own sign-in."""
+    from apps.api.services import token_create
+
+    _, secret = token_create(user=curator, name="curating script")
+    script = Client(**bearer(secret))
+    assert script.get(f"{V1}/me").json()["email"] == "cora@example.com"
+    response = script.get("/admin/")
+    assert response.status_code == 302 and "login" in response["Location"]
