@@ -14,7 +14,7 @@ from ninja.openapi.docs import Swagger
 from ninja.pagination import PageNumberPagination, paginate
 
 from apps.api import selectors
-from apps.api.auth import ANYONE, LEARNER, ApiRateLimit
+from apps.api.auth import ANYONE, LEARNER, ApiRateLimit, rate_limit_consume
 from apps.api.schemas import (
     GuideOut,
     MeOut,
@@ -80,7 +80,13 @@ SIGN_IN = (
 
 @api.exception_handler(AuthenticationError)
 def unauthenticated(request, exc):
-    """401 with what to do, and the scheme to do it with (RFC 9110's WWW-Authenticate)."""
+    """401 with what to do, and the scheme to do it with (RFC 9110's WWW-Authenticate); 429
+    past the rate limit, which refused requests count against too (per address)."""
+    wait = rate_limit_consume(request)
+    if wait is not None:
+        response = api.create_response(request, {"detail": "Too many requests."}, status=429)
+        response["Retry-After"] = str(wait)
+        return response
     detail = exc.message if exc.message != AuthenticationError().message else SIGN_IN
     response = api.create_response(request, {"detail": detail}, status=401)
     response["WWW-Authenticate"] = 'Bearer realm="Syllabus API"'

@@ -89,6 +89,22 @@ def _rates_for(request) -> str:
     )
 
 
+def rate_limit_consume(request) -> int | None:
+    """Count `request` against RATE_LIMIT_API; None if it may go on, else the seconds to wait.
+    A refused one (401: a wrong token, a visitor asking for a learner's data) counts too, per
+    address: guessing costs as much as reading."""
+    usage = allauth_ratelimit.consume(
+        request,
+        app="allauth.account",
+        action=RATE_LIMIT_ACTION,
+        config={RATE_LIMIT_ACTION: _rates_for(request)},
+        limit_get=True,  # reads count too: this is every request of a script
+    )
+    if usage is not None:
+        return None
+    return ratelimits.wait_seconds(request, (RATE_LIMIT_ACTION,)) or 60
+
+
 class ApiRateLimit(BaseThrottle):
     """One instance serves every thread: the wait of a refused request is kept per thread, for
     ninja's `wait()` right after."""
@@ -97,16 +113,8 @@ class ApiRateLimit(BaseThrottle):
         self.refused = threading.local()
 
     def allow_request(self, request) -> bool:
-        usage = allauth_ratelimit.consume(
-            request,
-            app="allauth.account",
-            action=RATE_LIMIT_ACTION,
-            config={RATE_LIMIT_ACTION: _rates_for(request)},
-            limit_get=True,  # reads count too: this is every request of a script
-        )
-        if usage is None:
-            self.refused.wait = ratelimits.wait_seconds(request, (RATE_LIMIT_ACTION,))
-        return usage is not None
+        self.refused.wait = rate_limit_consume(request)
+        return self.refused.wait is None
 
     def wait(self) -> float | None:
         return getattr(self.refused, "wait", None)

@@ -367,3 +367,22 @@ def test_a_curators_token_is_no_admin(curator):
     assert script.get(f"{V1}/me").json()["email"] == "cora@example.com"
     response = script.get("/admin/")
     assert response.status_code == 302 and "login" in response["Location"]
+
+
+def test_refused_requests_count_against_the_address(visitor, settings, learner):
+    """Guessing tokens costs as much as reading: each 401 counts per address, then 429."""
+    settings.ACCOUNT_RATE_LIMITS = {**settings.ACCOUNT_RATE_LIMITS, "api": "100/m/user,3/m/ip"}
+    codes = [visitor.get(f"{V1}/me", **bearer(f"syl_guess{n}")).status_code for n in range(4)]
+    assert codes == [401, 401, 401, 429]
+    refused = visitor.get(f"{V1}/me")
+    assert refused.status_code == 429 and int(refused["Retry-After"]) >= 1
+
+
+def test_superusers_see_tokens_in_the_admin_without_their_secret(client, superuser, curator, token):
+    stored = ApiToken.objects.get()
+    client.force_login(superuser)
+    html = client.get("/admin/api/apitoken/").content.decode()
+    assert "laptop script" in html and stored.prefix in html and stored.digest not in html
+    assert client.get("/admin/api/apitoken/add/").status_code == 403
+    client.force_login(curator)
+    assert client.get("/admin/api/apitoken/").status_code == 403
