@@ -42,7 +42,8 @@ class BearerToken(HttpBearer):
             return None
         scheme, _, secret = header.partition(" ")
         if scheme.lower() != "bearer":
-            raise AuthenticationError(message="Send the token as `Authorization: Bearer <token>`.")
+            # Not ours (a proxy's Basic auth in front of the site): no token was sent.
+            return None
         return self.authenticate(request, secret.strip())
 
     def authenticate(self, request, token):

@@ -177,6 +177,8 @@ def test_a_token_on_a_public_read_is_checked_not_ignored(visitor, catalog, token
     assert visitor.get(f"{V1}/guides", **bearer(token)).status_code == 200
     response = visitor.get(f"{V1}/guides", **bearer("syl_wrong"))
     assert response.status_code == 401 and "not valid" in response.json()["detail"]
+    # Another scheme is not a token (a proxy's Basic auth in front of the site).
+    assert visitor.get(f"{V1}/guides", HTTP_AUTHORIZATION="Basic YTpi").status_code == 200
 
 
 # --- Queries ---------------------------------------------------------------------------------
