@@ -12,6 +12,7 @@ urlpatterns = [
     path("", include("apps.progress.urls")),
     path("", include("apps.paths.urls")),
     path("", include("apps.learning.urls")),
+    path("", include("apps.catalog.urls")),
 ]
 
 handler404 = "apps.core.views.page_not_found"

@@ -25,6 +25,7 @@ from django.views.decorators.http import require_GET, require_POST
 from apps.accounts import profiles, ratelimits, services, timezones
 from apps.accounts.forms import AccountDeleteForm, PublicProfileForm, TimeZoneForm
 from apps.accounts.models import Invite, PublicProfile
+from apps.learning.models import WhatsNewSeen
 from apps.paths.selectors import followed_paths_export
 from apps.progress import exports
 
@@ -82,6 +83,9 @@ def data_export(request):
     profile = PublicProfile.objects.filter(user=request.user).first()
     if profile:  # the learner's choice of public page is theirs to take along too
         data["public_profile"] = {"address": profile.slug, "public": profile.is_public}
+    seen = WhatsNewSeen.objects.filter(user=request.user).first()
+    if seen:  # how far they read What's new
+        data["whats_new_seen_up_to"] = seen.seen_up_to.isoformat()
     response = JsonResponse(data, json_dumps_params={"indent": 2, "ensure_ascii": False})
     filename = f"syllabus-export-{timezone.localdate():%Y-%m-%d}.json"
     response["Content-Disposition"] = content_disposition_header(

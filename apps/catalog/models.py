@@ -11,6 +11,7 @@ from functools import lru_cache
 
 from django.db import models
 from django.db.models import Q
+from django.utils import timezone
 
 from apps.core.reversing import reverse_cached
 
@@ -339,6 +340,14 @@ class Entry(CatalogModel):
         default=False, help_text="The guide's author marked it [DONE]."
     )
     raw = models.TextField(blank=True, help_text="The source line, as imported.")
+    added_at = models.DateTimeField(
+        null=True,
+        blank=True,
+        editable=False,
+        db_index=True,
+        help_text='When the entry was first published (set on save): what "What\'s new" and the '
+        "feeds date it by. Empty for a draft never published.",
+    )
 
     class Meta:
         ordering = ["section__guide", "section__position", "position"]
@@ -366,3 +375,12 @@ class Entry(CatalogModel):
 
     def __str__(self):
         return f"{self.section} → {self.resource}"
+
+    def save(self, *args, **kwargs):
+        # The first publishing is the entry's addition (a draft imported on Monday and published
+        # on Friday is new on Friday); unpublishing and publishing again keeps that first date.
+        if self.is_published and self.added_at is None:
+            self.added_at = timezone.now()
+            if kwargs.get("update_fields") is not None:
+                kwargs["update_fields"] = {*kwargs["update_fields"], "added_at"}
+        super().save(*args, **kwargs)

@@ -407,6 +407,89 @@ def catalog_overview() -> CatalogOverview:
     )
 
 
+# --- Additions (What's new, the feeds) -------------------------------------------------------
+def entries_added() -> list[Entry]:
+    """Every visible entry, newest addition first (`Entry.added_at`, its first publishing), each
+    with ``.resource`` and its tree section (``.section.guide``, ``.section.ancestors``): what the
+    feeds and the learners' What's new read. Shared per content version, read-only."""
+
+    def build():
+        tree = visible_tree()
+        entries = (
+            visible_entries()
+            .exclude(added_at=None)
+            .select_related("resource")
+            .order_by("-added_at", "-id")
+        )
+        return [tree.place(entry) for entry in entries]
+
+    return memoized("entries-added", build)
+
+
+def entries_added_since(since) -> list[Entry]:
+    """`entries_added` after ``since`` (None: all of them), newest first."""
+    if since is None:
+        return entries_added()
+    added = []
+    for entry in entries_added():
+        if entry.added_at <= since:
+            break
+        added.append(entry)
+    return added
+
+
+def entry_where(entry: Entry) -> str:
+    """ "Guide › Section › Subsection": where an entry of `entries_added` is."""
+    return " › ".join(
+        [entry.section.guide.title, *(str(s) for s in entry.section.ancestors), str(entry.section)]
+    )
+
+
+def first_added() -> dict:
+    """{resource_id: when its first visible entry was added}: when it became new to the catalog
+    (among the entries that have a date). Per content version, read-only."""
+
+    def build():
+        first: dict = {}
+        for entry in entries_added():  # newest first: the last one seen is the earliest
+            first[entry.resource_id] = entry.added_at
+        return first
+
+    return memoized("first-added", build)
+
+
+@dataclass(frozen=True)
+class TopicMembership:
+    """Which visible resources each published topic holds, and the other way round."""
+
+    topics: dict  # topic_id -> Topic (published), in the topics' order
+    resources_of: dict  # topic_id -> frozenset of visible resource ids
+    topics_of: dict  # resource_id -> tuple of topic ids
+
+
+def topic_membership() -> TopicMembership:
+    """Built once per content version (two queries cold, none warm); shared, read-only."""
+
+    def build():
+        visible = visible_resource_ids()
+        topics = {topic.id: topic for topic in Topic.objects.published()}
+        resources_of, topics_of = defaultdict(set), defaultdict(list)
+        pairs = Resource.topics.through.objects.filter(topic_id__in=list(topics)).values_list(
+            "topic_id", "resource_id"
+        )
+        for topic_id, resource_id in pairs.order_by("topic_id", "resource_id"):
+            if resource_id in visible:
+                resources_of[topic_id].add(resource_id)
+                topics_of[resource_id].append(topic_id)
+        return TopicMembership(
+            topics=topics,
+            resources_of={pk: frozenset(ids) for pk, ids in resources_of.items()},
+            topics_of={pk: tuple(ids) for pk, ids in topics_of.items()},
+        )
+
+    return memoized("topic-membership", build)
+
+
 # --- Guide -----------------------------------------------------------------------------------
 GUIDE_FACETS = (
     ("tier", "Tier", TIER_CHOICES),

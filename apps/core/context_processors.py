@@ -14,6 +14,7 @@ from django_htmx.jinja import htmx_script
 NAV_SECTIONS = {
     "dashboard": "dashboard",
     "notebook": "dashboard",
+    "whats-new": "dashboard",
     "guide-list": "guides",
     "guide-detail": "guides",
     "topic-list": "topics",
@@ -51,6 +52,8 @@ def _layout(
         "topics": reverse("learning:topic-list"),
         "paths": reverse("learning:path-list"),
         "search": reverse("learning:search"),
+        "catalog_feed": reverse("catalog:feed"),
+        "whats_new": reverse("learning:whats-new"),
         "account": reverse("accounts:account"),
         "login": reverse("account_login"),
         "logout": reverse("account_logout"),

@@ -7,7 +7,8 @@ from collections.abc import Iterable
 from dataclasses import dataclass, field
 
 from django.db import models, transaction
-from django.db.models import ForeignObjectRel
+from django.db.models import DateTimeField, ForeignObjectRel, Value
+from django.db.models.functions import Coalesce
 from django.utils import timezone
 
 from apps.catalog.models import (
@@ -92,9 +93,11 @@ def objects_set_published(*, queryset, published: bool) -> list:
     """Publish or unpublish any catalog objects."""
     with transaction.atomic():
         changed = list(_rows(queryset).exclude(is_published=published))
-        queryset.model._default_manager.filter(pk__in=[obj.pk for obj in changed]).update(
-            is_published=published, updated_at=timezone.now()
-        )
+        now = timezone.now()
+        values = {"is_published": published, "updated_at": now}
+        if published and queryset.model is Entry:  # as Entry.save: the first publishing dates it
+            values["added_at"] = Coalesce("added_at", Value(now, output_field=DateTimeField()))
+        queryset.model._default_manager.filter(pk__in=[obj.pk for obj in changed]).update(**values)
     return changed
 
 

@@ -14,6 +14,7 @@ from django.http import Http404, HttpResponse, QueryDict
 from django.shortcuts import redirect, render
 from django.template.defaultfilters import pluralize
 from django.urls import reverse
+from django.utils import timezone
 from django.utils.http import url_has_allowed_host_and_scheme
 from django.utils.safestring import mark_safe
 from django.views.decorators.http import require_POST, require_safe
@@ -26,8 +27,10 @@ from apps.catalog.models import Guide, ResourceAlias, Topic
 from apps.core.content import memoized, published_get
 from apps.core.reversing import reverse_cached
 from apps.learning import scope as scopes
-from apps.learning import shared
+from apps.learning import shared, whatsnew
+from apps.learning.forms import SeenForm
 from apps.learning.scope import TickScope
+from apps.learning.services import whats_new_mark_seen
 from apps.learning.shared import overlay_fill
 from apps.learning.status_filter import (
     status_filter_context,
@@ -340,6 +343,8 @@ def dashboard(request):
     user = request.user
     overview = progress_selectors.progress_overview(user=user)
     statuses = overview.statuses
+    follows = path_selectors.follows_for(user=user)
+    seen = whatsnew.seen_up_to(user=user)
     guide = progress_selectors.last_guide(
         guides=selectors.guides_with_top_sections(), recent=overview.recent
     )
@@ -359,14 +364,58 @@ def dashboard(request):
         "recent_rows": overview.done,
         "year": progress_selectors.activity_year(user=user),
         "followed_paths": path_selectors.followed_paths(
-            user=user, statuses=statuses, follows=path_selectors.follows_for(user=user)
+            user=user, statuses=statuses, follows=follows
         ),
+        "whats_new": whatsnew.whats_new(statuses=statuses, follows=follows, seen=seen, since=seen),
+        "whats_new_shown_at": timezone.now(),
         "tick_scope": scopes.DASHBOARD,
         "statuses": statuses,
         "data_links": {fmt: reverse_cached("progress:export", fmt) for fmt in ("md", "csv", "json")}
         | {"import": reverse_cached("progress:import")},
     }
     return render(request, "progress/dashboard.html", context)
+
+
+@login_required
+@require_safe
+def whats_new(request):
+    """What was added to what the learner uses (apps.learning.whatsnew); opening the page (a GET,
+    not a HEAD) moves their "seen up to" to now, after the page is read with the old one."""
+    user, now = request.user, timezone.now()
+    seen = whatsnew.seen_up_to(user=user)
+    news = whatsnew.whats_new(
+        statuses=progress_selectors.statuses_for(user=user),
+        follows=path_selectors.follows_for(user=user),
+        seen=seen,
+        since=whatsnew.page_since(user=user, seen=seen, now=now),
+    )
+    if request.method == "GET":
+        whats_new_mark_seen(user=user, when=now)
+    return render(request, "learning/whats_new.html", {"news": news})
+
+
+SEEN_REFUSED = (
+    "That “Mark as seen” could not be read; nothing was changed. Reload the page and try again."
+)
+
+
+@login_required
+@require_POST
+def whats_new_seen(request):
+    """The dashboard block's "Mark as seen": the learner's "seen up to" moves to the moment the
+    block was shown (never later than now). htmx removes the block; without JavaScript the
+    dashboard comes back without it."""
+    back = safe_next(request, reverse_cached("learning:dashboard"))
+    form = SeenForm(request.POST)
+    if not form.is_valid():
+        return _refused(request, SEEN_REFUSED, status=400, back=back)
+    whats_new_mark_seen(
+        user=request.user, when=min(form.cleaned_data["seen_up_to"], timezone.now())
+    )
+    if request.htmx:
+        return HttpResponse("")  # the block is swapped for nothing
+    messages.success(request, "Marked as seen.")
+    return redirect(back)
 
 
 @require_safe

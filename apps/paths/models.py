@@ -8,6 +8,7 @@ Progress rows on those resources, never stored here.
 from django.conf import settings
 from django.db import models
 from django.db.models import Q
+from django.utils import timezone
 
 from apps.catalog.models import CatalogModel, Guide, Resource, Section, UUIDModel
 from apps.core.reversing import reverse_cached
@@ -82,6 +83,15 @@ class StepResource(UUIDModel):
     step = models.ForeignKey(PathStep, on_delete=models.CASCADE, related_name="step_resources")
     resource = models.ForeignKey(Resource, on_delete=models.CASCADE, related_name="step_links")
     position = models.PositiveIntegerField()
+    # A path publishes as a whole, so a resource's addition to a step is when it joined it.
+    added_at = models.DateTimeField(
+        null=True,
+        blank=True,
+        default=timezone.now,
+        editable=False,
+        help_text='When the resource joined the step: what "What\'s new" dates it by. Empty: '
+        "added before this was recorded.",
+    )
 
     class Meta:
         ordering = ["step", "position"]

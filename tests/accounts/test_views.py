@@ -3,6 +3,7 @@
 import re
 import sys
 import types
+from datetime import timedelta
 from html import unescape
 
 import pytest
@@ -14,6 +15,7 @@ from django.contrib.auth import get_user_model
 from django.contrib.messages import get_messages
 from django.test import override_settings
 from django.urls import reverse
+from django.utils import timezone
 
 from tests.factories import UserFactory
 
@@ -146,6 +148,16 @@ def test_data_export_is_a_json_attachment_of_only_my_data(
         "followed_paths": [],
     }
     assert b"eve" not in response.content
+
+
+def test_data_export_holds_how_far_i_read_whats_new(learner_client, learner, other_learner):
+    from apps.learning.models import WhatsNewSeen
+
+    mine = timezone.now()
+    WhatsNewSeen.objects.create(user=learner, seen_up_to=mine)
+    WhatsNewSeen.objects.create(user=other_learner, seen_up_to=mine - timedelta(days=3))
+    data = learner_client.get(reverse("accounts:data-export")).json()
+    assert data["whats_new_seen_up_to"] == mine.isoformat()
 
 
 def test_data_export_ignores_any_user_in_the_query(

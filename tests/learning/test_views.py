@@ -1010,8 +1010,8 @@ def test_dashboard_query_count_does_not_grow_with_rows(client, learner, catalog)
     for resource in catalog["resources"][2:] + catalog["other_resources"]:
         progress_set_status(user=learner, resource=resource, status=Status.DONE)
     # Warm: the session, its user, the token, then the learner's rows (statuses, latest started
-    # and done, latest changed), their activity days and followed paths.
-    assert page_queries(client, reverse("learning:dashboard")) == small == (small[0], 3 + 3)
+    # and done, latest changed), their activity days, followed paths and What's new "seen up to".
+    assert page_queries(client, reverse("learning:dashboard")) == small == (small[0], 3 + 4)
 
 
 def test_guide_page_with_progress_keeps_a_constant_query_count(client, learner, catalog):
