@@ -39,8 +39,9 @@ class Place:
     """Where a resource was added that concerns the learner."""
 
     kind: str  # "guide", "topic" or "path"
-    label: str
+    label: str  # "Guide › Section", "Topic", "Path › Step"
     url: str
+    short: str  # the guide's, topic's or path's title
 
 
 @dataclass
@@ -131,17 +132,19 @@ def whats_new(*, statuses, follows: dict, seen: datetime, since: datetime) -> Wh
 
     for entry in entries:
         if entry.section.guide_id in guides_used:
-            section_url = f"{entry.section.guide.get_absolute_url()}#{entry.section.anchor}"
-            add(
-                entry.resource,
-                entry.added_at,
-                Place("guide", catalog_selectors.entry_where(entry), section_url),
+            guide = entry.section.guide
+            place = Place(
+                "guide",
+                catalog_selectors.entry_where(entry),
+                f"{guide.get_absolute_url()}#{entry.section.anchor}",
+                guide.title,
             )
+            add(entry.resource, entry.added_at, place)
         if first_added.get(entry.resource_id) == entry.added_at:  # new to the catalog
             for topic_id in membership.topics_of.get(entry.resource_id, ()):
                 if topic_id in topics_used:
                     topic = membership.topics[topic_id]
-                    place = Place("topic", topic.title, topic.get_absolute_url())
+                    place = Place("topic", topic.title, topic.get_absolute_url(), topic.title)
                     add(entry.resource, entry.added_at, place)
     for path in path_selectors.published_paths():
         items = [item for step in path.ordered_steps for item in step.published_items]
@@ -154,6 +157,7 @@ def whats_new(*, statuses, follows: dict, seen: datetime, since: datetime) -> Wh
                         "path",
                         f"{path.title} › {step.title}",
                         f"{path.get_absolute_url()}#{step.anchor}",
+                        path.title,
                     )
                     add(item.resource, item.added_at, place)
     return WhatsNew(

@@ -500,6 +500,24 @@ def test_reimporting_a_guide_needs_replace_and_keeps_resources():
 
 
 @pytest.mark.django_db
+def test_replacing_a_guide_keeps_when_its_entries_were_added():
+    from datetime import timedelta
+
+    from django.utils import timezone
+
+    apply_import(plan_import(GUIDE_A, guide_slug="guide-a"))
+    long_ago = timezone.now() - timedelta(days=90)
+    Entry.objects.update(added_at=long_ago)
+    apply_import(
+        plan_import(GUIDE_A + "- [ ] [New one](https://example.com/new)\n", guide_slug="guide-a"),
+        replace=True,
+    )
+    dates = dict(Entry.objects.values_list("resource__title", "added_at"))
+    assert dates.pop("New one") > timezone.now() - timedelta(minutes=1)
+    assert set(dates.values()) == {long_ago}  # What's new and the feeds see one addition
+
+
+@pytest.mark.django_db
 def test_import_adds_missing_extra_links_but_never_edits_a_resource():
     apply_import(plan_import("# A\n## S\n- [ ] [Main](https://example.com/main)\n", guide_slug="a"))
     Resource.objects.filter(url="https://example.com/main").update(title="Curated title")

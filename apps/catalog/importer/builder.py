@@ -6,6 +6,7 @@ and a seeded one have the same fields and the same uuids.
 
 import re
 from dataclasses import dataclass, field
+from datetime import datetime
 
 from django.contrib.admin.models import ADDITION, CHANGE, LogEntry
 from django.contrib.contenttypes.models import ContentType
@@ -306,6 +307,7 @@ def apply_import(
     result = ImportResult()
     with transaction.atomic():
         topics = _topics_by_slug(plan, result)
+        added_before: dict[tuple[str, int], datetime] = {}
         for planned_guide in plan.guides:
             guide = Guide.objects.filter(slug=planned_guide.slug).first()
             if guide is not None and not replace:
@@ -321,6 +323,15 @@ def apply_import(
                 guide.save()
                 result.add("guides")
             else:
+                # A rebuilt entry of a resource the guide listed before keeps its date of
+                # addition: replacing a guide's sections adds nothing new for learners.
+                for resource_id, added_at in (
+                    Entry.objects.filter(section__guide=guide)
+                    .exclude(added_at=None)
+                    .order_by("-added_at")
+                    .values_list("resource_id", "added_at")
+                ):
+                    added_before[guide.slug, resource_id] = added_at  # the earliest, last
                 guide.sections.all().delete()
             result.guide = guide
         fixes = set(title_fixes(plan)) if retitle is None else retitle
@@ -336,8 +347,10 @@ def apply_import(
                 section.save()
                 result.add("sections")
             for planned in planned_guide.entries:
-                new_entry(
+                entry = new_entry(
                     planned, sections[planned.section.uuid], resources[planned.resource.key]
-                ).save()
+                )
+                entry.added_at = added_before.get((planned_guide.slug, entry.resource_id))
+                entry.save()
                 result.add("entries")
     return result
