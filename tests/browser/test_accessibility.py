@@ -66,6 +66,7 @@ PAGES = [
     ("path-list", True, lambda c: "/paths/"),
     ("path", True, lambda c: c["path"].get_absolute_url()),
     ("dashboard", True, lambda c: "/dashboard/"),
+    ("whats-new", True, lambda c: "/whats-new/"),
     ("sign-in", False, lambda c: "/accounts/login/"),
     ("account", True, lambda c: "/account/"),
 ]
