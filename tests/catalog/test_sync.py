@@ -263,6 +263,20 @@ def test_sync_of_a_changed_list_updates_in_place_and_keeps_progress_and_edits(cu
     assert again.is_empty, again.summary()
 
 
+def test_a_sync_dates_the_entries_it_adds_and_keeps_the_dates_of_those_it_keeps(curated_guide):
+    from datetime import timedelta
+
+    from django.utils import timezone
+
+    guide, _ = curated_guide
+    long_ago = timezone.now() - timedelta(days=90)
+    Entry.objects.update(added_at=long_ago)
+    apply_sync(plan_import(AFTER, guide_slug="serving", title="Serving"))
+    dates = {url: entry_of(guide, url).added_at for url in (TRT, VLLM, SGLANG, FLASH, ORCA)}
+    assert dates.pop(TRT) > timezone.now() - timedelta(minutes=1)  # new in What's new, the feeds
+    assert set(dates.values()) == {long_ago}  # kept, moved and changed rows are not additions
+
+
 def test_a_source_change_of_a_heading_updates_the_section_a_curator_edit_elsewhere_stays(
     curated_guide,
 ):
