@@ -562,7 +562,7 @@ class EntryAdmin(PositionedAdminMixin, CatalogModelAdmin):
         "section__position",
         "position",
     ]
-    readonly_fields = ["uuid", "created_at", "updated_at", "recent_changes"]
+    readonly_fields = ["uuid", "created_at", "added_at", "updated_at", "recent_changes"]
     fieldsets = [
         (None, {"fields": ["section", "resource", "position", "is_published"]}),
         (
@@ -572,7 +572,7 @@ class EntryAdmin(PositionedAdminMixin, CatalogModelAdmin):
         (
             "History",
             {
-                "fields": ["recent_changes", "uuid", "created_at", "updated_at"],
+                "fields": ["recent_changes", "uuid", "created_at", "added_at", "updated_at"],
                 "classes": ["collapse"],
             },
         ),
