@@ -243,6 +243,18 @@ class ContentTriggers(migrations.RunSQL):
         return f"Content-version triggers on {', '.join(self.tables)}"
 
 
+class ContentTriggersBothWays(ContentTriggers):
+    """`ContentTriggers` that also watches `tables` when its migration is reversed. The first
+    operation of a migration whose reverse makes SQLite remake a table (removing a column it
+    added in place): reversed, it runs last and puts back the triggers the remake dropped."""
+
+    def database_backwards(self, app_label, schema_editor, from_state, to_state):
+        self._content_sql(app_label, schema_editor, to_state, forwards=True)
+
+    def describe(self):
+        return f"Content-version triggers on {', '.join(self.tables)}, kept when reversed"
+
+
 def _single_token(state) -> bool:
     try:
         model = state.apps.get_model("core", "ContentVersion")

@@ -7,6 +7,8 @@ from django.db import connection
 from django.db.migrations.executor import MigrationExecutor
 from django.utils import timezone
 
+from tests.core.test_content import watched_tables
+
 pytestmark = pytest.mark.django_db(transaction=True)
 
 
@@ -38,3 +40,14 @@ def test_entry_added_at_takes_a_published_entrys_creation_date_and_leaves_drafts
         assert dates == {1: created, 2: None}
     finally:
         migrate(*MigrationExecutor(connection).loader.graph.leaf_nodes())
+    # Reversed (SQLite remade the table) and applied again, the table is still watched.
+    assert "catalog_entry" in watched_tables()
+
+
+def test_the_added_at_migrations_reversed_leave_their_tables_watched():
+    try:
+        migrate(("catalog", "0006_resource_search_index"), ("paths", "0003_constraint_messages"))
+        assert {"catalog_entry", "paths_stepresource"} <= watched_tables()
+    finally:
+        migrate(*MigrationExecutor(connection).loader.graph.leaf_nodes())
+    assert {"catalog_entry", "paths_stepresource"} <= watched_tables()

@@ -6,13 +6,19 @@ entry was created published unless a curator held it back); drafts stay empty un
 
 from django.db import migrations, models
 
+from apps.core.content import ContentTriggersBothWays
+
 
 class Migration(migrations.Migration):
     dependencies = [
         ("catalog", "0006_resource_search_index"),
+        ("core", "0004_content_tokens_per_table"),
     ]
 
     operations = [
+        # SQLite adds the column in place, keeping the table's triggers; reversed, it remakes
+        # the table to drop it, and this (run last then) watches the table again.
+        ContentTriggersBothWays(["catalog_entry"]),
         migrations.AddField(
             model_name="entry",
             name="added_at",

@@ -8,15 +8,21 @@ table keeps its content-version triggers); new rows get theirs from the model's 
 import django.utils.timezone
 from django.db import migrations, models
 
+from apps.core.content import ContentTriggersBothWays
+
 HELP = 'When the resource joined the step: what "What\'s new" dates it by. Empty: added before this was recorded.'
 
 
 class Migration(migrations.Migration):
     dependencies = [
         ("paths", "0003_constraint_messages"),
+        ("core", "0004_content_tokens_per_table"),
     ]
 
     operations = [
+        # Reversed, SQLite remakes the table to drop the column: this, run last then, watches
+        # it again.
+        ContentTriggersBothWays(["paths_stepresource"]),
         migrations.SeparateDatabaseAndState(
             database_operations=[
                 migrations.AddField(
