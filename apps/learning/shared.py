@@ -12,8 +12,10 @@ The contract:
   `{% progress_bar %}` in it becomes a hole. `Overlay.fill` serves one learner by putting their
   status in each tick and their tally in each bar (`bar_html`): string joins instead of
   rendering hundreds of rows. Each tick variant is rendered from the real template once per
-  overlay build and every row's ticks stamped from it (widgets.TickStencil); see
-  docs/BENCHMARKS.md ("How pages are built fast") for what a build and a fill cost.
+  overlay build and every row's ticks stamped from it (stencils.TickStencil); a row included
+  with `{% stamp_row %}` is stamped too, from one render of its template per shape
+  (stencils.RowStencils). See docs/BENCHMARKS.md ("How pages are built fast") for what a build
+  and a fill cost.
 - Rows (`{% row_start %}`…`{% row_end %}`) are marked too, with their resource, so that a
   learner's status filter (apps.learning.status_filter) leaves out rows when filling, and each
   `{% note_mark %}` is a hole filled when the learner has a note on its resource. The filter
@@ -23,6 +25,7 @@ Everything else a page shows is rendered per request.
 """
 
 import sys
+from bisect import bisect_right
 from collections.abc import Collection
 from dataclasses import dataclass
 from urllib.parse import urlencode
@@ -34,7 +37,8 @@ from django.utils.safestring import SafeString, mark_safe
 
 from apps.catalog import selectors
 from apps.core.content import ContentMemo, content_token_names, content_tokens, memoized
-from apps.learning.widgets import Bar, TickStencil, bar_html, guide_bar, section_bar
+from apps.learning.stencils import RowStencils, TickStencil
+from apps.learning.widgets import Bar, bar_html, guide_bar, note_mark_html, section_bar
 from apps.progress.models import Status
 from apps.progress.selectors import Tally
 
@@ -202,9 +206,11 @@ def overlay_fill(
     )
 
 
-def overlay_render(template_name: str, context: dict) -> Overlay:
-    """Render `template_name` with a marker for each hole its tags register, then split at them."""
-    holes = _Holes()
+def overlay_render(template_name: str, context: dict, *, stamp: bool = True) -> Overlay:
+    """Render `template_name` with a marker for each hole its tags register, then split at them.
+    `stamp`: rows of `{% stamp_row %}` stamped from stencils (False: rendered one by one, as the
+    tests compare)."""
+    holes = _Holes(stamp=stamp)
 
     def query_hole(separator):  # for apps.catalog's {% filter_url %}, which cannot import this
         holes.append(QueryHole(separator))
@@ -219,18 +225,32 @@ def overlay_render(template_name: str, context: dict) -> Overlay:
 
 
 class _Holes(list):
-    """The holes an overlay's template registers, and the tick stencils its rows are stamped
-    from: each variant rendered once per build, so an edited tick template shows at the next one."""
+    """The holes an overlay's template registers (its tags call the methods below), the tick
+    stencils its rows are stamped from, and its row stencils (`rows`, None when rows are
+    rendered): each variant rendered once per build, so an edited template shows at the next one."""
 
-    def __init__(self):
+    def __init__(self, *, stamp: bool = True):
         super().__init__()
         self.stencils: dict[tuple, TickStencil] = {}
+        self.rows = RowStencils(HOLES) if stamp else None
 
     def stencil(self, *, status: str, signed_in: bool, oob: bool) -> TickStencil:
         key = (status, signed_in, oob)
         if key not in self.stencils:
             self.stencils[key] = TickStencil(status=status, signed_in=signed_in, oob=oob)
         return self.stencils[key]
+
+    def tick(self, *, resource, slot: str, oob: bool) -> SafeString:
+        return tick_hole(self, resource=resource, slot=slot, oob=oob)
+
+    def row_start(self, resource) -> SafeString:
+        return row_mark(self, resource.id)
+
+    def row_end(self) -> SafeString:
+        return row_mark(self, None)
+
+    def note(self, resource) -> SafeString:
+        return note_hole(self, resource_id=resource.id, html=note_mark_html(resource))
 
 
 def tick_hole(holes: "_Holes", *, resource, slot: str, oob: bool) -> SafeString:
@@ -344,19 +364,40 @@ def _topic_parts_build(*, topic, filters, path):
     )
 
 
-def topic_rows(
-    *, topic, filters: dict, path: str, page_number, kept=None
-) -> tuple[Page, list[Overlay]]:
-    """One page of a topic's rows (its object_list: their resource ids) and each row as an
-    overlay: of every row; or with `kept` (the ids a learner's status filter keeps, in page order)
-    of those only. Either way each row comes from the shared page of every row it is on, built
-    once per content version and page (`_topic_page_rows`), so a learner's filter renders nothing
-    of its own. An out-of-range or junk page number gives the last or the first page
-    (Paginator.get_page, as selectors.topic_page), and reads the page it shows: junk makes no new
-    entries."""
+@dataclass(frozen=True)
+class TopicRows:
+    page: Page  # the page the rows start on (its number; its paginator: every row listed)
+    rows: list  # each row as an overlay
+    stop: int  # the index in the list just past the last row (start + rows, hidden rows counted)
+    last: object  # the last row's resource uuid (None for none): "Load more" continues after it
+
+    @property
+    def has_next(self) -> bool:
+        return self.stop < self.page.paginator.count
+
+
+def topic_rows(*, topic, filters: dict, path: str, page_number, kept=None, after=None) -> TopicRows:
+    """One page of a topic's rows: of every row, or with `kept` (the ids a learner's status filter
+    keeps, in page order) of those only; with `after` (a resource id: the last row on screen),
+    the page of rows that follow it instead, wherever it is now: a row that left the list since
+    (ticked done under "hide done") shifts no row past the learner. Either way each row comes
+    from the shared page of every row it is on, built once per content version and page
+    (`_topic_page_build`), so a learner's filter renders nothing of its own. An out-of-range or
+    junk page number gives the last or the first page (Paginator.get_page, as
+    selectors.topic_page), and reads the page it shows: junk makes no new entries."""
     parts = topic_parts(topic=topic, filters=filters, path=path)
     size = selectors.TOPIC_PAGE_SIZE
-    page = Paginator(parts.resource_ids if kept is None else kept, size).get_page(page_number)
+    listed = parts.resource_ids if kept is None else kept
+    paginator = Paginator(listed, size)
+    if after in parts.positions:  # the first listed row past it: positions grow along `listed`
+        position = parts.positions[after]
+        start = bisect_right(listed, position, key=parts.positions.__getitem__)
+        page = paginator.get_page(start // size + 1)
+        ids = listed[start : start + size]
+    else:
+        page = paginator.get_page(page_number)
+        start = (page.number - 1) * size
+        ids = page.object_list
     shared_pages: dict[int, dict] = {}
 
     def row(pk):
@@ -368,15 +409,24 @@ def topic_rows(
             )
         return shared_pages[number].get(pk)  # None: hidden by a write since this request began
 
-    rows = [row(pk) for pk in page.object_list]
-    return page, [overlay for overlay in rows if overlay is not None]
+    rows = [found for found in map(row, ids) if found is not None]
+    return TopicRows(
+        page=page,
+        rows=[overlay for _, overlay in rows],
+        stop=start + len(ids),
+        last=rows[-1][0] if rows else None,
+    )
 
 
 def _topic_page_build(*, resource_ids, number) -> dict:
-    """{resource id: its row as an overlay} of page `number` of `resource_ids`, in page order."""
+    """{resource id: (its uuid, its row as an overlay)} of page `number` of `resource_ids`, in
+    page order."""
     page = selectors.topic_page(resource_ids=resource_ids, page_number=number)
     return {
-        resource.id: overlay_render("catalog/includes/resource_row.html", {"resource": resource})
+        resource.id: (
+            resource.uuid,
+            overlay_render("catalog/includes/resource_row.html", {"resource": resource}),
+        )
         for resource in page.object_list
     }
 

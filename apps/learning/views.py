@@ -219,14 +219,16 @@ def topic_detail(request, slug):
     if status_filter.choice:
         show = status_filter.show
         kept = [pk for pk, status in zip(parts.resource_ids, found, strict=True) if show(status)]
-    page, rows = shared.topic_rows(
+    appending = bool(request.htmx) and request.htmx.target == "topic-rows"
+    listed = shared.topic_rows(
         topic=topic,
         filters=filters,
         path=request.path,
         page_number=request.GET.get("page"),
         kept=kept,
+        after=_row_after(request.GET.get("after")) if appending else None,
     )
-    appending = bool(request.htmx) and request.htmx.target == "topic-rows"
+    page = listed.page
     first = page
     if appending:  # the nav after the rows speaks for every page on screen since the page loaded
         shown_from = QueryDict(urlsplit(request.htmx.current_url or "").query).get("page")
@@ -235,9 +237,12 @@ def topic_detail(request, slug):
     params = filters | status_filter.params()
     query = urlencode(status_filter.params())
 
-    def url(number):
-        return shared.tick_next(request.path, params | ({"page": number} if number > 1 else {}))
+    def url(number, **more):
+        return shared.tick_next(
+            request.path, params | ({"page": number} if number > 1 else {}) | more
+        )
 
+    size = page.paginator.per_page
     context |= status_filter_context(
         status_filter,
         found,
@@ -250,10 +255,17 @@ def topic_detail(request, slug):
         "parts": parts,
         "page": page,
         "head": overlay_fill(request, parts.head, statuses=statuses, query=query),
-        "rows": mark_safe("".join(overlay_fill(request, row, statuses=statuses) for row in rows)),
-        "where": _rows_shown(first, page, of_all=kept is None),
+        "rows": mark_safe(
+            "".join(overlay_fill(request, row, statuses=statuses) for row in listed.rows)
+        ),
+        "where": _rows_shown(first, listed.stop, of_all=kept is None),
         "previous_url": url(first.previous_page_number()) if first.has_previous() else "",
-        "next_url": url(page.next_page_number()) if page.has_next() else "",
+        # Without JavaScript, the page holding the next row; "Load more" asks for the rows after
+        # the last one on screen, so one that left the list since is no reason to skip another.
+        "next_url": url(listed.stop // size + 1) if listed.has_next else "",
+        "more_url": url(listed.stop // size + 1, after=listed.last)
+        if listed.has_next and listed.last
+        else "",
         "tick_next": url(page.number),
         "tick_scope": TickScope.of_topic(topic),
         "statuses": statuses,
@@ -267,13 +279,23 @@ def topic_detail(request, slug):
     return _page_or_fragment(request, "catalog/topic_detail.html", "topic-resources", context)
 
 
-def _rows_shown(first, last, *, of_all: bool) -> str:
-    """ "Showing 101–200 of 1,033 resources" for the rows from page `first` to page `last`. Under a
-    status filter the total is the filter's own sentence, which a tick refreshes (here it would
-    go stale as ticked rows leave)."""
-    shown = f"Showing {first.start_index():,}–{last.end_index():,}"
-    count = last.paginator.count
+def _rows_shown(first, stop: int, *, of_all: bool) -> str:
+    """ "Showing 101–200 of 1,033 resources" for the rows from page `first` to the list's index
+    `stop`. Under a status filter the total is the filter's own sentence, which a tick refreshes
+    (here it would go stale as ticked rows leave)."""
+    shown = f"Showing {first.start_index():,}–{stop:,}"
+    count = first.paginator.count
     return f"{shown} of {count:,} resource{pluralize(count)}" if of_all else shown
+
+
+def _row_after(value) -> int | None:
+    """The resource id of "Load more"'s `after` (a visible resource's uuid), else None."""
+    if not value:
+        return None
+    try:
+        return selectors.visible_resource(uuid=value).id
+    except Http404:
+        return None
 
 
 @require_safe

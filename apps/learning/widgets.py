@@ -5,22 +5,20 @@ asks that kind of page's refresh (`TICK_REFRESHES`) for exactly the bars it hold
 resource, each with a stable DOM id so htmx swaps it in place.
 
 The tick is a template (progress/includes/tick.html); shared parts stamp it from a stencil
-(`TickStencil`). The bar, drawn dozens of times per page
+(apps.learning.stencils.TickStencil). The bar, drawn dozens of times per page
 and per request, is `bar_html` below: its markup lives here, tested in tests/learning.
 """
 
-import re
-import uuid
 from dataclasses import dataclass
 from datetime import timedelta
 from functools import lru_cache
 
 from django.http import Http404
 from django.template.loader import render_to_string
-from django.utils.html import conditional_escape, escape
+from django.utils.html import escape
 from django.utils.safestring import SafeString, mark_safe
 
-from apps.catalog.models import Guide, Resource, Topic
+from apps.catalog.models import Guide, Topic
 from apps.catalog.selectors import (
     guide_entries,
     guide_structure,
@@ -84,66 +82,6 @@ def tick_html(
         "menu_open": menu_open,
     }
     return mark_safe(render_to_string(TICK_TEMPLATE, context))
-
-
-class _StencilResource:
-    """Stands in for a resource while a tick's stencil is rendered: placeholders for the fields
-    the tick shows, and nothing else (a field the template starts to show renders empty here,
-    and the stamped ticks stop matching tick_html in tests/learning/test_tick_stencil.py)."""
-
-    uuid = uuid.UUID("00000000-57e0-4c11-8000-0000000000f1")
-    title = "\x02title\x03"  # escape() leaves it alone; no real title holds control characters
-
-    def get_absolute_url(self):
-        return Resource.get_absolute_url(self)
-
-
-_STENCIL_SLOT = "\x02slot\x03"
-_STENCIL_FIELDS = re.compile(
-    f"({re.escape(str(_StencilResource.uuid))}|\x02title\x03|\x02slot\x03)"
-)
-
-
-class TickStencil:
-    """One tick variant (status, visitor or learner, out of band or not) rendered once through
-    TICK_TEMPLATE with placeholder fields; `stamp` makes any resource's tick from it by joining
-    its escaped fields in: the same bytes as tick_html, without a template render per row (a
-    225-row guide rendered five variants per row: 80 % of its cold build)."""
-
-    def __init__(self, *, status, signed_in, oob=False, menu=True, menu_open=False):
-        html = tick_html(
-            resource=_StencilResource(),
-            slot=_STENCIL_SLOT,
-            status=status,
-            signed_in=signed_in,
-            oob=oob,
-            menu=menu,
-            menu_open=menu_open,
-        )
-        pieces = _STENCIL_FIELDS.split(html)  # literal, field, literal, field, …, literal
-        self._literals = pieces[0::2]
-        self._fields = [
-            "uuid" if piece == str(_StencilResource.uuid) else piece.strip("\x02\x03")
-            for piece in pieces[1::2]
-        ]
-
-    @staticmethod
-    def fields(*, resource, slot: str) -> dict[str, str]:
-        """A row's values as its ticks show them: worked out once for every variant stamped."""
-        return {
-            "uuid": str(resource.uuid),
-            "title": conditional_escape(resource.title),
-            "slot": conditional_escape(slot),
-        }
-
-    def stamp(self, fields: dict[str, str]) -> SafeString:
-        """This variant's tick for the row whose `fields` (TickStencil.fields) are given."""
-        literals = self._literals
-        out = [literals[0]]
-        for index, field in enumerate(self._fields, start=1):
-            out.append(fields[field])
-            out.append(literals[index])
-        return SafeString("".join(out))
 
 
 # Every status: (as pages and ticks spell it, as a form posts it, label).

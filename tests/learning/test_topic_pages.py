@@ -211,6 +211,84 @@ def test_a_tick_on_page_three_counts_every_row_like_a_reload(topic, learner):
     assert "Hide done: showing 24 of 25 resources." in after
 
 
+def more_link(html) -> str:
+    """Where htmx's "Load more" asks (its hx-get), as the browser sends it."""
+    match = re.search(r'rel="next" href="[^"]*" hx-get="([^"]*)" hx-target="#topic-rows"', html)
+    return match.group(1).replace("&amp;", "&")
+
+
+def append(client, more, shown_from) -> str:
+    """The rows htmx appends when the learner scrolls to "Load more" on `shown_from`."""
+    return get(
+        client,
+        more,
+        HX_Request="true",
+        HX_Target="topic-rows",
+        HX_Current_URL=f"http://testserver{shown_from}",
+    )
+
+
+def test_load_more_after_a_tick_hid_a_row_skips_no_row(topic, learner):
+    """With "hide done" on, a row ticked done leaves the screen and the list: "Load more" then
+    continues after the last row on screen, not at an offset that counted the row gone."""
+    from tests.learning.test_status_filter import htmx_tick
+
+    client = signed_in(learner)
+    page = f"{URL}?status=not_done"
+    first = get(client, page)
+    assert titles(first) == [f"Note {n:03d}" for n in range(10)]
+    more = more_link(first)
+    assert more == f"{URL}?status=not_done&page=2&after={topic.grown[9].uuid}"
+    assert link(first, "next") == f"{URL}?status=not_done&page=2"  # without JavaScript
+    response = htmx_tick(client, topic.grown[3], scope="topic:kernels", page=page)
+    assert f'<li id="resource-{topic.grown[3].uuid}" hx-swap-oob="delete">' in (
+        response.content.decode()
+    )
+    appended = append(client, more, page)
+    assert titles(appended) == [f"Note {n:03d}" for n in range(10, 20)]  # Note 010 too
+    assert where(appended) == "Showing 1–19"  # the nine left of page one and these ten
+    assert link(appended, "next") == f"{URL}?status=not_done&page=2"  # row 20 is the 20th now
+    last = append(client, more_link(appended), page)
+    assert titles(last) == [f"Note {n:03d}" for n in range(20, 25)] and link(last, "next") is None
+    # The offset alone (what "Load more" asked for before) skips Note 010, which moved to page 1.
+    assert titles(append(client, f"{URL}?status=not_done&page=2", page))[0] == "Note 011"
+
+
+def test_load_more_continues_after_its_row_when_that_row_left_too(topic, learner):
+    from tests.learning.test_status_filter import htmx_tick
+
+    client = signed_in(learner)
+    page = f"{URL}?status=not_done"
+    more = more_link(get(client, page))
+    for resource in (topic.grown[9], topic.grown[10]):  # the last row on screen, the next one
+        htmx_tick(client, resource, scope="topic:kernels", page=page)
+    assert titles(append(client, more, page)) == [f"Note {n:03d}" for n in range(11, 21)]
+    # An `after` that names no row on the topic falls back to the page number.
+    other = ResourceFactory(title="Elsewhere")
+    EntryFactory(resource=other)
+    for after in (other.uuid, "junk", ""):
+        html = append(client, f"{URL}?status=not_done&page=2&after={after}", page)
+        assert titles(html)[0] == "Note 012"  # page 2 of the 23 rows left
+
+
+def test_without_javascript_the_next_page_after_a_tick_is_the_next_rows(topic, learner):
+    """Without JavaScript a tick comes back to its page, reloaded: its next link is read then,
+    so nothing is skipped either; a full page ignores "Load more"'s `after`."""
+    client = signed_in(learner)
+    resource = topic.grown[3]
+    response = client.post(
+        reverse("learning:progress-set", args=[resource.uuid]) + f"?slot={resource.uuid}",
+        {"status": "done", "scope": "topic:kernels", "next": f"{URL}?status=not_done"},
+    )
+    assert response["Location"] == f"{URL}?status=not_done#resource-{resource.uuid}"
+    back = get(client, response["Location"].split("#")[0])
+    assert titles(back) == [f"Note {n:03d}" for n in (0, 1, 2, *range(4, 11))]
+    second = get(client, link(back, "next"))
+    assert titles(second) == [f"Note {n:03d}" for n in range(11, 21)]
+    ignored = get(client, f"{URL}?status=not_done&page=2&after={topic.grown[0].uuid}")
+    assert titles(ignored) == titles(second)
+
+
 @pytest.fixture
 def pages_built(monkeypatch):
     """The number of each topic page built from the database from now on (the memo emptied)."""

@@ -2,7 +2,7 @@
 
 from django import template
 
-from apps.learning.shared import HOLES, bar_hole, note_hole, row_mark, tick_hole
+from apps.learning.shared import HOLES, bar_hole
 from apps.learning.widgets import (
     HEATMAP_LEFT,
     HEATMAP_TOP,
@@ -29,7 +29,7 @@ def tick(context, resource, slot, status=None, menu=None):
     oob = context.get("oob", False)
     holes = context.get(HOLES)
     if holes is not None:
-        return tick_hole(holes, resource=resource, slot=str(slot), oob=oob)
+        return holes.tick(resource=resource, slot=str(slot), oob=oob)
     if status is None:
         status = (context.get("statuses") or {}).get(resource.id, "")
     user = context.get("user")
@@ -51,13 +51,13 @@ def row_start(context, resource):
     """Where a row of `resource` starts: in shared HTML a mark, so a status filter can leave the
     row out per learner (apps.learning.shared); elsewhere nothing."""
     holes = context.get(HOLES)
-    return row_mark(holes, resource.id) if holes is not None else ""
+    return holes.row_start(resource) if holes is not None else ""
 
 
 @register.simple_tag(takes_context=True)
 def row_end(context):
     holes = context.get(HOLES)
-    return row_mark(holes, None) if holes is not None else ""
+    return holes.row_end() if holes is not None else ""
 
 
 @register.simple_tag(takes_context=True)
@@ -66,9 +66,22 @@ def note_mark(context, resource):
     elsewhere from the page's `statuses` (progress.selectors.statuses_for)."""
     holes = context.get(HOLES)
     if holes is not None:
-        return note_hole(holes, resource_id=resource.id, html=note_mark_html(resource))
+        return holes.note(resource)
     noted = getattr(context.get("statuses"), "noted", ())
     return note_mark_html(resource) if resource.id in noted else ""
+
+
+@register.simple_tag(takes_context=True)
+def stamp_row(context, template_name, **row):
+    """`{% include template_name with row… %}`, except in shared HTML (apps.learning.shared),
+    where the row is stamped from a stencil of its template (apps.learning.stencils): the same
+    bytes, one template render per shape of row instead of one per row. The row sees only `row`."""
+    rows = getattr(context.get(HOLES), "rows", None)
+    if rows is not None:
+        return rows.stamp(context[HOLES], template_name, row)
+    template = context.template.engine.get_template(template_name)
+    with context.push(**row):
+        return template.render(context)
 
 
 @register.inclusion_tag("progress/includes/tick_form.html", takes_context=True)
