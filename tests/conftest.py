@@ -172,3 +172,34 @@ _HYPOTHESIS = {
 hypothesis_settings.register_profile("ci", derandomize=True, database=None, **_HYPOTHESIS)
 hypothesis_settings.register_profile("dev", **_HYPOTHESIS)
 hypothesis_settings.load_profile("ci" if os.environ.get("CI") == "true" else "dev")
+
+
+@pytest.fixture
+def memo_builds(monkeypatch):
+    """The keys the content memos (apps.core.content) build from now on, the memos emptied."""
+    from apps.core.content import ContentMemo, memos_clear
+
+    built = []
+    original = ContentMemo.get
+
+    def get(self, tokens, key, build, tables=None):
+        def counted():
+            built.append(key)
+            return build()
+
+        return original(self, tokens, key, counted, tables)
+
+    monkeypatch.setattr(ContentMemo, "get", get)
+    memos_clear()
+    return built
+
+
+def rebuilt_by(memo_builds, key, read, write) -> bool:
+    """Whether `write` makes the memo build `key` again when `read` next asks for it (outside a
+    request every read reads the content tokens). `read` twice first: built once, then kept."""
+    read()
+    read()
+    assert memo_builds.count(key) == 1, memo_builds
+    write()
+    read()
+    return memo_builds.count(key) == 2

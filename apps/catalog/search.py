@@ -155,7 +155,9 @@ def _nearest_postgres(word: str) -> str:
 
 
 def _nearest_python(word: str) -> str:
-    vocabulary = memoized("search-vocabulary", _vocabulary)
+    from apps.catalog.selectors import VISIBLE  # which imports this module: read late
+
+    vocabulary = memoized("search-vocabulary", _vocabulary, VISIBLE)
     if word in vocabulary:
         return word
     close = difflib.get_close_matches(word, vocabulary, n=1, cutoff=0.75)

@@ -50,7 +50,7 @@ from apps.catalog.models import (
     Section,
     Topic,
 )
-from apps.core.content import memoized
+from apps.core.content import memoized, table_tokens
 
 SEARCH_PAGE_SIZE = 20
 # A topic page's rows per page. Every topic of the seeded catalog fits on one (the largest has 72
@@ -65,6 +65,16 @@ PRIORITY_LABELS: list[tuple[str, str]] = [
     (Priority.MUST, "Must read"),
     (Priority.MAYBE, "Maybe"),
 ]  # as the badges say it
+
+
+# The content tokens (apps.core.content) each memoized read is built from: a write elsewhere
+# rebuilds none of it. VISIBLE: which guides, sections, entries and resources learners see, and
+# the resources' own fields (a guide's title and description have tokens of their own, not here);
+# GUIDE_TREE: sections with their guides as whole objects (titles shown); PLACED: both.
+VISIBLE = ("catalog_guide", "catalog_section", "catalog_entry", "catalog_resource")
+GUIDE_TREE = table_tokens("catalog_guide", "catalog_section")
+PLACED = (*GUIDE_TREE, "catalog_entry", "catalog_resource")
+TOPICS = (*VISIBLE, "catalog_topic", "catalog_resource_topics")
 
 
 # --- What learners may see -------------------------------------------------------------------
@@ -93,7 +103,7 @@ def visible_resource_ids() -> frozenset:
 
 def visible_resources_by_id() -> dict[int, Resource]:
     """{id: Resource} of every visible resource; shared per content version, read-only."""
-    return memoized("visible-resources", lambda: {r.id: r for r in visible_resources()})
+    return memoized("visible-resources", lambda: {r.id: r for r in visible_resources()}, VISIBLE)
 
 
 def visible_url_keys() -> dict[str, int]:
@@ -108,7 +118,7 @@ def visible_url_keys() -> dict[str, int]:
         keys.update(visible.exclude(url_key="").values_list("url_key", "id"))
         return keys
 
-    return memoized("visible-url-keys", build)
+    return memoized("visible-url-keys", build, (*VISIBLE, "catalog_resourcelink"))
 
 
 def visible_resource(*, uuid) -> Resource:
@@ -117,6 +127,7 @@ def visible_resource(*, uuid) -> Resource:
     by_uuid = memoized(
         "visible-resources-by-uuid",
         lambda: {r.uuid: r for r in visible_resources_by_id().values()},
+        VISIBLE,
     )
     try:
         return by_uuid[Resource._meta.get_field("uuid").to_python(uuid)]
@@ -281,7 +292,7 @@ def _attach_guides(resources: list[Resource]) -> None:
 def published_placements() -> dict[int, list[Entry]]:
     """{resource_id: its visible entries in guide order}, for the whole catalog: two queries
     once per content version and worker (apps.core.content); shared, so read-only."""
-    return memoized("placements", _placements_build)
+    return memoized("placements", _placements_build, PLACED)
 
 
 def _placements_build():
@@ -303,7 +314,7 @@ def visible_entries() -> QuerySet:
 
 def visible_tree() -> "_SectionTree":
     """The visible sections of every published guide; shared per content version, read-only."""
-    return memoized("section-tree", _SectionTree)
+    return memoized("section-tree", _SectionTree, GUIDE_TREE)
 
 
 def guide_entries(*, guide: Guide) -> list[Entry]:
@@ -316,6 +327,7 @@ def guide_entries(*, guide: Guide) -> list[Entry]:
             .select_related("resource", "section")
             .order_by("section__position", "position")
         ),
+        VISIBLE,
     )
 
 
@@ -331,7 +343,7 @@ class GuideStructure:
 
 def guide_structure() -> GuideStructure:
     """Built from the visible catalog once per content version (apps.core.content)."""
-    return memoized("guide-structure", _guide_structure_build)
+    return memoized("guide-structure", _guide_structure_build, VISIBLE)
 
 
 def _guide_structure_build() -> GuideStructure:
@@ -365,7 +377,7 @@ def guides_with_top_sections() -> list[Guide]:
             guide.top_sections = [section for section in tree.roots if section.guide_id == guide.id]
         return guides
 
-    return memoized("guides-top-sections", build)
+    return memoized("guides-top-sections", build, GUIDE_TREE)
 
 
 def _facet(name: str, label: str, choices, counts: Counter, active: str | None) -> Facet:

@@ -81,6 +81,17 @@ def content_token_names(*app_labels: str) -> tuple[str, ...]:
     return tuple(names)
 
 
+def table_tokens(*tables: str) -> tuple[str, ...]:
+    """The token names of `tables` (db_table names): each table's, and its APART columns'. A
+    memoized part built from a table's rows as whole objects names these; one built only from
+    what the table decides (which rows learners see) names the table alone."""
+    return tuple(
+        name
+        for table in tables
+        for name in (table, *(f"{table}.{c}" for c in APART.get(table, ())))
+    )
+
+
 def _bump_sql_sqlite(name: str) -> str:
     # An UPDATE, then an INSERT for a missing row: an outer INSERT OR IGNORE (bulk_create, m2m
     # add) imposes its conflict rule on a trigger's INSERTs.
@@ -486,11 +497,13 @@ def memoized(key, build, tables: Iterable[str] | None = None):
 
 def published_get(model, **lookup):
     """The published `model` object whose one `lookup` field matches, or Http404: a page's slug or
-    uuid lookup without a query (all published objects, memoized). Shared, so read-only."""
+    uuid lookup without a query (all published objects, memoized per version of the model's
+    table). Shared, so read-only."""
     [(field, value)] = lookup.items()
     by_value = memoized(
         ("published", model._meta.label, field),
         lambda: {getattr(obj, field): obj for obj in model.objects.published()},
+        table_tokens(model._meta.db_table),
     )
     try:
         return by_value[model._meta.get_field(field).to_python(value)]

@@ -39,6 +39,7 @@ from apps.catalog import selectors
 from apps.core.content import ContentMemo, content_token_names, content_tokens, memoized
 from apps.learning.stencils import RowStencils, TickStencil
 from apps.learning.widgets import Bar, bar_html, guide_bar, note_mark_html, section_bar
+from apps.paths.selectors import path_tokens
 from apps.progress.models import Status
 from apps.progress.selectors import Tally
 
@@ -51,12 +52,6 @@ def catalog_tokens() -> tuple[str, ...]:
     """What a part showing only catalog content (guides, sections, entries, resources, topics,
     guide titles included) is built from: a path's change does not rebuild it."""
     return content_token_names("catalog")
-
-
-def path_tokens() -> tuple[str, ...]:
-    """What a path's steps are built from: paths and the catalog (what is visible, resources,
-    sections, a guide's slug), but not a guide's title or description, which they do not show."""
-    return tuple(name for name in content_token_names() if not name.startswith("catalog_guide."))
 
 
 def shared_html(key, template_name: str, context, tables=None) -> SafeString:
@@ -405,7 +400,9 @@ def topic_rows(*, topic, filters: dict, path: str, page_number, kept=None, after
         if number not in shared_pages:
             key = ("topic-page", topic.id, path, tuple(sorted(filters.items())), number)
             shared_pages[number] = memoized(
-                key, lambda: _topic_page_build(resource_ids=parts.resource_ids, number=number)
+                key,
+                lambda: _topic_page_build(resource_ids=parts.resource_ids, number=number),
+                catalog_tokens(),
             )
         return shared_pages[number].get(pk)  # None: hidden by a write since this request began
 
@@ -524,11 +521,21 @@ def search_results(
     )
 
 
+# What the home page's overview shows: guides (titles, descriptions), their sections and
+# resources, the topics and their counts.
+CATALOG_OVERVIEW_TOKENS = (*selectors.PLACED, "catalog_topic", "catalog_resource_topics")
+
+
+def catalog_overview():
+    """selectors.catalog_overview, once per version of what it is built from."""
+    return memoized("catalog-overview", selectors.catalog_overview, CATALOG_OVERVIEW_TOKENS)
+
+
 def guide_cards() -> Overlay:
     """The guides page's card per published guide, its bar a hole (guide_bar's dom id)."""
 
     def context():
-        overview = memoized("catalog-overview", selectors.catalog_overview)
+        overview = catalog_overview()
         return {
             "cards": [
                 {"summary": summary, "bar": guide_bar(summary.guide, Tally(total=1), compact=True)}

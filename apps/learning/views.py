@@ -24,7 +24,7 @@ from django_htmx.http import HttpResponseClientRedirect, retarget
 from apps.catalog import selectors
 from apps.catalog.forms import GuideFilterForm, SearchForm, TopicFilterForm
 from apps.catalog.models import Guide, ResourceAlias, Topic
-from apps.core.content import memoized, published_get
+from apps.core.content import published_get
 from apps.core.reversing import reverse_cached
 from apps.learning import scope as scopes
 from apps.learning import shared, whatsnew
@@ -79,9 +79,12 @@ def home(request):
     """The catalog for visitors; a signed-in learner's home is their dashboard."""
     if request.user.is_authenticated:
         return dashboard(request)
-    overview = memoized("catalog-overview", selectors.catalog_overview)
+    overview = shared.catalog_overview()
     overview_html = shared.shared_html(
-        "home", "catalog/includes/catalog_overview.html", lambda: {"overview": overview}
+        "home",
+        "catalog/includes/catalog_overview.html",
+        lambda: {"overview": overview},
+        shared.CATALOG_OVERVIEW_TOKENS,
     )
     return render(
         request, "catalog/home.html", {"overview": overview, "overview_html": overview_html}
@@ -197,7 +200,10 @@ def resource_detail(request, uuid):
 @require_safe
 def topic_list(request):
     cards = shared.shared_html(
-        "topics", "catalog/includes/topic_cards.html", lambda: {"topics": selectors.topic_list()}
+        "topics",
+        "catalog/includes/topic_cards.html",
+        lambda: {"topics": selectors.topic_list()},
+        selectors.TOPICS,
     )
     return render(request, "catalog/topic_list.html", {"topic_cards": cards})
 
@@ -462,6 +468,7 @@ def path_detail(request, slug):
             ("path-heading", path.id),
             "paths/path_detail.html#heading",
             lambda: {"view": path_selectors.path_outline(path)},
+            path_selectors.path_titled_tokens(),
         ),
         "next_up": next_up_html(view),
         "tick_scope": TickScope.of_path(path),

@@ -20,6 +20,8 @@ from django.utils.safestring import SafeString, mark_safe
 
 from apps.catalog.models import Guide, Topic
 from apps.catalog.selectors import (
+    PLACED,
+    TOPICS,
     guide_entries,
     guide_structure,
     guides_with_top_sections,
@@ -140,6 +142,7 @@ def topic_tally(*, topic, statuses):
     resource_ids = memoized(
         ("topic-resources", topic.id),
         lambda: frozenset(visible_resources().filter(topics=topic).values_list("id", flat=True)),
+        TOPICS,
     )
     return Tally.of(resource_ids, statuses)
 
@@ -170,7 +173,7 @@ def dashboard_bar_slots() -> list[tuple]:
                     )
         return slots
 
-    return memoized("dashboard-bar-slots", build)
+    return memoized("dashboard-bar-slots", build, PLACED)
 
 
 def dashboard_tallies(*, statuses) -> dict[str, Tally]:

@@ -13,8 +13,8 @@ from django.http import Http404
 from django.utils import timezone
 
 from apps.catalog.models import Kind
-from apps.catalog.selectors import visible_resources
-from apps.core.content import memoized
+from apps.catalog.selectors import VISIBLE, visible_resources
+from apps.core.content import content_token_names, memoized
 from apps.paths.models import LearningPath, PathFollow, PathStep, StepResource
 from apps.progress.models import FINISHED, Status
 from apps.progress.selectors import Tally, statuses_for
@@ -89,6 +89,18 @@ class PathView:
         return math.ceil(self.minutes / 60)
 
 
+def path_tokens() -> tuple[str, ...]:
+    """The content tokens (apps.core.content) a path's steps are built from: the paths' tables and
+    which resources learners see (catalog.selectors.VISIBLE); not topics, extra links, or a guide's
+    title."""
+    return (*content_token_names("paths"), *VISIBLE)
+
+
+def path_titled_tokens() -> tuple[str, ...]:
+    """path_tokens and the guides' titles: what a path shows with the guide it comes from."""
+    return (*path_tokens(), "catalog_guide.title")
+
+
 def _steps_prefetch():
     """Steps in order, each with its visible resources (`.ordered_steps[].published_items`)."""
     published_items = (
@@ -140,7 +152,7 @@ def _plan(path) -> tuple[tuple[StepPlan, ...], frozenset]:
         steps = tuple(plan_of(step) for step in path.ordered_steps)
         return steps, frozenset().union(*(plan.resource_ids for plan in steps))
 
-    return memoized(("path-plan", path.id), build)
+    return memoized(("path-plan", path.id), build, path_tokens())
 
 
 def _build(path, statuses, follow, today):
@@ -217,6 +229,7 @@ def published_paths() -> list[LearningPath]:
             .select_related("guide")
             .prefetch_related(_steps_prefetch())
         ),
+        path_titled_tokens(),
     )
 
 
