@@ -7,7 +7,7 @@ import pytest
 from playwright.sync_api import expect
 
 from apps.catalog import selectors
-from tests.conftest import tick
+from tests.conftest import sign_in, tick
 from tests.factories import (
     EntryFactory,
     GuideFactory,
@@ -92,3 +92,23 @@ def test_without_javascript_load_more_is_the_next_page(browser, live_server, top
     page.get_by_role("link", name="← Previous").click()
     expect(page).to_have_url(re.compile(r"/topics/kernels/$"))
     context.close()
+
+
+def test_load_more_after_a_tick_under_hide_done_skips_no_row(page, live_server, topic, learner):
+    """A row ticked done with "hide done" on leaves the list; scrolling on appends the rows after
+    the last one on screen, Kernel note 20 included, which moved up into page one's place."""
+    errors = []
+    page.on("console", lambda m: errors.append(m.text) if m.type == "error" else None)
+    sign_in(page, live_server, learner)
+    page.goto(f"{live_server.url}/topics/kernels/?status=not_done")
+    expect(rows(page)).to_have_count(PAGE_SIZE)
+    tick(page, "Kernel note 03").click()
+    expect(tick(page, "Kernel note 03")).to_have_count(0)  # the row left
+    expect(rows(page)).to_have_count(PAGE_SIZE - 1)
+    page.locator("#topic-pager").scroll_into_view_if_needed()
+    expect(rows(page)).to_have_count(2 * PAGE_SIZE - 1)
+    titles = rows(page).locator(".row__title").all_text_contents()
+    assert [t.split(" ↗")[0].strip() for t in titles] == [
+        f"Kernel note {n:02d}" for n in range(40) if n != 3
+    ]
+    assert errors == []
