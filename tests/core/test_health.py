@@ -135,3 +135,21 @@ def _smtp(settings, port):
     settings.EMAIL_PORT = port
     settings.EMAIL_USE_SSL = False
     settings.EMAIL_TIMEOUT = 1
+
+
+@pytest.mark.django_db
+def test_concurrent_cache_probes_do_not_fail_each_other(monkeypatch):
+    """Two health checks at once (a load balancer, a benchmark's clients) each probe the cache
+    with a key of their own: the other's write is no reason for a 503."""
+    from django.core.cache import cache
+
+    real_set, nested = cache.set, []
+
+    def set_then_probe_again(key, value, timeout=None):
+        real_set(key, value, timeout)
+        if not nested:  # another request's probe runs between this one's set and get
+            nested.append("running")
+            nested[0] = health.cache_problem()
+
+    monkeypatch.setattr(cache, "set", set_then_probe_again)
+    assert health.cache_problem() is None and nested == [None]
