@@ -435,7 +435,7 @@ def entries_added() -> list[Entry]:
         )
         return [tree.place(entry) for entry in entries]
 
-    return memoized("entries-added", build)
+    return memoized("entries-added", build, PLACED)
 
 
 def entries_added_since(since) -> list[Entry]:
@@ -467,7 +467,7 @@ def first_added() -> dict:
             first[entry.resource_id] = entry.added_at
         return first
 
-    return memoized("first-added", build)
+    return memoized("first-added", build, VISIBLE)
 
 
 @dataclass(frozen=True)
@@ -499,7 +499,7 @@ def topic_membership() -> TopicMembership:
             topics_of={pk: tuple(ids) for pk, ids in topics_of.items()},
         )
 
-    return memoized("topic-membership", build)
+    return memoized("topic-membership", build, TOPICS)
 
 
 # --- Guide -----------------------------------------------------------------------------------

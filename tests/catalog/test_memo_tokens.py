@@ -50,6 +50,9 @@ def reads(catalog):  # noqa: F811
         "guide-structure": selectors.guide_structure,
         "guides-top-sections": selectors.guides_with_top_sections,
         "search-vocabulary": lambda: search._nearest_python("atention"),
+        "entries-added": selectors.entries_added,
+        "first-added": selectors.first_added,
+        "topic-membership": selectors.topic_membership,
         ("published", "catalog.Guide", "slug"): lambda: published_get(Guide, slug=guide.slug),
         ("published", "catalog.Topic", "slug"): lambda: published_get(Topic, slug="attention"),
     }
@@ -66,6 +69,9 @@ REBUILT_BY = {
     "guide-structure": {"resource", "entry", "section"},
     "guides-top-sections": {"section", "guide title", "guide description"},
     "search-vocabulary": {"resource", "entry", "section"},
+    "entries-added": {"resource", "entry", "section", "guide title", "guide description"},
+    "first-added": {"resource", "entry", "section"},
+    "topic-membership": {"resource", "entry", "section", "topic", "resource's topics"},
     ("published", "catalog.Guide", "slug"): {"guide title", "guide description"},
     ("published", "catalog.Topic", "slug"): {"topic"},
 }
