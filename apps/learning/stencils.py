@@ -22,10 +22,11 @@ shape with hostile titles, descriptions, notes, labels and URLs, against the rea
 
 Measured on the seeded catalog's largest guide (225 entries), its cold build (catalog read, rows,
 heading, table of contents: shared._guide_parts_build), `time.process_time`, median of 11 runs,
-the code before and after side by side on a 2-core machine at load 10-12: 98-152 ms before, 49-64
-ms after (SQLite 102-152 -> 58-62, PostgreSQL 98-104 -> 49-64; the extra links read as a list,
-selectors.guide_contents, is part of it). Stamping a row costs about as much as its tick's five
-variants; the 13 shapes of that guide are 13 renders.
+the code before and after side by side on a 2-core machine shared with other work: at load
+10-12, 98-152 ms before and 49-64 ms after; at load 4-5, 82-132 ms before and 44-75 ms after
+(SQLite and PostgreSQL alike; the extra links read as a list, selectors.guide_contents, is about a
+fifth of the gain). Stamping a row costs about as much as its tick's five variants; the 13
+shapes of that guide are 13 renders.
 """
 
 import html
