@@ -50,6 +50,7 @@ SCHEDULE_INTERVALS = {SyncSchedule.DAILY: timedelta(days=1), SyncSchedule.WEEKLY
 # A guide is due a little before its interval has passed, so a job running every few minutes
 # does not push each day's fetch a few minutes later than the last.
 SCHEDULE_SLACK = timedelta(hours=1)
+PERMISSIONS_BACKEND = "django.contrib.auth.backends.ModelBackend"  # the one that holds permissions
 ERROR_LENGTH = 500  # PendingSync.error, SourceStatus.error
 
 
@@ -259,7 +260,11 @@ def sync_recipients() -> list[str]:
     User = get_user_model()
     ids = None
     for permission in SYNC_PERMISSIONS:
-        found = set(User.objects.with_perm(permission).values_list("pk", flat=True))
+        found = set(
+            User.objects.with_perm(permission, backend=PERMISSIONS_BACKEND).values_list(
+                "pk", flat=True
+            )
+        )
         ids = found if ids is None else ids & found
     return list(
         User.objects.filter(pk__in=ids or (), is_active=True, is_staff=True)
