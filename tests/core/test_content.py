@@ -322,6 +322,7 @@ def statements(sql: str) -> list[str]:
 def test_sqlmigrate_shows_the_triggers_and_running_them_again_or_backwards_is_safe():
     """The migration's SQL is what sqlmigrate prints; forwards again is harmless; backwards
     unwatches and drops the tokens (no token: no memo), forwards brings both back."""
+
     def sql(guide_model):
         columns = {"catalog_guide": [f.column for f in guide_model._meta.local_concrete_fields]}
         return (

@@ -119,7 +119,7 @@ def test_the_request_itself_fetches_nothing(curator_client, guide, source_server
     assert pending.state == SyncState.FETCHING and pending.text == ""
     page = curator_client.get(review_url(pending)).content.decode()
     assert "Fetching the source in the background" in page
-    assert '<meta http-equiv="refresh" content="3">' in page
+    assert 'data-state="fetching"' in page and "pending_sync.js" in page
 
 
 def test_apply_syncs_in_place_keeps_progress_and_logs_the_change(

@@ -47,6 +47,7 @@ from apps.catalog.models import Entry, Guide, Section
 from apps.catalog.positions import positions_park
 from apps.core.fetch import FetchError, fetch
 
+
 def fetch_failed() -> str:
     """The one message for every fetch without an HTTP answer (refused address, DNS, refused or
     reset connection, no answer in time): like the fetcher's, it tells none of them apart."""

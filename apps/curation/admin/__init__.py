@@ -40,4 +40,3 @@ class CurationAdminSite(admin.AdminSite):
     def autocomplete_view(self, request):
         # Results labelled by their ModelAdmin (a section with its guide and parents).
         return LabelledAutocompleteJsonView.as_view(admin_site=self)(request)
-
