@@ -163,6 +163,7 @@ def pending_sync_fetch(*, pending_id: int) -> str:
             _record_status(guide, outcome=FetchOutcome.FAILED, error=str(error))
         raise
     with transaction.atomic():
+        Guide.objects.select_for_update().filter(pk=guide.pk).first()  # one writer per guide
         pending = PendingSync.objects.select_for_update().get(pk=pending.pk)
         if pending.state not in (SyncState.FETCHING, SyncState.FAILED):
             return pending.state
@@ -239,6 +240,7 @@ def guide_refetch(*, guide_id: int) -> str:
         _record_status(guide, outcome=FetchOutcome.FAILED, error=str(error))
         raise
     with transaction.atomic():
+        Guide.objects.select_for_update().filter(pk=guide.pk).first()  # one writer per guide
         if diff.is_empty:
             _record_status(guide, outcome=FetchOutcome.UNCHANGED, text_hash=digest)
             return FetchOutcome.UNCHANGED
