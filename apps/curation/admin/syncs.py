@@ -57,6 +57,7 @@ class OpenFilter(admin.SimpleListFilter):
 
 class PendingSyncAdmin(SyncersOnly, admin.ModelAdmin):
     list_display = ["review", "state", "what_changed", "fetched_by", "created_at", "fetched_at"]
+    list_display_links = None  # "review" is the link, to the review page
     list_filter = [OpenFilter]
     list_select_related = ["guide", "requested_by"]
     search_fields = ["guide__title", "source_url"]
