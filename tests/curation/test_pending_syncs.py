@@ -256,6 +256,13 @@ def pending(guide, served_source, django_capture_on_commit_callbacks):
     return PendingSync.objects.get(state=SyncState.PENDING)
 
 
+def test_a_curator_sees_a_guides_last_fetch(curator_client, pending):
+    status = SourceStatus.objects.get(guide=pending.guide)
+    page = curator_client.get(reverse("admin:curation_sourcestatus_change", args=[status.pk]))
+    assert page.status_code == 200 and "Changed" in page.content.decode()
+    assert 'name="_save"' not in page.content.decode()  # read-only
+
+
 def test_curators_see_every_pending_sync_in_one_place(curator_client, pending):
     index = curator_client.get(reverse("admin:index")).content.decode()
     assert reverse("admin:curation_pendingsync_changelist") in index
@@ -363,6 +370,10 @@ def new_urls(pending):
         reverse("admin:curation_pendingsync_changelist"),
         review_url(pending),
         reverse("admin:curation_sourcestatus_changelist"),
+        reverse(
+            "admin:curation_sourcestatus_change",
+            args=[SourceStatus.objects.get(guide=pending.guide).pk],
+        ),
     ]
 
 
@@ -392,7 +403,8 @@ def test_a_curator_without_the_sync_permissions_is_refused(client, curator, pend
     assert client.get(review_url(pending)).status_code == 403
     assert client.post(review_url(pending), {"dismiss": "Dismiss"}).status_code == 403
     assert client.get(reverse("admin:curation_pendingsync_changelist")).status_code == 403
-    assert client.get(reverse("admin:curation_sourcestatus_changelist")).status_code == 403
+    for url in new_urls(pending):
+        assert client.get(url).status_code == 403, url
     index = client.get(reverse("admin:index")).content.decode()
     assert reverse("admin:curation_pendingsync_changelist") not in index
     pending.refresh_from_db()
