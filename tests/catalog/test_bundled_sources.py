@@ -98,7 +98,7 @@ def test_the_migration_gives_an_existing_catalog_its_sources_and_keeps_curators_
         chapter.description = chapter.description.replace(f"\n\n{CHAPTER_NOTE}", "")
         chapter.save()
     migration = importlib.import_module(
-        "apps.catalog.migrations.0007_guide_source_note_sync_schedule"
+        "apps.catalog.migrations.0008_guide_source_note_sync_schedule"
     )
     from django.apps import apps
 

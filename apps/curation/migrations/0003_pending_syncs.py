@@ -10,7 +10,7 @@ class Migration(migrations.Migration):
     initial = True
 
     dependencies = [
-        ('catalog', '0007_guide_source_note_sync_schedule'),
+        ('catalog', '0008_guide_source_note_sync_schedule'),
         ('curation', '0002_link_check_runs'),
         migrations.swappable_dependency(settings.AUTH_USER_MODEL),
     ]

@@ -5,14 +5,15 @@ The bundled guides already in a database get what the fixtures now carry
 (apps.catalog.importer.sources): their public source URL and schedule, or the note saying their
 source is unknown, and their link-less chapters the sentence saying where their text is. Only
 empty fields are filled, so a curator's own values stay. SQLite remakes the guide table to add
-the constraint, which drops its triggers: ``ContentTriggers`` puts them back.
+the constraint, which drops its triggers: ``ContentTriggers`` puts them back (and, reversed,
+``ContentTriggersBothWays`` once the columns are dropped).
 """
 
 from django.db import migrations, models
 
 from apps.catalog.importer.fixtures import chapter_description
 from apps.catalog.importer.sources import GUIDE_SOURCES
-from apps.core.content import ContentTriggers
+from apps.core.content import ContentTriggers, ContentTriggersBothWays
 
 
 def bundled_sources(apps, schema_editor):
@@ -41,11 +42,13 @@ def bundled_sources(apps, schema_editor):
 class Migration(migrations.Migration):
 
     dependencies = [
-        ('catalog', '0006_resource_search_index'),
+        ('catalog', '0007_entry_added_at'),
         ('core', '0004_content_tokens_per_table'),
     ]
 
     operations = [
+        # Reversed, SQLite remakes the table to drop the columns: this (run last then) watches it again.
+        ContentTriggersBothWays(["catalog_guide"]),
         migrations.AddField(
             model_name='guide',
             name='source_note',
