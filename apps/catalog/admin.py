@@ -289,10 +289,21 @@ class GuideAdmin(CatalogModelAdmin):
     list_filter = ["is_published"]
     search_fields = ["title", "slug", "description", "source_name"]
     prepopulated_fields = {"slug": ["title"]}
-    readonly_fields = ["uuid", "created_at", "updated_at", "recent_changes"]
+    readonly_fields = ["uuid", "created_at", "updated_at", "recent_changes", "last_fetch"]
     fieldsets = [
         (None, {"fields": ["title", "slug", "description", "position", "is_published"]}),
-        ("Source", {"fields": ["source_name", "source_url"]}),
+        (
+            "Source",
+            {
+                "fields": [
+                    "source_name",
+                    "source_url",
+                    "sync_schedule",
+                    "last_fetch",
+                    "source_note",
+                ]
+            },
+        ),
         ("History", {"fields": ["recent_changes", "uuid", "created_at", "updated_at"]}),
     ]
     inlines = [TopSectionInline]
@@ -307,6 +318,17 @@ class GuideAdmin(CatalogModelAdmin):
                 entry_count=count_of(Entry, "section__guide"),
             )
         )
+
+    @admin.display(description="last fetch")
+    def last_fetch(self, obj):
+        """The source's last fetch (by the schedule or a curator's sync): when, and how it went."""
+        status = getattr(obj, "source_status", None) if obj.pk else None
+        if status is None or status.fetched_at is None:
+            return "Never fetched."
+        when = date_format(timezone.localtime(status.fetched_at), "DATETIME_FORMAT")
+        if status.error:
+            return f"{when}: failed: {status.error}"
+        return f"{when}: {status.get_outcome_display().lower()}"
 
     @admin.display(description="sections", ordering="section_count")
     def section_count(self, obj):

@@ -117,6 +117,12 @@ class Topic(CatalogModel):
         return reverse_cached("learning:topic-detail", self.slug)
 
 
+class SyncSchedule(models.TextChoices):
+    OFF = "off", "Off"
+    DAILY = "daily", "Daily"
+    WEEKLY = "weekly", "Weekly"
+
+
 class Guide(CatalogModel):
     """One source reading list."""
 
@@ -127,10 +133,31 @@ class Guide(CatalogModel):
         max_length=200, blank=True, help_text="File the guide was imported from."
     )
     source_url = models.URLField(max_length=500, blank=True)
+    source_note = models.TextField(
+        blank=True,
+        help_text="Where the guide comes from, for learners (markdown), when it has no public "
+        "source URL or the source needs a word; shown on the guide's page.",
+    )
+    sync_schedule = models.CharField(
+        "re-fetch the source",
+        max_length=6,
+        choices=SyncSchedule,
+        default=SyncSchedule.OFF,
+        help_text="Fetch the source URL on this schedule; a change waits as a pending sync "
+        "for a curator to review and apply.",
+    )
     position = models.PositiveIntegerField(default=0)
 
     class Meta:
         ordering = ["position", "title"]
+        constraints = [
+            models.CheckConstraint(
+                condition=Q(sync_schedule="off") | ~Q(source_url=""),
+                name="guide_schedule_needs_source_url",
+                violation_error_message="Only a guide with a source URL can be re-fetched on a schedule.",
+                violation_error_code="schedule_without_source",
+            ),
+        ]
 
     def __str__(self):
         return self.title

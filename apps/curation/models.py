@@ -1,9 +1,20 @@
-"""Link-check runs: a background check of many resources' URLs and what it found.
+"""Link-check runs and pending syncs: the curators' background work and what it found.
+
+Link-check runs: a background check of many resources' URLs and what it found.
 
 A run is started from the admin (selected resources or the whole catalog), by
 ``manage.py check_links`` or by the schedule, and executed by the job
 ``apps.curation.tasks.check_links`` (apps/curation/linkruns.py). Its progress and results are
 kept here, not in the task backend's tables, so a curator can follow it whatever the backend.
+
+Pending syncs: ``PendingSync`` is one fetch of a guide's source URL (asked for in the admin, or
+made by the schedule, ``Guide.sync_schedule``) with what it found: the text, its hash and the
+diff against the guide (``apps.catalog.importer.sync.diff_guide``) as it was then. A curator
+reviews it and applies it (the sync's own apply path, against the guide as it is then) or
+dismisses it; nothing is ever applied unseen. At most one sync per guide is pending: a newer
+fetch that finds another change supersedes it. ``SourceStatus`` is the guide's last fetch
+(when, the text's hash, how it went): what the schedule reads to know which guides are due and
+whether a source changed since it was last read (apps/curation/syncs.py).
 
 (This module also exists because Django sends post_migrate only to apps that have a models
 module, and this app's post_migrate handler (see apps.py) keeps the Curators group in sync after
@@ -124,3 +135,98 @@ class LinkCheckResult(models.Model):
 
     def __str__(self):
         return f"{self.url}: {self.get_status_display()}"
+
+
+class SyncState(models.TextChoices):
+    FETCHING = "fetching", "Fetching"
+    PENDING = "pending", "Waiting for review"
+    UNCHANGED = "unchanged", "Nothing to apply"
+    APPLIED = "applied", "Applied"
+    DISMISSED = "dismissed", "Dismissed"
+    SUPERSEDED = "superseded", "Superseded by a newer fetch"
+    FAILED = "failed", "Fetch failed"
+
+
+class PendingSync(models.Model):
+    guide = models.ForeignKey(
+        "catalog.Guide", on_delete=models.CASCADE, related_name="pending_syncs"
+    )
+    source_url = models.URLField(max_length=500)
+    state = models.CharField(
+        max_length=10, choices=SyncState, default=SyncState.FETCHING, db_index=True
+    )
+    text = models.TextField(blank=True, help_text="The source as fetched.")
+    text_hash = models.CharField(max_length=64, blank=True, help_text="SHA-256 of the text.")
+    diff = models.JSONField(
+        default=dict, blank=True, help_text="What applying would have done when it was fetched."
+    )
+    summary = models.TextField(blank=True, help_text="The diff in words.")
+    error = models.CharField(max_length=500, blank=True)
+    scheduled = models.BooleanField(
+        default=False, help_text="Fetched by the schedule, not asked for by a curator."
+    )
+    requested_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL,
+        on_delete=models.SET_NULL,
+        null=True,
+        blank=True,
+        related_name="+",
+    )
+    created_at = models.DateTimeField(auto_now_add=True)
+    fetched_at = models.DateTimeField(null=True, blank=True)
+    decided_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL,
+        on_delete=models.SET_NULL,
+        null=True,
+        blank=True,
+        related_name="+",
+    )
+    decided_at = models.DateTimeField(null=True, blank=True)
+
+    class Meta:
+        ordering = ["-created_at", "-pk"]
+        verbose_name = "pending sync"
+        constraints = [
+            models.UniqueConstraint(
+                fields=["guide"],
+                condition=Q(state="pending"),
+                name="pendingsync_one_pending_per_guide",
+                violation_error_message="This guide already has a sync waiting for review.",
+            ),
+        ]
+
+    def __str__(self):
+        return f"{self.guide} from {self.source_url} ({self.get_state_display().lower()})"
+
+    @property
+    def headline(self) -> str:
+        """The diff's first line ("2 added, 1 removed, …"), or why there is none."""
+        if self.state == SyncState.FAILED:
+            return self.error
+        return self.summary.split("\n", 1)[0]
+
+
+class FetchOutcome(models.TextChoices):
+    UNCHANGED = "unchanged", "Unchanged"
+    CHANGED = "changed", "Changed"
+    FAILED = "failed", "Failed"
+
+
+class SourceStatus(models.Model):
+    guide = models.OneToOneField(
+        "catalog.Guide", on_delete=models.CASCADE, related_name="source_status"
+    )
+    queued_at = models.DateTimeField(
+        null=True, blank=True, help_text="When the schedule last asked for a fetch."
+    )
+    fetched_at = models.DateTimeField(null=True, blank=True)
+    text_hash = models.CharField(max_length=64, blank=True)
+    outcome = models.CharField(max_length=10, choices=FetchOutcome, blank=True)
+    error = models.CharField(max_length=500, blank=True)
+
+    class Meta:
+        verbose_name = "source fetch status"
+        verbose_name_plural = "source fetch statuses"
+
+    def __str__(self):
+        return f"{self.guide}: {self.get_outcome_display() or 'never fetched'}"

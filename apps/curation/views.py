@@ -1,5 +1,5 @@
 """The curators' custom admin pages: merge duplicates, import a markdown guide, sync a guide
-with its source, export guides.
+with its source (and review the pending syncs the fetch jobs leave), export guides.
 
 They are wired into the catalog's ModelAdmins (apps/catalog/admin.py: ``GuideAdmin.get_urls``
 and the Resource merge action), wrapped by ``admin_site.admin_view``: only active staff get
@@ -13,7 +13,7 @@ from django.contrib import messages
 from django.contrib.admin import helpers
 from django.contrib.admin.models import ADDITION, CHANGE, DELETION
 from django.contrib.admin.utils import unquote
-from django.core.exceptions import PermissionDenied, ValidationError
+from django.core.exceptions import PermissionDenied
 from django.db import transaction
 from django.db.models import Count
 from django.http import Http404, HttpResponse, HttpResponseRedirect
@@ -25,7 +25,7 @@ from django.views.decorators.http import require_http_methods
 from apps.catalog.importer import CatalogImportError, apply_import, plan_import
 from apps.catalog.importer.builder import IMPORT_RENAME_NOTE, offers_better_title, title_fixes
 from apps.catalog.importer.reshape import merge_choices, reshape_plan, split_choices
-from apps.catalog.importer.sync import apply_sync, diff_guide, fetch_source, sync_counts
+from apps.catalog.importer.sync import apply_sync, diff_guide, sync_counts
 from apps.catalog.models import Entry, Guide, Resource
 from apps.curation.admin.base import log_change_many
 from apps.curation.exports import guide_export_filename, guide_to_markdown
@@ -36,9 +36,19 @@ from apps.curation.forms import (
     ImportConfirmForm,
     MergeForm,
     SyncConfirmForm,
-    source_text,
 )
+from apps.curation.models import PendingSync, SyncState
 from apps.curation.services import CurationError, resource_merge
+from apps.curation.syncs import (
+    SyncDecisionError,
+    can_sync,
+    diff_digest,
+    pending_sync_apply,
+    pending_sync_dismiss,
+    pending_sync_request,
+    source_plan,
+)
+from apps.curation.syncs import pending_sync_review as syncs_review
 
 MAX_MERGE = 10
 LOGGED_DIFF_LINES = 40  # a sync's history row lists at most this many of its diff's lines
@@ -347,10 +357,12 @@ class MatchedResource:
 # --- Sync ------------------------------------------------------------------------------------
 @require_http_methods(["GET", "POST"])
 def guide_sync(request, object_id, model_admin):
-    """A guide against a newer version of its source: URL or upload → diff (nothing written) → apply.
+    """A guide against a newer version of its source.
 
-    The diff page carries the source text in its apply form and the apply step diffs it
-    again against the guide as it is then, and applies it (``apply_sync``: one transaction).
+    A URL is fetched by a job (``syncs.pending_sync_request``): the curator goes to the pending
+    sync's page, which shows the diff once the job has stored it. An uploaded file needs no
+    network: its diff is shown at once (nothing written), and the apply step diffs the same text
+    again against the guide as it is then and applies it (``apply_sync``: one transaction).
     """
     guide = model_admin.get_object(request, unquote(object_id))
     if guide is None:
@@ -364,6 +376,7 @@ def guide_sync(request, object_id, model_admin):
         "title": f"Sync “{guide.title}” with its source",
         "subtitle": None,
         "media": model_admin.media,
+        "open_syncs": guide.pending_syncs.filter(state__in=[SyncState.FETCHING, SyncState.PENDING]),
     }
     if request.method == "POST" and "apply" in request.POST:
         return _sync_apply(request, guide)
@@ -375,20 +388,22 @@ def guide_sync(request, object_id, model_admin):
     if request.method == "POST" and form.is_valid():
         data = form.cleaned_data
         source_name = data.get("source_name", "")
-        source_url = "" if source_name else data["source_url"]
+        if not source_name:  # a URL: fetched by a job, reviewed on the pending sync's page
+            pending = pending_sync_request(
+                guide=guide, user=request.user, source_url=data["source_url"]
+            )
+            return HttpResponseRedirect(
+                reverse("admin:curation_pendingsync_change", args=[pending.pk])
+            )
+        text = data["source"]
         try:
-            text = data.get("source") or source_text(
-                fetch_source(source_url), what=f"The source at {source_url}"
-            )
-            plan = _sync_plan(guide, text, source_name, source_url)
-        except (CatalogImportError, ValidationError) as error:
-            form.add_error(
-                None, error.messages if isinstance(error, ValidationError) else str(error)
-            )
+            plan = source_plan(guide, text, source_name=source_name)
+        except CatalogImportError as error:
+            form.add_error(None, str(error))
         else:
             diff = diff_guide(guide, plan)
             confirm = SyncConfirmForm(
-                initial={"text": text, "source_name": source_name, "source_url": source_url}
+                initial={"text": text, "source_name": source_name, "source_url": ""}
             )
             return TemplateResponse(
                 request,
@@ -397,9 +412,8 @@ def guide_sync(request, object_id, model_admin):
                     **context,
                     "title": f"Sync “{guide.title}”: what would change",
                     "diff": diff,
-                    "source": source_name or source_url,
-                    "new_source": (source_name and source_name != guide.source_name)
-                    or (source_url and source_url != guide.source_url),
+                    "source": source_name,
+                    "new_source": source_name != guide.source_name,
                     "confirm": confirm,
                 },
             )
@@ -417,28 +431,13 @@ def _sync_apply(request, guide):
     data = confirm.cleaned_data
     try:
         with transaction.atomic():
-            plan = _sync_plan(guide, data["text"], data["source_name"], data["source_url"])
+            plan = source_plan(
+                guide, data["text"], source_name=data["source_name"], source_url=data["source_url"]
+            )
             diff = diff_guide(guide, plan)
             result = apply_sync(plan)
             source = data["source_name"] or data["source_url"] or "its source"
-            lines = diff.summary().splitlines()
-            if len(lines) > LOGGED_DIFF_LINES + 1:
-                lines = [
-                    *lines[: LOGGED_DIFF_LINES + 1],
-                    f"… and {len(lines) - LOGGED_DIFF_LINES - 1} more",
-                ]
-            log_change_many(
-                request,
-                [result.guide],
-                f"Synced with {source} ({sync_counts(result)}):\n" + "\n".join(lines),
-                CHANGE,
-            )
-            log_change_many(
-                request,
-                Resource.objects.filter(uuid__in=[r.uuid for r in plan.new_resources]),
-                f"Created by syncing the guide “{result.guide.title}”.",
-                ADDITION,
-            )
+            _log_sync(request, result, plan, diff, source)
     except CatalogImportError as error:
         messages.error(request, f"Nothing was changed: {error}")
         return HttpResponseRedirect(reverse("admin:catalog_guide_sync", args=[guide.pk]))
@@ -448,20 +447,111 @@ def _sync_apply(request, guide):
     return HttpResponseRedirect(change_url)
 
 
-def _sync_plan(guide, text, source_name, source_url):
-    """The plan of ``text`` for ``guide``; a new upload becomes its source, else the URL does."""
-    if "\x00" in text:
-        raise CatalogImportError("This looks like binary data, not a markdown reading list.")
-    plan = plan_import(
-        text,
-        guide_slug=guide.slug,
-        title=guide.title,
-        source_name=source_name or guide.source_name,
-        source_url=source_url or guide.source_url,
+def _log_sync(request, result, plan, diff, source):
+    """The admin history of an applied sync: the guide's change (its diff) and the new resources."""
+    lines = diff.summary().splitlines()
+    if len(lines) > LOGGED_DIFF_LINES + 1:
+        lines = [
+            *lines[: LOGGED_DIFF_LINES + 1],
+            f"… and {len(lines) - LOGGED_DIFF_LINES - 1} more",
+        ]
+    log_change_many(
+        request,
+        [result.guide],
+        f"Synced with {source} ({sync_counts(result)}):\n" + "\n".join(lines),
+        CHANGE,
     )
-    if not plan.entries:
-        raise CatalogImportError(
-            "Nothing in this source looks like a reading list item (no links, no checklist lines): "
-            "nothing was changed."
+    log_change_many(
+        request,
+        Resource.objects.filter(uuid__in=[r.uuid for r in plan.new_resources]),
+        f"Created by syncing the guide “{result.guide.title}”.",
+        ADDITION,
+    )
+
+
+# --- Pending syncs -------------------------------------------------------------------------------
+@require_http_methods(["GET", "POST"])
+def pending_sync_review(request, object_id, model_admin):
+    """A fetched source waiting for a curator: the diff against the guide as it is now, Apply
+    (refused unless the guide still gives that diff) and Dismiss; while the job runs, the page
+    reloads itself; a failed fetch shows its error and can be fetched again."""
+    if not can_sync(request.user):
+        raise PermissionDenied
+    pending = (
+        PendingSync.objects.select_related("guide", "requested_by", "decided_by")
+        .filter(pk=_int_or_404(object_id))
+        .first()
+    )
+    if pending is None:
+        raise Http404("No such sync.")
+    here = reverse("admin:curation_pendingsync_change", args=[pending.pk])
+    if request.method == "POST":
+        return _pending_sync_decide(request, pending, here)
+    context = {
+        **model_admin.admin_site.each_context(request),
+        "opts": model_admin.model._meta,
+        "original": pending,
+        "pending": pending,
+        "guide": pending.guide,
+        "title": f"Sync of “{pending.guide.title}”",
+        "subtitle": None,
+        "media": model_admin.media,
+        "guide_url": reverse("admin:catalog_guide_change", args=[pending.guide.pk]),
+    }
+    if pending.state == SyncState.PENDING:
+        try:
+            _, diff = syncs_review(pending)
+        except CatalogImportError as error:
+            context["review_error"] = str(error)
+        else:
+            context.update(
+                diff=diff,
+                seen=diff_digest(diff),
+                guide_changed=diff.summary() != pending.summary,
+            )
+    return TemplateResponse(request, "curation/pending_sync.html", context)
+
+
+def _pending_sync_decide(request, pending, here):
+    if "dismiss" in request.POST:
+        try:
+            pending_sync_dismiss(pending=pending, user=request.user)
+        except SyncDecisionError as error:
+            messages.error(request, str(error))
+            return HttpResponseRedirect(here)
+        messages.success(
+            request, f"Dismissed the sync of “{pending.guide.title}”: nothing was changed."
         )
-    return plan
+        return HttpResponseRedirect(reverse("admin:curation_pendingsync_changelist"))
+    if "refetch" in request.POST:
+        if pending.state != SyncState.FAILED:
+            messages.error(request, "Only a failed fetch can be fetched again.")
+            return HttpResponseRedirect(here)
+        retry = pending_sync_request(
+            guide=pending.guide, user=request.user, source_url=pending.source_url
+        )
+        PendingSync.objects.filter(pk=pending.pk).update(state=SyncState.DISMISSED)
+        return HttpResponseRedirect(reverse("admin:curation_pendingsync_change", args=[retry.pk]))
+    if "apply" not in request.POST:
+        return HttpResponseRedirect(here)
+    try:
+        with transaction.atomic():
+            result, diff, plan = pending_sync_apply(
+                pending=pending, user=request.user, seen=request.POST.get("seen", "")
+            )
+            _log_sync(request, result, plan, diff, pending.source_url)
+    except SyncDecisionError as error:
+        messages.error(request, f"Nothing was changed: {error}")
+        return HttpResponseRedirect(here)
+    messages.success(
+        request,
+        f"Synced “{pending.guide.title}” with {pending.source_url}: {diff.summary().splitlines()[0]}",
+    )
+    return HttpResponseRedirect(reverse("admin:catalog_guide_change", args=[pending.guide.pk]))
+
+
+def _int_or_404(value) -> int:
+    try:
+        return int(unquote(value))
+    except ValueError:
+        raise Http404("No such sync.") from None

@@ -67,3 +67,43 @@ def test_curator_splits_a_link_out_in_the_import_preview(page, live_server, cura
         )
     )
     assert titles == ["Brrr", "Brrr: Slides"]
+
+
+@pytest.mark.browser
+@pytest.mark.django_db(transaction=True)
+def test_curator_syncs_from_the_url_through_a_pending_sync(page, live_server, curator, settings):
+    from apps.curation.models import PendingSync, SyncState
+    from tests.catalog.test_sync import serving
+
+    settings.FETCH_ALLOW_LOOPBACK = True
+    with serving(VERSION_1.encode()) as (served, url):
+        apply_import(plan_import(VERSION_1, guide_slug="serving", title="Serving", source_url=url))
+        guide = Guide.objects.get(slug="serving")
+        served["body"] = VERSION_2.encode()
+        page.goto(f"{live_server.url}/admin/catalog/guide/{guide.pk}/change/")
+        page.get_by_role("link", name="Sync with source…").click()
+        page.get_by_role("button", name="Show what would change").click()
+        main = page.locator("#content-main")
+        expect(main).to_contain_text("TensorRT-LLM")
+        page.get_by_role("button", name="Apply").click()
+        page.wait_for_url(f"{live_server.url}/admin/catalog/guide/{guide.pk}/change/")
+        expect(page.locator(".messagelist")).to_contain_text("1 added, 0 removed, 1 moved")
+    assert PendingSync.objects.get().state == SyncState.APPLIED
+    assert Entry.objects.filter(section__guide=guide, resource__title="TensorRT-LLM").exists()
+
+
+@pytest.mark.browser
+@pytest.mark.django_db(transaction=True)
+def test_a_fetching_sync_page_reloads_itself_until_the_job_is_done(page, live_server, curator):
+    from apps.curation.models import PendingSync, SyncState
+
+    apply_import(plan_import(VERSION_1, guide_slug="serving", title="Serving"))
+    pending = PendingSync.objects.create(
+        guide=Guide.objects.get(slug="serving"), source_url="https://example.com/README.md"
+    )
+    page.goto(f"{live_server.url}/admin/curation/pendingsync/{pending.pk}/change/")
+    expect(page.locator("#content-main")).to_contain_text("Fetching the source in the background")
+    PendingSync.objects.filter(pk=pending.pk).update(state=SyncState.UNCHANGED)
+    expect(page.locator("#content-main")).to_contain_text(
+        "The guide already matches this source", timeout=8000
+    )

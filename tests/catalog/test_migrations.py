@@ -51,3 +51,12 @@ def test_the_added_at_migrations_reversed_leave_their_tables_watched():
     finally:
         migrate(*MigrationExecutor(connection).loader.graph.leaf_nodes())
     assert {"catalog_entry", "paths_stepresource"} <= watched_tables()
+
+
+def test_the_guide_source_migration_reversed_and_applied_again_leaves_the_guides_watched():
+    try:
+        migrate(("catalog", "0007_entry_added_at"))
+        assert "catalog_guide" in watched_tables()
+    finally:
+        migrate(*MigrationExecutor(connection).loader.graph.leaf_nodes())
+    assert "catalog_guide" in watched_tables()

@@ -10,7 +10,7 @@ from django.core.management import call_command
 from django.core.management.base import CommandError
 
 from apps.catalog.importer import apply_import, plan_import
-from apps.catalog.importer.sync import apply_sync, diff_guide, sync_counts
+from apps.catalog.importer.sync import apply_sync, diff_guide, fetch_failed, sync_counts
 from apps.catalog.models import Entry, Guide, Resource, Section
 from apps.catalog.selectors import visible_entries
 from apps.progress.models import Progress, Status
@@ -144,7 +144,7 @@ def test_sync_reads_no_address_of_the_servers_own_network(source_server, setting
     for source in (url, f"http://localhost:{port}/", f"http://0x7f000001:{port}/"):
         with pytest.raises(CommandError) as refused:
             sync("serving", "--url", source)
-        assert str(refused.value) == "Could not fetch the source."
+        assert str(refused.value) == fetch_failed()
 
 
 # --- In place: what a curator and a learner made survives -----------------------------------

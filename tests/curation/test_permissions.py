@@ -80,10 +80,15 @@ def test_curator_sees_the_catalog_but_not_users_groups_or_progress(curator_clien
     assert response.status_code == 200
     app_labels = {app["app_label"] for app in response.context["app_list"]}
     assert "catalog" in app_labels
-    # and curation's own list, the link checks (they may change resources: they may check them)
+    # and curation's own lists: the link checks (they may change resources: they may check them),
+    # the pending syncs and the sources' last fetches (they may sync guides)
     assert app_labels <= {*permissions_module.CURATOR_APP_LABELS, "curation"}
     curation = next(app for app in response.context["app_list"] if app["app_label"] == "curation")
-    assert [model["object_name"] for model in curation["models"]] == ["LinkCheckRun"]
+    assert [model["object_name"] for model in curation["models"]] == [
+        "LinkCheckRun",
+        "PendingSync",
+        "SourceStatus",
+    ]
     html = response.content.decode()
     assert "Resources" in html and "Users" not in html and "Progress" not in html
 

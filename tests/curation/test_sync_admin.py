@@ -1,4 +1,5 @@
-"""Syncing a guide with its source from the admin: URL or upload → diff → apply (progress and edits kept)."""
+"""Syncing a guide with its source from the admin: a URL fetched by a job into a pending sync, or an
+upload diffed at once → diff → apply (progress and edits kept)."""
 
 import pytest
 from django.contrib.admin.models import ADDITION, CHANGE, LogEntry
@@ -7,6 +8,7 @@ from django.urls import reverse
 
 from apps.catalog.importer import apply_import, plan_import
 from apps.catalog.models import Entry, Guide, Resource
+from apps.curation.models import PendingSync, SyncState
 from apps.progress.models import Progress, Status
 from tests.catalog.test_sync import VERSION_1, VERSION_2, serving
 from tests.factories import UserFactory
@@ -64,6 +66,20 @@ def apply_data(response):
     return {**{name: form[name].value() for name in form.fields}, "apply": "Apply"}
 
 
+def fetch_by_job(client, guide, url, capture):
+    """Post the URL; the fetch job runs when the request's transaction commits. The pending sync."""
+    with capture(execute=True):
+        response = client.post(sync_url(guide), {"source_url": url})
+    pending = PendingSync.objects.latest("pk")
+    assert response.status_code == 302
+    assert response["Location"] == review_url(pending)
+    return pending
+
+
+def review_url(pending):
+    return reverse("admin:curation_pendingsync_change", args=[pending.pk])
+
+
 def test_the_change_page_links_to_the_sync_page_which_offers_the_remembered_url(
     curator_client, guide
 ):
@@ -75,13 +91,17 @@ def test_the_change_page_links_to_the_sync_page_which_offers_the_remembered_url(
     assert "Last imported from v1.md" in response.content.decode()
 
 
-def test_the_diff_of_the_url_is_shown_and_nothing_is_written(curator_client, guide, source_server):
+def test_the_url_is_fetched_by_a_job_and_its_diff_shown_with_nothing_written(
+    curator_client, guide, source_server, django_capture_on_commit_callbacks
+):
     served, url = source_server
     served["body"] = NEWER.encode()
     before = layout(guide)
-    response = curator_client.post(sync_url(guide), {"source_url": url})
+    pending = fetch_by_job(curator_client, guide, url, django_capture_on_commit_callbacks)
+    assert pending.state == SyncState.PENDING and pending.source_url == url
+    assert pending.summary.startswith("1 added, 1 removed, 1 moved, 0 changed.")
+    response = curator_client.get(review_url(pending))
     assert response.status_code == 200
-    assert response.templates[0].name == "curation/guide_sync_preview.html"
     html = response.content.decode()
     assert "TensorRT-LLM" in html and "in Engines" in html  # added, with its section
     assert "vLLM" in html and "stays in the catalog, unlisted, with its progress" in html
@@ -89,15 +109,28 @@ def test_the_diff_of_the_url_is_shown_and_nothing_is_written(curator_client, gui
     assert layout(guide) == before
 
 
+def test_the_request_itself_fetches_nothing(curator_client, guide, source_server):
+    """Without the commit (no job run), the request only records the fetch it asked for."""
+    served, url = source_server
+    served["body"] = NEWER.encode()
+    response = curator_client.post(sync_url(guide), {"source_url": url})
+    pending = PendingSync.objects.get()
+    assert response["Location"] == review_url(pending)
+    assert pending.state == SyncState.FETCHING and pending.text == ""
+    page = curator_client.get(review_url(pending)).content.decode()
+    assert "Fetching the source in the background" in page
+    assert 'data-state="fetching"' in page and "pending_sync.js" in page
+
+
 def test_apply_syncs_in_place_keeps_progress_and_logs_the_change(
-    curator_client, curator, guide, progress, source_server
+    curator_client, curator, guide, progress, source_server, django_capture_on_commit_callbacks
 ):
     served, url = source_server
     served["body"] = NEWER.encode()
     sglang = Entry.objects.get(section__guide=guide, resource__url__contains="sglang")
-    response = curator_client.post(
-        sync_url(guide), apply_data(curator_client.post(sync_url(guide), {"source_url": url}))
-    )
+    pending = fetch_by_job(curator_client, guide, url, django_capture_on_commit_callbacks)
+    seen = curator_client.get(review_url(pending)).context["seen"]
+    response = curator_client.post(review_url(pending), {"seen": seen, "apply": "Apply"})
     assert response.status_code == 302
     assert response["Location"] == reverse("admin:catalog_guide_change", args=[guide.pk])
     assert sorted((title, resource) for _, title, _, resource, _ in layout(guide)) == [
@@ -117,6 +150,8 @@ def test_apply_syncs_in_place_keeps_progress_and_logs_the_change(
     assert created.action_flag == ADDITION and created.object_repr == "TensorRT-LLM"
     guide.refresh_from_db()
     assert guide.is_published
+    pending.refresh_from_db()
+    assert pending.state == SyncState.APPLIED and pending.decided_by == curator
 
 
 def test_an_uploaded_newer_file_becomes_the_source(curator_client, guide, progress):
@@ -131,18 +166,21 @@ def test_an_uploaded_newer_file_becomes_the_source(curator_client, guide, progre
     assert Progress.objects.filter(pk=progress.pk).exists()
 
 
-def test_the_same_source_again_has_nothing_to_apply(curator_client, guide, source_server):
+def test_the_same_source_again_has_nothing_to_apply(
+    curator_client, guide, source_server, django_capture_on_commit_callbacks
+):
     _, url = source_server
-    response = curator_client.post(sync_url(guide), {"source_url": url})
-    assert response.context["diff"].is_empty
-    assert 'name="apply"' not in response.content.decode()
+    pending = fetch_by_job(curator_client, guide, url, django_capture_on_commit_callbacks)
+    assert pending.state == SyncState.UNCHANGED
+    html = curator_client.get(review_url(pending)).content.decode()
+    assert "The guide already matches this source" in html
+    assert 'name="apply"' not in html
 
 
 @pytest.mark.parametrize(
     ("data", "message"),
     [
         ({"source_url": "file:///etc/passwd"}, "is not an http(s) URL"),
-        ({"source_url": "http://127.0.0.1:1/README.md"}, "Could not fetch"),
         ({"source_url": ""}, "Give the source URL or upload the file"),
         (
             {"file": SimpleUploadedFile("x.md", b"\x89PNG\r\n\x1a\n\x00\x00\x00\rIHDR")},
@@ -154,7 +192,7 @@ def test_the_same_source_again_has_nothing_to_apply(curator_client, guide, sourc
             "No reading-list items found",
         ),
     ],
-    ids=["not-http", "unreachable", "nothing-given", "binary", "too-big", "no-list"],
+    ids=["not-http", "nothing-given", "binary", "too-big", "no-list"],
 )
 def test_bad_input_gets_a_clear_message_and_changes_nothing(curator_client, guide, data, message):
     before = layout(guide)
@@ -166,11 +204,36 @@ def test_bad_input_gets_a_clear_message_and_changes_nothing(curator_client, guid
     assert layout(guide) == before
 
 
-def test_the_url_source_is_checked_for_binary_content_too(curator_client, guide, source_server):
+@pytest.mark.parametrize(
+    ("body", "message"),
+    [
+        (b"\x00\x01binary", "binary file"),
+        (b"Only prose here, no list.\n", "No reading-list items found"),
+    ],
+    ids=["binary", "no-list"],
+)
+def test_a_url_source_that_is_no_list_fails_the_job_with_its_reason(
+    curator_client, guide, source_server, django_capture_on_commit_callbacks, body, message
+):
     served, url = source_server
-    served["body"] = b"\x00\x01binary"
-    response = curator_client.post(sync_url(guide), {"source_url": url})
-    assert "binary file" in " ".join(response.context["form"].non_field_errors())
+    served["body"] = body
+    before = layout(guide)
+    pending = fetch_by_job(curator_client, guide, url, django_capture_on_commit_callbacks)
+    assert pending.state == SyncState.FAILED and message in pending.error
+    html = curator_client.get(review_url(pending)).content.decode().replace("&#x27;", "'")
+    assert message in html and 'name="refetch"' in html
+    assert layout(guide) == before
+
+
+def test_an_unreachable_url_fails_the_job_and_changes_nothing(
+    curator_client, guide, django_capture_on_commit_callbacks
+):
+    before = layout(guide)
+    pending = fetch_by_job(
+        curator_client, guide, "http://127.0.0.1:1/README.md", django_capture_on_commit_callbacks
+    )
+    assert pending.state == SyncState.FAILED and "Could not fetch" in pending.error
+    assert layout(guide) == before
 
 
 def test_an_incomplete_apply_changes_nothing(curator_client, guide):

@@ -18,9 +18,10 @@ from django.core import serializers
 from django.core.serializers.json import DjangoJSONEncoder
 from django.db import IntegrityError, transaction
 
-from apps.catalog.importer import builder
+from apps.catalog.importer import builder, sources
 from apps.catalog.importer import topics as taxonomy
 from apps.catalog.importer.planner import ImportPlan, plan_catalog
+from apps.catalog.models import Kind
 from apps.core.models import Seeded
 
 FIXTURE_PATH = Path(settings.BASE_DIR) / "fixtures" / "catalog.json"
@@ -28,7 +29,17 @@ FIXTURE_NAME = FIXTURE_PATH.name
 
 FIELDS = {
     "topic": ["uuid", "slug", "title", "description", "position"],
-    "guide": ["uuid", "slug", "title", "description", "source_name", "source_url", "position"],
+    "guide": [
+        "uuid",
+        "slug",
+        "title",
+        "description",
+        "source_name",
+        "source_url",
+        "source_note",
+        "sync_schedule",
+        "position",
+    ],
     "section": [
         "uuid",
         "guide",
@@ -61,6 +72,13 @@ FIELDS = {
 }
 
 
+def chapter_description(description: str, note: str) -> str:
+    """A link-less chapter's description with the note saying where its text is (once)."""
+    if note in description:
+        return description
+    return f"{description}\n\n{note}" if description else note
+
+
 def _serialize(objects, model_name: str) -> list[dict]:
     return serializers.serialize(
         "python",
@@ -81,8 +99,19 @@ def catalog_objects(plan: ImportPlan) -> list[dict]:
     for planned in plan.resources:
         resource = resources[planned.key] = builder.new_resource(planned)
         links += [builder.new_link(link, resource) for link in planned.links]
+    bundled = {source.slug: source for source in sources.GUIDE_SOURCES}
     for planned_guide in plan.guides:
         guide = builder.new_guide(planned_guide)
+        source = bundled.get(planned_guide.slug)
+        if source is not None:
+            guide.source_note, guide.sync_schedule = source.source_note, source.sync_schedule
+            if source.chapter_note:
+                for planned in planned_guide.entries:
+                    resource = resources[planned.resource.key]
+                    if resource.kind == Kind.CHAPTER and not resource.url:
+                        resource.description = chapter_description(
+                            resource.description, source.chapter_note
+                        )
         guides.append(guide)
         for planned in planned_guide.sections:
             parent = sections[planned.parent.uuid] if planned.parent else None

@@ -25,6 +25,7 @@ guide's title, description and published flag are kept.
 import uuid as uuid_module
 from dataclasses import dataclass, field
 
+from django.conf import settings
 from django.db import transaction
 
 from apps.catalog.importer.builder import (
@@ -46,7 +47,14 @@ from apps.catalog.models import Entry, Guide, Section
 from apps.catalog.positions import positions_park
 from apps.core.fetch import FetchError, fetch
 
-FETCH_FAILED = "Could not fetch the source."
+
+def fetch_failed() -> str:
+    """The one message for every fetch without an HTTP answer (refused address, DNS, refused or
+    reset connection, no answer in time): like the fetcher's, it tells none of them apart."""
+    return (
+        "Could not fetch the source: no usable answer "
+        f"(none at all, or none within {settings.FETCH_DEADLINE} seconds)."
+    )
 
 
 @dataclass
@@ -419,7 +427,7 @@ def fetch_source(url: str) -> bytes:
         )
     except FetchError as error:
         raise CatalogImportError(
-            f"Could not fetch the source: {error.detail}." if error.detail else FETCH_FAILED
+            f"Could not fetch the source: {error.detail}." if error.detail else fetch_failed()
         ) from None
     if not 200 <= answer.status < 300:
         raise CatalogImportError(f"Could not fetch the source: it answered HTTP {answer.status}.")

@@ -4,8 +4,9 @@ and in ``base`` the shared pieces every ModelAdmin is built from.
 Each ModelAdmin sits in its model's app (Django's autodiscovery imports them):
 apps/catalog/admin.py (guides, sections, entries, resources, topics), apps/paths/admin.py
 (learning paths and steps), apps/progress/admin.py (learners' progress, for superusers only).
-Curation's own model, the link-check run, is registered by the site itself (``linkcheck``): this
-package is imported while the site is being built, so it cannot register on ``admin.site``.
+Curation's own models, the link-check run (``linkcheck``) and the pending syncs and sources'
+last fetches (``syncs``), are registered by the site itself: this package is imported while the
+site is being built, so it cannot register on ``admin.site``.
 """
 
 from allauth.account.decorators import secure_admin_login
@@ -23,9 +24,12 @@ class CurationAdminSite(admin.AdminSite):
     def __init__(self, *args, **kwargs):
         super().__init__(*args, **kwargs)
         from apps.curation.admin.linkcheck import LinkCheckRunAdmin
-        from apps.curation.models import LinkCheckRun
+        from apps.curation.admin.syncs import PendingSyncAdmin, SourceStatusAdmin
+        from apps.curation.models import LinkCheckRun, PendingSync, SourceStatus
 
         self.register(LinkCheckRun, LinkCheckRunAdmin)
+        self.register(PendingSync, PendingSyncAdmin)
+        self.register(SourceStatus, SourceStatusAdmin)
 
     def login(self, request, extra_context=None):
         # Staff sign in through allauth's form, with its rate limits (ACCOUNT_RATE_LIMITS) and
