@@ -140,9 +140,10 @@ def _smtp(settings, port):
 @pytest.mark.django_db
 def test_concurrent_cache_probes_do_not_fail_each_other(monkeypatch):
     """Two health checks at once (a load balancer, a benchmark's clients) each probe the cache
-    with a key of their own: the other's write is no reason for a 503."""
+    and write the same value when it is missing: the other's write is no reason for a 503."""
     from django.core.cache import cache
 
+    cache.delete(health.PROBE_KEY)  # the first probe after an eviction writes
     real_set, nested = cache.set, []
 
     def set_then_probe_again(key, value, timeout=None):
@@ -153,3 +154,28 @@ def test_concurrent_cache_probes_do_not_fail_each_other(monkeypatch):
 
     monkeypatch.setattr(cache, "set", set_then_probe_again)
     assert health.cache_problem() is None and nested == [None]
+
+
+@pytest.mark.django_db
+def test_a_warm_cache_probe_is_one_read(monkeypatch):
+    """The floor of the benchmark and every load balancer's check: once the probe's value is in
+    the cache, a probe reads it and writes nothing (one query with the database cache)."""
+    from django.core.cache import cache
+
+    assert health.cache_problem() is None  # writes the probe's value if missing
+    calls = []
+    monkeypatch.setattr(cache, "set", lambda *args, **kwargs: calls.append("set"))
+    real_get = cache.get
+    monkeypatch.setattr(cache, "get", lambda *a, **k: calls.append("get") or real_get(*a, **k))
+    assert health.cache_problem() is None
+    assert calls == ["get"]
+
+
+@pytest.mark.django_db
+def test_a_cache_that_keeps_nothing_is_a_problem(monkeypatch):
+    from django.core.cache import cache
+
+    cache.delete(health.PROBE_KEY)
+    monkeypatch.setattr(cache, "set", lambda *args, **kwargs: None)
+    problem = health.cache_problem()
+    assert problem is not None and problem.error == "the cache did not keep a value"
