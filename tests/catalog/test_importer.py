@@ -247,7 +247,8 @@ def test_bare_urls_get_titles_from_the_line_or_the_url(guides):
     papers = section(blogs, "Papers to read").items
     assert papers[0].title == "Large Batch Training of Convolutional Networks"
     assert papers[0].url == "https://arxiv.org/pdf/1708.03888v3"
-    assert items_titled(blogs, "github.com/srush/GPU-Puzzles")
+    assert items_titled(blogs, "srush/GPU-Puzzles")  # a bare repository link: owner/repo
+    assert not items_titled(blogs, "github.com/srush/GPU-Puzzles")
     challenge = items_titled(blogs, "Challenge by unsloth")[0]
     assert challenge.url.startswith(
         "https://colab.research.google.com/drive/1JqKqA1XWeLHvnYAc0wzrR4JBCnq43HyH"

@@ -78,7 +78,26 @@ def test_url_with_whitespace_is_repaired_and_reported():
 @pytest.mark.parametrize(
     ("url", "title"),
     [
-        ("https://github.com/srush/GPU-Puzzles", "github.com/srush/GPU-Puzzles"),
+        ("https://github.com/srush/GPU-Puzzles", "srush/GPU-Puzzles"),
+        ("https://github.com/lucidrains", "lucidrains on GitHub"),
+        ("https://github.com/orgs/deepseek-ai/repositories?type=all", "deepseek-ai on GitHub"),
+        (
+            "https://github.com/josephmisiti/awesome-machine-learning/blob/master/books.md",
+            "josephmisiti/awesome-machine-learning: books.md",
+        ),
+        ("https://github.com/tizkovatereza/AI/pulls", "tizkovatereza/AI pull requests"),
+        (
+            "https://github.com/sgl-project/sglang/pull/12162",
+            "sgl-project/sglang pull request #12162",
+        ),
+        (
+            "https://github.com/vllm-project/vllm-omni/releases/tag/v0.1",
+            "vllm-project/vllm-omni v0.1",
+        ),
+        ("https://gitlab.com/group/project/-/tree/main/docs", "group/project: docs"),
+        ("https://huggingface.co/sand-ai/MAGI-1", "sand-ai/MAGI-1"),
+        ("https://huggingface.co/datasets/openai/gsm8k", "openai/gsm8k dataset"),
+        ("https://gist.github.com/karpathy/d4dee566867f8291f086", "Gist by karpathy"),
         ("https://tensara.org/", "tensara.org"),
         ("https://fkong.tech/posts/2023-04-23-triton-cuda/?s=08", "Triton cuda"),
         ("https://x.com/deepseek_ai/status/1895279409185390655", "@deepseek_ai on X"),

@@ -67,3 +67,76 @@ def test_what_a_parenthesis_after_a_link_says():
     assert is_moved_notice("⚠️ This project has moved to github.com/new/home")
     assert is_moved_notice("DEPRECATED")
     assert not is_moved_notice("Awesome LLM Inference")
+
+
+def test_a_trailing_parenthesis_shaped_like_a_maker_becomes_the_author():
+    from apps.catalog.importer.titles import title_and_org
+
+    video = "https://www.youtube.com/playlist?list=PLZHQ"
+    page = "https://example.org/page"
+    assert title_and_org("Essence of linear algebra (3Blue1Brown)", video) == (
+        "Essence of linear algebra",
+        "3Blue1Brown",
+    )
+    assert title_and_org("Essence of calculus (3Blue1Brown)", page)[1] == "3Blue1Brown"
+    assert title_and_org("Why transformers work (Computerphile)", video) == (
+        "Why transformers work",
+        "Computerphile",
+    )
+    assert title_and_org("Let's build GPT (Andrej Karpathy)", page) == (
+        "Let's build GPT",
+        "Andrej Karpathy",
+    )
+    assert title_and_org("Gemini report (Google DeepMind)", page)[1] == "Google DeepMind"
+    assert title_and_org("Report(@DeepSeek-AI)", page) == ("Report", "DeepSeek-AI")
+
+
+def test_a_trailing_parenthesis_that_says_what_it_is_stays_in_the_title():
+    from apps.catalog.importer.titles import title_and_org
+
+    video = "https://www.youtube.com/watch?v=abc"
+    page = "https://example.org/page"
+    for title, url in [
+        ("Retrieval-Augmented Generation (RAG)", page),
+        ("Natural Language Toolkit (NLTK)", page),
+        ("Intro to LLM (Large Language Models)", video),
+        ("RAG (Retrieval-Augmented Generation)", page),
+        ("Deep Learning (2nd edition)", page),
+        ("Deep Residual Learning (ResNet)", page),
+        ("Word embeddings (Word2Vec)", page),
+        ("Image generation (Stable Diffusion)", page),
+        ("Representation learning (Masked Autoencoders)", page),
+        ("Mecab (Japanese)", page),
+        ("Structured outputs (Pydantic)", page),
+        ("Transformers (Explained)", video),
+        ("Large Language Models (In English)", video),
+        ("Machine Learning for Mortals (Mere and Otherwise)", page),
+        ("Starter agent (OpenAI, Claude)", page),
+        ("Neural Networks (Part 2)", video),
+        ("Chat models (GPT-4)", page),
+        ("Pydantic (Pydantic)", page),
+        ("Scaling (DeepMind)", page),  # one camel-case word: a model's or a maker's name alike
+        ("Tokenizers (Sentencepiece)", page),  # one word after a page that is no video
+    ]:
+        assert title_and_org(title, url) == (title, ""), title
+
+
+def test_a_link_whose_words_are_an_address_is_titled_from_the_address():
+    from apps.catalog.importer import parse_guide
+
+    guide = parse_guide(
+        "# L\n\n## Code\n\n"
+        "- https://github.com/owner/repo\n"
+        "- [https://github.com/owner/second](https://github.com/owner/second)\n"
+        "- [github.com/owner/third](https://github.com/owner/third)\n"
+        "- [carpedm20/NTM-tensorflow](https://github.com/carpedm20/NTM-tensorflow)\n"
+        "\n| Title | Code |\n|---|---|\n"
+        "| [https://github.com/owner/fourth](https://github.com/owner/fourth) | x |\n"
+    )
+    assert [item.title for item in guide.items()] == [
+        "owner/repo",
+        "owner/second",
+        "owner/third",
+        "carpedm20/NTM-tensorflow",
+        "owner/fourth",
+    ]

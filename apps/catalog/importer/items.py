@@ -46,6 +46,7 @@ _DONE = re.compile(r"\s*\[DONE\]\s*", re.IGNORECASE)
 _RATING = re.compile(r"\s*\(\s*rating\s*:?\s*(\d+(?:\.\d+)?)\s*/\s*10\s*\)", re.IGNORECASE)
 _BLOG_PREFIX = re.compile(r"^\(blog\)\s*", re.IGNORECASE)
 _TRIM_NOTE = " ,:;.-–—>/|•·"
+_LEADING_ASIDE = re.compile(r"^\s*\(([^()\n]{1,40})\)")
 _BULLET_PREFIX = re.compile(r"(?:Paper|Code|Blog|Video|Link)s?", re.IGNORECASE)
 
 
@@ -333,6 +334,13 @@ def _read_note(item: ParsedItem, line: _LinkedLine, rest: str, rest_parts, lead:
     prefix, main, text = line.prefix, line.main, line.text
     if prefix and _is_generic(_word_label(main.text)):
         return  # titled by its own words before the link, note already read
+    dated = _LEADING_ASIDE.match(rest)
+    if dated and rest[dated.end() :].strip() and aside(dated.group(1))[0] == "year":
+        # "[Title](url) (2017) - Author. Note.": the year, then the line as it would read without
+        item.year = int(aside(dated.group(1))[1])
+        rest = rest[dated.end() :]
+        lead = _LEADING_ASIDE.sub("", lead, count=1)
+        rest_parts = [markdown.Segment(rest)] if rest.strip() else []
     if re.match(r"^\s*(?:\s[-–—]|:)\s", lead):
         # 002's "[Title](url) - Author. Description." (an author only when it is a name)
         item.author, item.description = split_author(rest.lstrip(_TRIM_NOTE))

@@ -76,7 +76,7 @@ from apps.catalog.importer.titles import (
     is_moved_notice,
     title_and_org,
 )
-from apps.catalog.importer.urls import title_from_url
+from apps.catalog.importer.urls import is_url_text, title_from_url
 from apps.catalog.models import Kind, Priority
 
 # ``is_companion_label`` is asked by the real-list tests through this module.
@@ -271,9 +271,12 @@ class _Parser:
                     continue
                 elif target.title and len(target.title) <= MAX_HEADING:
                     item.title = target.title
-            title, org = title_and_org(item.title)  # "… Language Model(@DeepSeek-AI)"
+            # "… Language Model(@DeepSeek-AI)", "Essence of linear algebra (3Blue1Brown)"
+            title, org = title_and_org(item.title, item.url)
             item.author = item.author or org
             item.title = clean_title(title) or (title_from_url(item.url) if item.url else "")
+            if item.url and is_url_text(item.title, item.url):
+                item.title = title_from_url(item.url)  # "[https://github.com/a/b](…)": "a/b"
             if not item.title:
                 continue  # nothing readable names it
             target.items.append(item)

@@ -32,7 +32,7 @@ from apps.catalog.importer.links import (
 )
 from apps.catalog.importer.parsed import ParsedItem, ParsedLink
 from apps.catalog.importer.titles import clean_title, date_year, title_and_org
-from apps.catalog.importer.urls import repair_url, title_from_url
+from apps.catalog.importer.urls import is_url_text, repair_url, title_from_url
 
 _TITLE_HEADERS = (
     "section",
@@ -208,8 +208,11 @@ class Table:
         main_index = self._main_link(web)
         col, main = web[main_index]
         title, cell_description, cell_author = self._title(row, cells, col, main)
-        title, org = title_and_org(title)
-        item = ParsedItem(title=clean_title(title) or title_from_url(main.url), kind="", raw=raw)
+        title, org = title_and_org(title, main.url)
+        title = clean_title(title)
+        if not title or is_url_text(title, main.url):
+            title = title_from_url(main.url)
+        item = ParsedItem(title=title, kind="", raw=raw)
         url, issue = repair_url(main.url)
         item.links.append(ParsedLink(url=url, label=_bare_label(main.text), issue=issue))
         item.links.extend(self._extra_link(i, p) for k, (i, p) in enumerate(web) if k != main_index)

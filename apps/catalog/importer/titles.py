@@ -9,6 +9,7 @@ to a learner's Markdown import finding a resource by its title.
 import re
 
 from apps.catalog.importer import markdown
+from apps.catalog.importer.authors import looks_like_name
 from apps.catalog.importer.urls import title_from_url
 
 MAX_HEADING = 80
@@ -64,12 +65,91 @@ def is_moved_notice(text: str) -> bool:
     return bool(_MOVED_NOTICE.search(text[:300]))
 
 
-def title_and_org(title: str) -> tuple[str, str]:
-    """``"YOCO: Decoder-Decoder Architectures(@Microsoft)"`` → ``("YOCO: …", "Microsoft")``."""
+def title_and_org(title: str, url: str | None = None) -> tuple[str, str]:
+    """``"YOCO: Decoder-Decoder Architectures(@Microsoft)"`` → ``("YOCO: …", "Microsoft")``;
+    ``"Essence of linear algebra (3Blue1Brown)"`` (a video) → ``("Essence …", "3Blue1Brown")``:
+    a trailing parenthesis whose shape is a maker's name (``trailing_maker``)."""
     cut = max(0, len(title) - 120)  # the pattern is read on the tail only: linear in any title
     if match := _TRAILING_ORG.search(title, cut):
         return title[: match.start()].rstrip(), match.group(1).strip()
+    if (match := _TRAILING_PAREN.search(title, cut)) and match.start() > 0:
+        head = title[: match.start()].rstrip()
+        if re.search(r"\w", head) and is_maker(match.group(1), head, video=_is_video(url)):
+            return head, match.group(1).strip()
     return title, ""
+
+
+_TRAILING_PAREN = re.compile(r"\s*\(([^()\n]{2,60})\)\s*$")
+_VIDEO_HOSTS = re.compile(
+    r"^https?://(?:www\.|m\.)?(?:youtube\.com|youtu\.be|vimeo\.com|twitch\.tv)/", re.IGNORECASE
+)
+# Words a trailing parenthesis uses to say what the thing is, in which language or form, never
+# who made it: "(Japanese)", "(Full Course)", "(PyTorch)", "(Explained)", "(In English)".
+_ASIDE_WORDS = {
+    "english", "chinese", "japanese", "korean", "french", "german", "spanish", "russian",
+    "portuguese", "italian", "hindi", "arabic", "vietnamese", "persian", "turkish", "indonesian",
+    "python", "pytorch", "tensorflow", "keras", "jax", "numpy", "rust", "java", "javascript",
+    "typescript", "julia", "go", "golang", "scala", "matlab", "octave", "c", "c++", "r", "cuda",
+    "triton", "mojo", "swift", "kotlin", "ruby", "php", "haskell", "lisp", "pydantic", "django",
+    "react", "langchain", "llamaindex", "huggingface", "transformers", "colab", "jupyter",
+    "explained", "animated", "illustrated", "visualized", "annotated", "simplified", "intuition",
+    "full", "official", "live", "remastered", "updated", "new", "old", "free", "paid", "open",
+    "beta", "alpha", "draft", "preview", "preprint", "revised", "extended", "unofficial",
+    "edition", "part", "volume", "vol", "chapter", "section", "lecture", "lectures", "lesson",
+    "episode", "season", "series", "playlist", "course", "class", "classes", "talk", "keynote",
+    "workshop", "tutorial", "notes", "slides", "video", "videos", "paper", "book", "blog", "post",
+    "code", "repo", "website", "docs", "documentation", "demo", "podcast", "interview", "summary",
+    "overview", "introduction", "intro", "basics", "advanced", "beginner", "beginners",
+    "intermediate", "guide", "cheatsheet", "reference", "pdf", "html", "online", "archive",
+    "archived", "mirror", "translation", "translated", "subtitles", "version", "update", "remake",
+    "networks", "network", "net", "transformer", "diffusion", "in", "on", "of", "for", "with", "to", "from", "by", "and", "or", "the", "a", "an", "how",
+    "what", "why", "when", "is", "are", "vs", "versus", "via", "using", "based", "no", "not",
+}  # fmt: skip
+# English endings of a topic's words, rarely of a name's: "Learning", "Diffusion", "Autoencoders"
+_TOPIC_ENDING = re.compile(
+    r"(?:ing|ings|tion|tions|sion|sions|ment|ments|ness|ity|ies|ics|ure|ures|ism|ers|ors|works|els|ems)$"
+)
+# a name's word: "Karpathy", "3Blue1Brown", "DeepMind", "A.", "O'Reilly", "Hugging-Face"
+_MAKER_WORD = re.compile(r"^(?:\d*[A-Z][\w'’.&-]*|[A-Z]\.)$")
+
+
+def _is_video(url: str | None) -> bool:
+    return bool(url and _VIDEO_HOSTS.match(url))
+
+
+def _initials(text: str) -> str:
+    return "".join(word[0] for word in re.split(r"[\s/-]+", text) if word[:1].isalpha()).upper()
+
+
+def is_maker(text: str, title: str, *, video: bool = False) -> bool:
+    """Does a trailing ``(text)`` after ``title`` name who made it, by its shape alone?
+
+    A maker is two or three capitalized name words ("Andrej Karpathy", "Google DeepMind"), a
+    handle opening with a digit ("3Blue1Brown") or, after a video, one capitalized word (its
+    channel: "(Computerphile)"). Never an acronym or a model's name ("(RAG)", "(ResNet)"), an
+    expansion of an acronym in the title ("LLM (Large Language Models)"), a topic ("(Stable
+    Diffusion)", "(Masked Autoencoders)"), a language, framework, format or edition
+    ("(Japanese)", "(PyTorch)", "(2nd edition)"), a list ("OpenAI, Claude") or a number
+    ("(Part 2)", "(v2)")."""
+    words = text.split()
+    if not 0 < len(words) <= 3 or any(not _MAKER_WORD.match(word) for word in words):
+        return False
+    if any(word.lower().strip(".") in _ASIDE_WORDS or _TOPIC_ENDING.search(word) for word in words):
+        return False
+    if any(re.search(r"-\d|^v\d|^[\d.]+$", word, re.IGNORECASE) for word in words):
+        return False  # "(GPT-4)", "(v2)", "(2015)"
+    acronyms = {w.rstrip("s") for w in re.findall(r"\b[A-Z]{2,8}s?\b", title)}
+    if _initials(text) in acronyms:
+        return False  # "LLM (Large Language Models)": the acronym spelt out
+    if len(words) == 1:
+        word = words[0]
+        if word[0].isdigit():
+            return bool(re.search(r"[a-z]", word))  # "3Blue1Brown", not "2D"
+        return video and word.upper() != word and not re.search(r"[a-z][A-Z]|\d", word)
+    return looks_like_name(text) and all(
+        word.upper() != word or len(word) <= 3
+        for word in words  # "Meta AI", not "(RAG LLM)"
+    )
 
 
 def aside(text: str) -> tuple[str, str | int]:

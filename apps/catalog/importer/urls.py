@@ -204,8 +204,61 @@ def _humanize(segment: str) -> str:
     return words[:1].upper() + words[1:]
 
 
+_HOST_NAMES = {
+    "github.com": "GitHub",
+    "gist.github.com": "GitHub",
+    "gitlab.com": "GitLab",
+    "huggingface.co": "Hugging Face",
+}
+# What a repository's page under ``owner/repo/<page>`` is, as its title says it
+_REPO_PAGES = {
+    "pulls": "pull requests",
+    "issues": "issues",
+    "wiki": "wiki",
+    "releases": "releases",
+    "discussions": "discussions",
+    "actions": "actions",
+    "tags": "tags",
+}
+_REPO_ITEMS = {"pull": "pull request", "issues": "issue", "discussions": "discussion"}
+# Hugging Face's own pages before an ``owner/name``: "datasets/owner/name" is a dataset
+_HUB_KINDS = {"datasets": "dataset", "spaces": "Space", "models": "model"}
+
+
+def _code_title(host: str, segments: list[str]) -> str:
+    """A code host's page as a curator titles it: ``owner/repo`` for a repository (the name its
+    own page shows), ``owner/repo: file.md`` for a file in it, ``owner/repo pull request #12``,
+    ``owner on GitHub`` for an account, ``owner/name dataset`` on Hugging Face."""
+    site = _HOST_NAMES[host]
+    if host == "gist.github.com":
+        return f"Gist by {segments[0]}"
+    if host == "huggingface.co":
+        if segments[0] in _HUB_KINDS and len(segments) >= 3:
+            return f"{segments[1]}/{segments[2]} {_HUB_KINDS[segments[0]]}"
+        if segments[0] in {"blog", "docs", "learn", "papers", "spaces", "datasets", "models"}:
+            rest = " ".join(_humanize(s) for s in segments[1:3])
+            return f"{site} {segments[0]}: {rest}" if rest else f"{site} {segments[0]}"
+    if segments[0] in {"orgs", "users"} and len(segments) >= 2:
+        return f"{segments[1]} on {site}"
+    if len(segments) == 1:
+        return f"{segments[0]} on {site}"
+    repo = f"{segments[0]}/{segments[1]}"
+    page = [s for s in segments[2:] if s != "-"]  # GitLab's "owner/repo/-/tree/…"
+    if not page:
+        return repo
+    if page[0] in _REPO_ITEMS and len(page) >= 2 and page[1].isdigit():
+        return f"{repo} {_REPO_ITEMS[page[0]]} #{page[1]}"
+    if page[0] == "releases" and len(page) >= 3 and page[1] == "tag":
+        return f"{repo} {page[2]}"
+    if page[0] in _REPO_PAGES and len(page) == 1:
+        return f"{repo} {_REPO_PAGES[page[0]]}"
+    if page[0] in {"blob", "tree", "raw"} and len(page) >= 3:
+        return f"{repo}: {page[-1]}"  # a file or folder in the repository, past its branch
+    return repo
+
+
 def title_from_url(url: str) -> str:
-    """A readable title for a bare URL: ``github.com/srush/GPU-Puzzles``, ``Triton cuda``, ``distill.pub``."""
+    """A readable title for a bare URL: ``srush/GPU-Puzzles``, ``Triton cuda``, ``distill.pub``."""
     try:
         parts = urlsplit(url)
         host = bare_host(parts.hostname or "")
@@ -224,7 +277,7 @@ def title_from_url(url: str) -> str:
     if host == "arxiv.org" and len(segments) >= 2:
         return f"arXiv {re.sub(r'\.pdf$', '', segments[-1])}"
     if host in _CODE_HOSTS and segments:
-        return "/".join([host, *segments[:3]])
+        return _code_title(host, [unquote(s) for s in segments])
     if segments and re.sub(r"\.\w+$", "", segments[-1]).lower() in _GENERIC_SEGMENTS:
         trimmed = [re.sub(r"\.\w+$", "", s) for s in segments]
         if trimmed[-1].lower() == "index":
@@ -236,6 +289,18 @@ def title_from_url(url: str) -> str:
     if len(segments[-1]) < _SHORT_SEGMENT and len(segments) > 1:
         title = f"{_humanize(segments[-2])} {title[:1].lower()}{title[1:]}"
     return title or host
+
+
+def is_url_text(text: str, url: str) -> bool:
+    """Is ``text`` (a link's words) only an address, ``url`` itself or another: ``https://…``,
+    ``www.example.com/page``, ``github.com/owner/repo``? Such words name nothing."""
+    text = text.strip().rstrip("/")
+    if not text or re.search(r"\s", text):
+        return False
+    if re.match(r"^(?:https?://|www\.)", text, re.IGNORECASE):
+        return True
+    bare = re.sub(r"^https?://(?:www\.)?", "", url, flags=re.IGNORECASE).rstrip("/")
+    return text.lower() == bare.lower()
 
 
 def _bare_path(path: str) -> str:
