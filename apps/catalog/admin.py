@@ -755,7 +755,7 @@ class ResourceAdmin(CatalogModelAdmin):
                     "title",
                     "url",
                     "kind",
-                    "author",
+                    ("author", "year"),
                     "description",
                     "effort_minutes",
                     "topics",

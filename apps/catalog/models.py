@@ -9,6 +9,7 @@ on it, never on auto ids.
 import uuid
 from functools import lru_cache
 
+from django.core.validators import MaxValueValidator, MinValueValidator
 from django.db import models
 from django.db.models import Q
 from django.utils import timezone
@@ -241,6 +242,12 @@ class Resource(CatalogModel):
     title = models.CharField(max_length=300)
     kind = models.CharField(max_length=10, choices=Kind, default=Kind.ARTICLE, db_index=True)
     author = models.CharField("author / publisher", max_length=300, blank=True)
+    year = models.PositiveSmallIntegerField(
+        null=True,
+        blank=True,
+        validators=[MinValueValidator(1), MaxValueValidator(9999)],
+        help_text="The year it appeared (a paper's, a book's edition), when known.",
+    )
     description = models.TextField(blank=True)
     effort_minutes = models.PositiveIntegerField(
         null=True, blank=True, help_text="Estimated effort in minutes."

@@ -2,8 +2,8 @@
 
 Everything the guide holds is exported, published or not (this is the curator's copy),
 as the catalog holds it now: every entry is composed from its resource's current title,
-URL, author and further links (curators' edits included) as ``[Title](url) - Author.
-Note``, so exporting and importing again is a round trip.
+URL, year, author and further links (curators' edits included) as ``[Title](url) (2017) -
+Author. Note``, so exporting and importing again is a round trip.
 """
 
 from apps.catalog.models import Entry, Guide
@@ -71,6 +71,8 @@ def _compose(entry: Entry) -> str:
     resource = entry.resource
     title = _one_line(resource.title)
     text = f"[{_escape(title)}]({resource.url})" if resource.url else title
+    if resource.year:
+        text += f" ({resource.year})"  # "[Title](url) (2017)": the importer reads it as the year
     extra = [
         f"[{_escape(_one_line(link.label)) or 'link'}]({link.url})" for link in resource.links.all()
     ]

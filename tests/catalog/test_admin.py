@@ -853,3 +853,20 @@ def test_no_help_text_carries_markup_the_admin_would_render():
     for model in django_apps.get_models():
         for field in model._meta.get_fields():
             assert "<" not in str(getattr(field, "help_text", "")), (model, field.name)
+
+
+def test_a_curator_sets_a_resources_year_and_a_year_that_is_no_year_is_refused(curator_client):
+    resource = ResourceFactory(year=None)
+    url = reverse("admin:catalog_resource_change", args=[resource.pk])
+    page = curator_client.get(url)
+    assert 'name="year"' in page.content.decode()
+    data = change_form_data(page)
+    response = curator_client.post(url, {**data, "year": "0"})
+    assert response.status_code == 200
+    assert "greater than or equal to 1" in str(response.context["errors"])
+    resource.refresh_from_db()
+    assert resource.year is None
+    response = curator_client.post(url, {**data, "year": "2017"})
+    assert response.status_code == 302
+    resource.refresh_from_db()
+    assert resource.year == 2017

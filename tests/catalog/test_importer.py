@@ -591,3 +591,47 @@ def test_import_guide_command_dry_run_writes_nothing(tmp_path, capsys):
     assert not Guide.objects.exists()
     call_command("import_guide", str(path), slug="guide-a")
     assert Guide.objects.filter(slug="guide-a").exists()
+
+
+YEARS = """# Years
+## Papers
+| Date | Title | Paper |
+|---|---|---|
+| 2024.05 | DeepSeek-V2: A Strong MoE Model(@DeepSeek-AI) | [[pdf]](https://arxiv.org/pdf/2405.04434) |
+| 2023 | Efficient Memory Management for LLM Serving | [[pdf]](https://arxiv.org/pdf/2309.06180) |
+## Reading
+- [Attention Is All You Need](https://arxiv.org/abs/1706.03762) (Oct 04, 2017)
+- [Undated](https://example.org/undated) - An essay.
+- Deep Learning (2016): Goodfellow, Bengio and Courville.
+"""
+
+
+@pytest.mark.django_db
+def test_the_lists_dates_are_stored_as_the_resources_year():
+    apply_import(plan_import(YEARS, guide_slug="years"))
+    years = dict(Resource.objects.values_list("title", "year"))
+    assert years == {
+        "DeepSeek-V2: A Strong MoE Model": 2024,
+        "Efficient Memory Management for LLM Serving": 2023,
+        "Attention Is All You Need": 2017,
+        "Undated": None,
+        "Deep Learning": 2016,
+    }
+    assert Resource.objects.get(year=2024).author == "DeepSeek-AI"
+
+
+@pytest.mark.django_db
+def test_an_import_fills_an_empty_year_and_never_overwrites_one():
+    dated = Resource.objects.create(
+        title="Attention Is All You Need", url="https://arxiv.org/abs/1706.03762", year=2018
+    )
+    undated = Resource.objects.create(
+        title="Efficient Memory Management", url="https://arxiv.org/pdf/2309.06180"
+    )
+    result = apply_import(plan_import(YEARS, guide_slug="years"))
+    dated.refresh_from_db()
+    undated.refresh_from_db()
+    assert dated.year == 2018  # the curator's year stays
+    assert undated.year == 2023  # the list's year fills the gap
+    assert result.counts["years_added"] == 1
+    assert "1 year filled in" in result.counts_text()

@@ -97,6 +97,7 @@ def test_url_with_whitespace_is_repaired_and_reported():
         ("https://gitlab.com/group/project/-/tree/main/docs", "group/project: docs"),
         ("https://huggingface.co/sand-ai/MAGI-1", "sand-ai/MAGI-1"),
         ("https://huggingface.co/datasets/openai/gsm8k", "openai/gsm8k dataset"),
+        ("https://huggingface.co/blog/open-r1/update-3", "Hugging Face blog: open-r1/update-3"),
         ("https://gist.github.com/karpathy/d4dee566867f8291f086", "Gist by karpathy"),
         ("https://tensara.org/", "tensara.org"),
         ("https://fkong.tech/posts/2023-04-23-triton-cuda/?s=08", "Triton cuda"),

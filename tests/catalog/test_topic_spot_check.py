@@ -248,7 +248,7 @@ SAMPLE: list[tuple[str, set[str], set[str]]] = [
     ("Fine-tune lora on CPU", {"post-training-fine-tuning"}, set()),
     ("GPT in 60 lines", {"transformers-llm-basics"}, set()),
     ("Timeline and family tree", {"transformers-llm-basics"}, set()),
-    ("huggingface.co/blog/open-r1/update-3", {"post-training-fine-tuning"}, set()),
+    ("Hugging Face blog: open-r1/update-3", {"post-training-fine-tuning"}, set()),
     ("GRPO in a few lines", {"post-training-fine-tuning", "reinforcement-learning"}, set()),
     ("Introduction to Cuda", {"cuda-gpu-kernels"}, set()),
     ("Triton Documentation", {"cuda-gpu-kernels", "compilers-dsls"}, set()),
@@ -306,14 +306,14 @@ SAMPLE: list[tuple[str, set[str], set[str]]] = [
     # DIAMOND: a diffusion world model that trains Atari agents, not LLM agent tooling
     ("RL training of gaming agents", {"reinforcement-learning"}, {"agents-tooling"}),
     ("webGL fundamentals", {"software-engineering"}, set()),
-    ("github.com/mrdoob/three.js", {"software-engineering"}, set()),
-    ("github.com/Tencent/Hunyuan3D-2", {"diffusion-generative"}, set()),  # 3D asset generation
+    ("mrdoob/three.js", {"software-engineering"}, set()),
+    ("Tencent/Hunyuan3D-2", {"diffusion-generative"}, set()),  # 3D asset generation
     ("Neetcode", {"software-engineering", "interview-prep"}, set()),
     ("Build your own x", {"software-engineering"}, set()),
     ("distill.pub", {"reference-collections"}, set()),
     ("lilianweng.github.io", {"reference-collections"}, set()),
-    ("github.com/lucidrains", {"tools-libraries"}, set()),
-    ("github.com/TabbyML/tabby", {"agents-tooling"}, set()),  # a self-hosted coding assistant
+    ("lucidrains on GitHub", {"tools-libraries"}, set()),
+    ("TabbyML/tabby", {"agents-tooling"}, set()),  # a self-hosted coding assistant
     ("Whitepaper agent companion", {"agents-tooling"}, set()),
     ("Foundations of Deep RL", {"reinforcement-learning"}, {"ml-foundations"}),
     (

@@ -215,6 +215,7 @@ def build_guide():
         title="Attention Is All You Need",
         url="https://arxiv.org/abs/1706.03762",
         author="Vaswani",
+        year=2017,
         description="",
     )
     EntryFactory(
@@ -224,7 +225,9 @@ def build_guide():
     )
     flash = ResourceFactory(title="FlashAttention", url=None, author="", description="")
     EntryFactory(section=child, resource=flash, raw="* [DONE] FlashAttention", marked_done=True)
-    concept = ResourceFactory(title="Roofline model", url=None, author="Williams", description="")
+    concept = ResourceFactory(
+        title="Roofline model", url=None, author="Williams", year=2009, description=""
+    )
     EntryFactory(section=other, resource=concept, note="Know it cold")
     linked = ResourceFactory(
         title="Brrr", url="https://horace.io/brrr_intro.html", author="", description=""
@@ -240,10 +243,10 @@ def test_export_writes_sections_as_headings_and_entries_as_checklist_lines():
         "What to read.\n\n"
         "## Attention\n\n"
         "### 01 Papers\n\n"
-        "- [ ] [Attention Is All You Need](https://arxiv.org/abs/1706.03762) - Vaswani.\n"
+        "- [ ] [Attention Is All You Need](https://arxiv.org/abs/1706.03762) (2017) - Vaswani.\n"
         "- [x] [DONE] FlashAttention\n\n"
         "## GPUs\n\n"
-        "- [ ] Roofline model: Williams. Know it cold.\n"
+        "- [ ] Roofline model (2009): Williams. Know it cold.\n"
         "- [ ] [Brrr](https://horace.io/brrr_intro.html) ([Slides](https://horace.io/slides.pdf))\n"
     )
 
@@ -254,7 +257,9 @@ def test_export_writes_curators_edits_not_the_source_line():
     resource.title, resource.url = "Attention (renamed)", "https://example.org/attention"
     resource.save()
     markdown = guide_to_markdown(guide)
-    assert "- [ ] [Attention (renamed)](https://example.org/attention) - Vaswani." in markdown
+    assert (
+        "- [ ] [Attention (renamed)](https://example.org/attention) (2017) - Vaswani." in markdown
+    )
     assert "Attention paper" not in markdown
 
 
@@ -269,19 +274,28 @@ def test_export_then_import_is_a_round_trip():
             item.title,
             item.url,
             item.author,
+            item.year,
             [(link.label, link.url) for link in item.links[1:]],
             item.done,
         )
         for item in parsed.items()
     ]
     assert exported == [
-        ("Attention Is All You Need", "https://arxiv.org/abs/1706.03762", "Vaswani", [], False),
-        ("FlashAttention", None, "", [], True),
-        ("Roofline model", None, "", [], False),
+        (
+            "Attention Is All You Need",
+            "https://arxiv.org/abs/1706.03762",
+            "Vaswani",
+            2017,
+            [],
+            False,
+        ),
+        ("FlashAttention", None, "", None, [], True),
+        ("Roofline model", None, "", 2009, [], False),
         (
             "Brrr",
             "https://horace.io/brrr_intro.html",
             "",
+            None,
             [("Slides", "https://horace.io/slides.pdf")],
             False,
         ),
@@ -301,6 +315,21 @@ def test_an_exported_guide_imports_back_to_the_same_shape(curator_client):
         "GPUs",
     ]
     assert len(plan.entries) == 4
+
+
+@pytest.mark.django_db
+def test_an_exported_guide_imported_into_an_empty_catalog_has_the_same_years():
+    from apps.catalog.importer import apply_import, plan_import
+    from apps.catalog.models import Guide, Resource
+
+    guide = build_guide()
+    markdown = guide_to_markdown(guide)
+    before = sorted(Resource.objects.values_list("title", "url", "year"), key=str)
+    Guide.objects.all().delete()
+    Resource.objects.all().delete()
+    apply_import(plan_import(markdown, guide_slug="inference"))
+    assert sorted(Resource.objects.values_list("title", "url", "year"), key=str) == before
+    assert guide_to_markdown(Guide.objects.get(slug="inference")).count("(2017)") == 1
 
 
 def test_export_link_downloads_markdown(curator_client):

@@ -389,6 +389,41 @@ def test_resource_page_shows_details_links_placements_and_topics(client, guide):
     assert "Attention" in page and "Hidden topic" not in page
 
 
+def test_a_resources_year_shows_beside_its_author_on_its_page_and_in_rows(client, guide):
+    topic = TopicFactory(title="Attention")
+    dated = ResourceFactory(
+        title="FlashAttention", author="Tri Dao", year=2022, kind=Kind.PAPER, topics=[topic]
+    )
+    undated = ResourceFactory(title="Roofline", author="", year=None, topics=[topic])
+    alone = ResourceFactory(title="Alone", author="", year=1998)
+    for resource in (dated, undated, alone):
+        EntryFactory(section=guide.sections.get(title="Basics"), resource=resource)
+
+    page = unescape(html(client.get(dated.get_absolute_url())))
+    assert (
+        '<p class="page-header__meta">Tri Dao · <span class="page-header__year">2022</span>' in page
+    )
+    assert '<span class="page-header__year">1998</span>' in html(
+        client.get(alone.get_absolute_url())
+    )
+    assert "page-header__meta" not in html(client.get(undated.get_absolute_url()))
+    guide_pages = [
+        client.get(guide.get_absolute_url()),
+        client.get(guide.get_absolute_url(), **HTMX),
+    ]
+    topic_pages = [  # the topic lists the two of them on it, "Alone" is on no topic
+        client.get(topic.get_absolute_url()),
+        client.get(topic.get_absolute_url(), {"kind": "paper"}, **HTMX),
+    ]
+    for response, dated_rows in [*((r, 2) for r in guide_pages), *((r, 1) for r in topic_pages)]:
+        rows = unescape(html(response))
+        assert (
+            '<span class="row__author">Tri Dao</span><span class="row__year">· 2022</span>' in rows
+        )
+        assert '<span class="row__year">1998</span>' in rows or dated_rows == 1
+        assert rows.count('class="row__year"') == dated_rows
+
+
 def test_broken_link_gets_a_health_note(client):
     resource = listed_resource(link_status=LinkStatus.BROKEN, link_status_code=404)
     page = html(client.get(resource.get_absolute_url()))

@@ -90,6 +90,7 @@ def new_resource(planned) -> Resource:
         title=planned.title,
         kind=planned.kind,
         author=planned.author,
+        year=planned.year,
         description=planned.description,
     )
 
@@ -136,6 +137,8 @@ class ImportResult:
             text += f", {c['titles_improved']} poor titles improved"
         if c.get("titles_suggested"):
             text += f", {c['titles_suggested']} better titles offered as suggestions"
+        if years := c.get("years_added"):
+            text += f", {years} {'year' if years == 1 else 'years'} filled in"
         return text
 
     def __str__(self) -> str:
@@ -276,6 +279,11 @@ def _resources(
                 resource.suggested_title = planned.title
                 resource.save(update_fields=["suggested_title", "updated_at"])
                 result.add("titles_suggested")
+            if resource.year is None and planned.year:
+                # the list dates what the catalog does not: fill it, never overwrite a year
+                resource.year = planned.year
+                resource.save(update_fields=["year", "updated_at"])
+                result.add("years_added")
             known = set(resource.links.values_list("url", flat=True))
             links = [link for link in planned.links if link.url not in known]
         else:

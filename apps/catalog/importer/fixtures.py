@@ -55,7 +55,7 @@ FIELDS = {
         "effort",
         "raw",
     ],
-    "resource": ["uuid", "url", "url_issue", "title", "kind", "author", "description"],
+    "resource": ["uuid", "url", "url_issue", "title", "kind", "author", "year", "description"],
     "resourcelink": ["uuid", "resource", "url", "label", "position"],
     "entry": [
         "uuid",

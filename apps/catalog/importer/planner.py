@@ -57,6 +57,7 @@ class PlannedResource:
     title: str
     kind: str
     author: str = ""
+    year: int | None = None
     description: str = ""
     url_issue: str = ""
     links: list[PlannedLink] = field(default_factory=list)
@@ -294,6 +295,7 @@ class _Planner:
             resource.author = item.author or resource.author
             resource.description = item.description or resource.description
         resource.author = _truncate(resource.author or item.author)
+        resource.year = resource.year or item.year
         resource.description = (
             resource.description
             or _describes(item.description, item)
@@ -379,6 +381,7 @@ class _Planner:
             survivor.author = duplicate.author or survivor.author
             survivor.description = duplicate.description or survivor.description
         survivor.author = survivor.author or duplicate.author
+        survivor.year = survivor.year or duplicate.year
         survivor.description = survivor.description or duplicate.description
         survivor.url_issue = survivor.url_issue or duplicate.url_issue
         survivor._section_topics |= duplicate._section_topics

@@ -15,9 +15,10 @@ source-derived fields rewritten (and ``raw`` refreshed). A row with an empty ``r
 (imported before it was recorded) counts as unchanged. An entry the source no longer lists
 is deleted; its resource stays in the catalog with its progress, unlisted by this guide. An
 entry a curator added (empty ``raw``, not in the source) stays where it is. A section the
-source dropped is deleted once the sync leaves it empty. Resources are never changed or
-deleted (a better title in the list is only offered as the resource's suggested title); the
-guide's title, description and published flag are kept.
+source dropped is deleted once the sync leaves it empty. Resources are never deleted, and
+changed only where empty (a year the list gives fills a resource that has none; a better title
+in the list is only offered as the resource's suggested title); the guide's title, description
+and published flag are kept.
 
 ``fetch_source(url)`` reads a guide's source URL through the guarded fetcher, with a size limit.
 """
@@ -407,14 +408,18 @@ def sync_counts(result: ImportResult) -> str:
     """``apply_sync``'s counts in words, for the command's output and the admin history."""
     c = result.counts
     return (
-        f"{c.get('entries', 0)} entries added, {c.get('removed', 0)} removed, {c.get('moved', 0)} moved, "
-        f"{c.get('updated', 0)} updated from the source, {c.get('kept', 0)} kept; "
-        f"{c.get('sections', 0)} sections added, {c.get('sections_updated', 0)} updated, "
-        f"{c.get('sections_removed', 0)} removed; {c.get('resources', 0)} new resources"
-    ) + (
-        f"; {c['titles_suggested']} better titles offered as suggestions"
-        if c.get("titles_suggested")
-        else ""
+        (
+            f"{c.get('entries', 0)} entries added, {c.get('removed', 0)} removed, {c.get('moved', 0)} moved, "
+            f"{c.get('updated', 0)} updated from the source, {c.get('kept', 0)} kept; "
+            f"{c.get('sections', 0)} sections added, {c.get('sections_updated', 0)} updated, "
+            f"{c.get('sections_removed', 0)} removed; {c.get('resources', 0)} new resources"
+        )
+        + (
+            f"; {c['titles_suggested']} better titles offered as suggestions"
+            if c.get("titles_suggested")
+            else ""
+        )
+        + (f"; {c['years_added']} years filled in" if c.get("years_added") else "")
     )
 
 

@@ -236,7 +236,7 @@ def _code_title(host: str, segments: list[str]) -> str:
         if segments[0] in _HUB_KINDS and len(segments) >= 3:
             return f"{segments[1]}/{segments[2]} {_HUB_KINDS[segments[0]]}"
         if segments[0] in {"blog", "docs", "learn", "papers", "spaces", "datasets", "models"}:
-            rest = " ".join(_humanize(s) for s in segments[1:3])
+            rest = "/".join(segments[1:3])  # the names as the site spells them: "open-r1"
             return f"{site} {segments[0]}: {rest}" if rest else f"{site} {segments[0]}"
     if segments[0] in {"orgs", "users"} and len(segments) >= 2:
         return f"{segments[1]} on {site}"
