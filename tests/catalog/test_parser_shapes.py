@@ -451,3 +451,32 @@ def test_words_around_a_link_are_its_year_author_or_note_not_its_title():
     assert items[2].note == "Section 3"
     assert items[3].description.startswith("In constrained environments")
     assert guide.skipped == {"images and image links": 1}
+
+
+def test_a_by_author_before_a_colon_or_a_sentence_is_the_author_and_the_rest_describes_it():
+    found = items(
+        "## Reading\n"
+        "* [nanoGPT](https://youtube.com/watch?v=k) by Andrej Karpathy: A 2h-long video.\n"
+        "* [FineWeb](https://hf.co/spaces/fw) by Penedo et al.: Article on a dataset.\n"
+        "* [NLP](https://youtube.com/playlist?list=p) by Dan Jurafsky & Chris Manning. "
+        "Previously on coursera.\n"
+        "* [Agents](https://x.io/agents) by Victor Dibia [Book]\n"
+        "* [Concepts](https://x.io/concepts) by DataCamp (Daniel Tedesco, Data Lead @ Google)\n"
+        "* [Scaling](https://x.io/scaling) by Jax (Google)\n"
+        "* [Quantization guide](https://x.io/q.pdf) by Qualcomm (cover PTQ, QAT)\n"
+        "* [BF16](https://x.io/bf16.pdf) by RedHat and [FP32](https://x.io/fp32.pdf)\n"
+        "* [Tips](https://x.io/tips) by far the best tips on the web.\n"
+    )
+    assert [(i.title, i.author, i.description) for i in found] == [
+        ("nanoGPT", "Andrej Karpathy", "A 2h-long video."),
+        ("FineWeb", "Penedo et al.", "Article on a dataset."),
+        ("NLP", "Dan Jurafsky & Chris Manning", "Previously on coursera."),
+        ("Agents", "Victor Dibia", "Book"),
+        ("Concepts", "DataCamp", "Daniel Tedesco, Data Lead @ Google"),
+        ("Scaling", "Jax (Google)", ""),
+        ("Quantization guide", "Qualcomm", "cover PTQ, QAT"),
+        ("BF16", "RedHat", ""),
+        ("FP32", "", ""),
+        ("Tips", "", ""),
+    ]
+    assert found[-1].note == "by far the best tips on the web."  # "by far" names no one

@@ -8,7 +8,8 @@ became a correct resource when an imported item has it as its address under a cl
 non-generic title, or keeps it as a companion link ("pdf", "code", "Source code", "Notebook")
 or as its author's page ("…, by [@jordn](…)"). A clean title carries no markup and no
 decoration (emoji runs, a leading ``[tag]``, ``(@Org)``, a back-link). An item whose line names
-its author (``(@Org)``, ``(by Asianometry)``) has that author, and a paper row is keyed on its
+its author (``(@Org)``, ``(by Asianometry)``, ``[Title](…) by Andrej Karpathy: …``) has that
+author, and a paper row is keyed on its
 paper: an item holding a paper's link (arXiv, OpenReview, ACL Anthology, a pdf) whose address is
 a repository is not correct. Images and badges are not resources; the parse reports them as
 skipped.
@@ -132,6 +133,12 @@ def keyed_right(item) -> bool:
     """Names its author where its line does, and a paper row is keyed on the paper, not its code."""
     if _NAMED_AUTHOR.search(item.raw) and not item.author:
         return False
+    if (
+        item.links
+        and not item.author
+        and re.search(re.escape(item.links[0].url) + r"\)\s*,?\s*by\s+[A-Z@]", item.raw)
+    ):
+        return False  # "[nanoGPT](…) by Andrej Karpathy: …" names its maker
     urls = [link.url for link in item.links]
     return not urls or not (
         _REPOSITORY.match(urls[0]) and any(_PAPER.search(url) for url in urls[1:])

@@ -146,3 +146,33 @@ def titled_prefix(text: str, prefix: str) -> tuple[str, str]:
     if author and not looks_like_name(author.replace(" et al", "")):
         author = ""
     return title, author
+
+
+_BY_LEAD = re.compile(r"^[\s,]*by\s+(?=\S)", re.IGNORECASE)
+# where the maker's name ends: a colon, a dash, a bracket, a parenthesis
+_NAME_END = re.compile(r"\s*(?::(?:\s|$)|;\s|\s[-–—]\s|[–—]|\s?\(|\s?\[)")
+# a sentence's full stop, not an initial's ("C. Bishop") nor "et al."
+_SENTENCE_END = re.compile(r"(?<!\bal)(?<!\b[A-Z])\.(?:\s|$)")
+
+
+def by_lead(text: str) -> tuple[str, str] | None:
+    """``"by Andrej Karpathy: A 2h-long video …"`` after a link → ``("Andrej Karpathy", "A 2h-long
+    video …")``; None when the words after "by" are no name ("by far the best …")."""
+    if not (start := _BY_LEAD.match(text)):
+        return None
+    tail = text[start.end() : start.end() + 400]  # a name is short: the patterns stay linear
+    end = _NAME_END.search(tail)
+    head, after = (tail[: end.start()], tail[end.start() :]) if end else (tail, "")
+    if stop := _SENTENCE_END.search(head):
+        head, after = head[: stop.start()], head[stop.end() :] + after
+    # "by RedHat and [Another paper](…)": the name before the next link's conjunction
+    name = re.sub(r"(?:,|\s+(?:and|&))\s*$", "", head.strip())
+    bare = re.sub(r",?\s+et\s+al\.?$", "", name)
+    if not (looks_like_name(bare) or re.fullmatch(r"@[\w.-]{2,40}", name)):
+        return None
+    after = (after + text[start.end() + 400 :]).strip()
+    if (aside := re.match(r"\(([^()]{1,60})\)", after)) and looks_like_name(aside.group(1)):
+        name, after = f"{name} ({aside.group(1)})", after[aside.end() :].strip()  # "Jax (Google)"
+    elif whole := re.fullmatch(r"\(([^()]{1,60})\)|\[([^\[\]]{1,60})\]", after):
+        after = whole.group(1) or whole.group(2)  # "(cover PTQ, QAT)", "[Book]": what it is
+    return name, after

@@ -13,6 +13,7 @@ from apps.catalog.importer.authors import (
     BY_AUTHOR,
     BY_BEFORE,
     ITALIC_AUTHORS,
+    by_lead,
     code_span_authors,
     short_authors,
     split_author,
@@ -47,6 +48,7 @@ _RATING = re.compile(r"\s*\(\s*rating\s*:?\s*(\d+(?:\.\d+)?)\s*/\s*10\s*\)", re.
 _BLOG_PREFIX = re.compile(r"^\(blog\)\s*", re.IGNORECASE)
 _TRIM_NOTE = " ,:;.-–—>/|•·"
 _LEADING_ASIDE = re.compile(r"^\s*\(([^()\n]{1,40})\)")
+_TRAILING_ASIDE = re.compile(r"\s*\(([^()\n]{1,40})\)\s*$")
 _BULLET_PREFIX = re.compile(r"(?:Paper|Code|Blog|Video|Link)s?", re.IGNORECASE)
 
 
@@ -218,6 +220,10 @@ def _words_item(item: ParsedItem, parts, marks: _Marks, context: str) -> list[Pa
     title, sep, note = text_only.partition(": ")
     if not sep or len(title) > MAX_HEADING:
         title, note = text_only, ""
+    dated = _TRAILING_ASIDE.search(title)
+    if dated and title[: dated.start()].strip() and aside(dated.group(1))[0] == "year":
+        # "Deep Learning (2016): Goodfellow": a work without a link, and its year
+        item.year, title = int(aside(dated.group(1))[1]), title[: dated.start()]
     item.title, item.note = title.strip(), note.strip()
     item.kind = marks.kind or guess_kind(None, item.title, context=context)
     return [item]
@@ -341,6 +347,12 @@ def _read_note(item: ParsedItem, line: _LinkedLine, rest: str, rest_parts, lead:
         rest = rest[dated.end() :]
         lead = _LEADING_ASIDE.sub("", lead, count=1)
         rest_parts = [markdown.Segment(rest)] if rest.strip() else []
+    if not line.by_links and (by := by_lead(lead)):
+        # "[nanoGPT](…) by Andrej Karpathy: A 2h-long video …": the maker, then what it is
+        item.author, said = by
+        said = by_lead(rest)[1] if by_lead(rest) else said
+        item.note = item.description = said.lstrip(_TRIM_NOTE).strip()
+        return
     if re.match(r"^\s*(?:\s[-–—]|:)\s", lead):
         # 002's "[Title](url) - Author. Description." (an author only when it is a name)
         item.author, item.description = split_author(rest.lstrip(_TRIM_NOTE))
