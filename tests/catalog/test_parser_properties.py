@@ -5,6 +5,7 @@ Time bounds here are generous ceilings (a hang, or quadratic blow-up on 1 MB, ta
 minutes); speed itself is measured in benchmarks, not here.
 """
 
+import contextlib
 import re
 import time
 
@@ -131,12 +132,16 @@ TITLE_INPUTS = {
     "back-link spaces": "Topic" + " " * LONG + "([x](#y" + " " * LONG,
     "dates": "2024." * (LONG // 5),
     "colons": "Edge: " * (LONG // 6),
+    "maker spaces": "Title" + " " * LONG + "(Andrej" + " " * LONG,
+    "by spaces": "by " + "Andrej " * (LONG // 7) + ". " * (LONG // 2),
+    "trailing asides": "Deep Learning" + " " * LONG + "(2016" + " (" * (LONG // 2),
+    "author lists": ", ".join(["Junjie Xu"] * (LONG // 11)),
 }
 
 
 @pytest.mark.parametrize("name", sorted(TITLE_INPUTS))
 def test_title_rules_take_linear_time_on_100_kb(name):
-    from apps.catalog.importer.authors import titled_prefix
+    from apps.catalog.importer.authors import by_lead, titled_prefix
     from apps.catalog.importer.titles import (
         aside,
         clean_heading,
@@ -145,6 +150,7 @@ def test_title_rules_take_linear_time_on_100_kb(name):
         is_moved_notice,
         title_and_org,
     )
+    from apps.catalog.importer.urls import is_url_text
 
     text = TITLE_INPUTS[name]
     started = time.perf_counter()
@@ -155,6 +161,15 @@ def test_title_rules_take_linear_time_on_100_kb(name):
     aside(text)
     is_moved_notice(text)
     titled_prefix(text, text)
+    title_and_org(text, "https://www.youtube.com/watch?v=x")
+    by_lead(text)
+    is_url_text(text, "https://github.com/a/b")
+    for document in (
+        f"# L\n\n- {text}\n- [a](https://x.io/a) {text}\n",
+        f"# L\n\n| Title & Authors | Links |\n|---|---|\n| [T](https://x.io/t) <br> {text} | x |\n",
+    ):
+        with contextlib.suppress(CatalogImportError):  # read through, in time, or refused
+            parse_guide(document)
     assert time.perf_counter() - started < 5, name
 
 

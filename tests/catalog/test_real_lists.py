@@ -193,6 +193,8 @@ EXPECTED = [
     ("owainlewis-awesome-artificial-intelligence.md", 60, 60),
     ("xlite-dev-awesome-llm-inference.md", 59, 59),
     ("handwritten-paper-tables-and-notices.md", 22, 22),
+    ("horseee-awesome-efficient-llm.md", 14, 14),
+    ("bradyfu-awesome-multimodal-llm.md", 43, 43),
 ]
 
 

@@ -649,3 +649,18 @@ def test_a_title_a_curator_set_in_the_admin_is_not_renamed_by_a_later_import(cur
     curator_client.post(IMPORT_URL, confirm_data(response))
     resource.refresh_from_db()
     assert (resource.title, resource.suggested_title) == ("Paper", "Attention Is All You Need")
+
+
+def test_the_preview_shows_the_year_a_row_gives_beside_its_author(curator_client):
+    response = curator_client.post(
+        IMPORT_URL,
+        {
+            "guide_slug": "dated",
+            "title": "Dated",
+            "text": "# Dated\n\n## Papers\n\n"
+            "- [Attention Is All You Need](https://arxiv.org/abs/1706.03762) (2017) - Vaswani.\n",
+        },
+    )
+    page = response.content.decode()
+    assert '<span class="quiet">by Vaswani</span> <span class="quiet">(2017)</span>' in page
+    assert not Resource.objects.filter(year=2017).exists()  # a preview writes nothing

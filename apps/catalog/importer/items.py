@@ -36,6 +36,7 @@ from apps.catalog.importer.titles import (
     LEADING_SYMBOLS,
     MAX_HEADING,
     aside,
+    date_year,
     is_abbreviation_list,
     titlecase_shouting,
     weak_url_title,
@@ -218,9 +219,11 @@ def _words_item(item: ParsedItem, parts, marks: _Marks, context: str) -> list[Pa
     if not text_only:
         return []
     title, sep, note = text_only.partition(": ")
+    if sep and date_year(title.strip().rstrip(":")) is not None:
+        return []  # "May 29, 2023: We've reorganized the list": the list's news, nothing to read
     if not sep or len(title) > MAX_HEADING:
         title, note = text_only, ""
-    dated = _TRAILING_ASIDE.search(title)
+    dated = _TRAILING_ASIDE.search(title, max(0, len(title) - 60))  # the tail only: linear
     if dated and title[: dated.start()].strip() and aside(dated.group(1))[0] == "year":
         # "Deep Learning (2016): Goodfellow": a work without a link, and its year
         item.year, title = int(aside(dated.group(1))[1]), title[: dated.start()]

@@ -16,7 +16,7 @@ from collections.abc import Callable
 from dataclasses import dataclass
 
 from apps.catalog.importer import markdown
-from apps.catalog.importer.authors import looks_like_name
+from apps.catalog.importer.authors import looks_like_name, short_authors
 from apps.catalog.importer.kinds import guess_kind
 from apps.catalog.importer.links import (
     COMPANION_LABEL,
@@ -165,9 +165,17 @@ class Table:
         self.date_col = self._column(_DATE_HEADERS)
 
     def _column(self, names) -> int | None:
-        return next(
-            (i for i, h in enumerate(self.header) if h in names or h.rstrip("s") in names), None
-        )
+        """The column whose header names it best: the earliest of ``names`` it says, exactly
+        ("Title") or as its first word ("Title & Authors"); "Title & Authors" over "Links"."""
+        best = None
+        for i, header in enumerate(self.header):
+            first = _HEADER_WORDS.split(header, maxsplit=1)[0]
+            for exact, word in ((0, header), (1, first)):
+                for rank, name in enumerate(names):
+                    said = word and (word == name or word.rstrip("s") == name)
+                    if said and (best is None or (rank, exact) < best[:2]):
+                        best = (rank, exact, i)
+        return best[2] if best else None
 
     def holds_links(self) -> bool:
         return any(has_link(cell) or has_button(cell) for row in self.body for cell in row)
@@ -289,11 +297,19 @@ class Table:
         title, cell_description, cell_author = "", "", ""
         title_col = self.title_col
         if title_col is not None and title_col < len(cells):
-            first, *more = _BREAK.split(row[title_col])
+            # "[![Star](…)](repo)<br>[Title](paper) <br> Authors": lines of badges alone go first
+            lines = _BREAK.split(row[title_col])
+            while len(lines) > 1 and not markdown.plain(markdown.segments(lines[0])):
+                lines = lines[1:]
+            first, *more = lines
             if more and markdown.plain(markdown.segments(first)):
                 rest = markdown.squash(" ".join(markdown.strip_emphasis(line) for line in more))
                 if looks_like_name(rest.replace(" et al", "").rstrip(".")):
                     cell_author = rest
+                elif _is_author_list(rest):
+                    cell_author = short_authors(
+                        rest
+                    )  # "Junjie Xu, Zongyu Wu, …" → "Junjie Xu et al."
                 else:
                     cell_description = rest
                 cells = [*cells[:title_col], markdown.segments(first), *cells[title_col + 1 :]]
@@ -323,6 +339,15 @@ class Table:
             ]
             title = left[-1] if left and main.image else (named[0] if named else "")
         return title, cell_description, cell_author
+
+
+_HEADER_WORDS = re.compile(r"\s*(?:&|/|,|\+|\band\b|\s)\s*")
+
+
+def _is_author_list(text: str) -> bool:
+    """ "Junjie Xu, Zongyu Wu, Minhua Lin": names, each one a name, between commas."""
+    names = [n.strip() for n in re.split(r",\s*|\s+and\s+", text) if n.strip()]
+    return len(names) > 1 and len(text) <= 1000 and all(looks_like_name(n) for n in names)
 
 
 def _bare_label(label: str) -> str:
