@@ -1,5 +1,8 @@
 """Tables (``importer/tables.py``): which column is which, a row's item, a section table's chapters."""
 
+from pathlib import Path
+
+from apps.catalog.importer import parse_guide
 from apps.catalog.importer.tables import Table
 
 
@@ -150,3 +153,41 @@ def test_a_title_linked_to_its_code_is_still_keyed_on_the_paper():
         ("https://arxiv.org/abs/2309.06180", "paper"),
         ("https://github.com/vllm-project/vllm", "Code"),
     ]
+
+
+def test_a_title_and_authors_column_gives_the_paper_and_its_authors_past_a_badge_line():
+    guide = parse_guide(
+        "# Efficient\n\n## Pruning\n"
+        "| Title & Authors | Introduction | Links |\n|:--|  :----: | :---:|\n"
+        "|[![Star](https://img.shields.io/github/stars/a/slope.svg?style=social)](https://github.com/a/slope)"
+        "<br>[SLoPe: Double-Pruned Sparse](https://arxiv.org/abs/2405.16325) <br> Mohammad Mozaffari, "
+        'Amir Yazdanbakhsh, Zhao Zhang, Maryam Mehri Dehnavi |<img src="https://x.io/f.png"> '
+        "|[Github](https://github.com/a/slope) <br> [Paper](https://arxiv.org/abs/2405.16325)| [//]: #05/29\n"
+        "|[VTrans: Accelerating Compression](https://arxiv.org/abs/2406.05276) <br> Oshin Dutta, "
+        "Ritvik Gupta |x|[Paper](https://arxiv.org/abs/2406.05276)|\n"
+    )
+    slope, vtrans = guide.items()
+    assert (slope.title, slope.url, slope.author) == (
+        "SLoPe: Double-Pruned Sparse",
+        "https://arxiv.org/abs/2405.16325",
+        "Mohammad Mozaffari et al.",
+    )
+    assert ("Github", "https://github.com/a/slope") in [
+        (link.label, link.url) for link in slope.links
+    ]
+    assert (vtrans.title, vtrans.author) == (
+        "VTrans: Accelerating Compression",
+        "Oshin Dutta, Ritvik Gupta",
+    )
+
+
+def test_a_bullet_opening_with_a_date_is_the_lists_news_not_a_resource():
+    from apps.catalog.importer.titles import date_year
+
+    text = (Path(__file__).parent / "reallists" / "horseee-awesome-efficient-llm.md").read_text()
+    assert "* May 29, 2023: We've had this awesome list" in text
+    titles = [item.title for item in parse_guide(text).items()]
+    assert (
+        titles[0] == "LLM and GNN are Complementary: Distilling LLM for Multimodal Graph Learning"
+    )
+    assert not [title for title in titles if date_year(title) is not None]
