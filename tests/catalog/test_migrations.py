@@ -60,3 +60,14 @@ def test_the_guide_source_migration_reversed_and_applied_again_leaves_the_guides
     finally:
         migrate(*MigrationExecutor(connection).loader.graph.leaf_nodes())
     assert "catalog_guide" in watched_tables()
+
+
+def test_the_year_migration_reversed_leaves_the_resource_table_watched():
+    try:
+        migrate(("catalog", "0008_guide_source_note_sync_schedule"))
+        assert "catalog_resource" in watched_tables()
+        old = migrate(("catalog", "0008_guide_source_note_sync_schedule"))
+        assert "year" not in {f.name for f in old.get_model("catalog", "Resource")._meta.fields}
+    finally:
+        migrate(*MigrationExecutor(connection).loader.graph.leaf_nodes())
+    assert "catalog_resource" in watched_tables()
