@@ -46,6 +46,7 @@ class ResourceBrief(Schema):
     url: str = Field(description="Empty for a resource without a link (a concept, a book).")
     kind: str
     author: str
+    year: int | None = Field(description="The year it appeared, when known.")
     page: str
 
     @staticmethod

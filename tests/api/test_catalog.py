@@ -139,6 +139,9 @@ def test_a_resource_by_uuid_and_a_hidden_one_not_found(visitor, catalog):
     shared = catalog["shared"]
     body = visitor.get(f"{V1}/resources/{shared.uuid}").json()
     assert body["title"] == "Shared resource" and body["guides"] == ["alpha", "beta"]
+    assert body["year"] is None
+    Resource.objects.filter(pk=shared.pk).update(year=2017)
+    assert visitor.get(f"{V1}/resources/{shared.uuid}").json()["year"] == 2017
     unpublished = catalog["resources"][0]
     unpublished.is_published = False
     unpublished.save()
