@@ -264,6 +264,7 @@ def _entry_row_shape(*, entry):
     return (
         bool(resource.url),
         bool(resource.author),
+        bool(resource.year),
         bool(resource.description),
         bool(entry.note and entry.note != resource.description),
         entry.tier,
@@ -280,9 +281,18 @@ _URL = f"https://{_HOST}/{_field('url')}"  # |hostname finds _HOST in it
 
 
 def _entry_row_stand_ins(shape):
-    has_url, has_author, has_description, has_note, tier, priority, rating, marked_done, links = (
-        shape
-    )
+    (
+        has_url,
+        has_author,
+        has_year,
+        has_description,
+        has_note,
+        tier,
+        priority,
+        rating,
+        marked_done,
+        links,
+    ) = shape
     resource = _StandInResource(
         id=0,
         uuid=_RESOURCE_UUID,
@@ -291,6 +301,7 @@ def _entry_row_stand_ins(shape):
         kind=_field("kind"),
         kind_display=_field("kind_display"),
         author=_field("author") if has_author else "",
+        year=_field("year") if has_year else None,
         description=_field("description") if has_description else "",
         extra_links=[
             _StandIn(url=_field(f"link{n}_url"), label=_field(f"link{n}_text"))
@@ -312,7 +323,16 @@ def _entry_row_stand_ins(shape):
         _URL: "url",
         **{
             _field(name): name
-            for name in ("host", "title", "kind", "kind_display", "author", "description", "note")
+            for name in (
+                "host",
+                "title",
+                "kind",
+                "kind_display",
+                "author",
+                "year",
+                "description",
+                "note",
+            )
         },
         **{
             _field(f"link{n}_{part}"): f"link{n}_{part}"
@@ -340,6 +360,7 @@ def _entry_row_values(*, entry) -> dict[str, str]:
         "kind": escape(resource.kind),
         "kind_display": _kind_display(resource.kind),
         "author": escape(resource.author),
+        "year": str(resource.year) if resource.year else "",
         "description": escape(resource.description),
         "note": escape(entry.note),
     }
