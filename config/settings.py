@@ -4,6 +4,7 @@ Every variable is documented in README.md ("Configuration") and .env.example.
 DEBUG defaults to off; `make run` and the test suite turn it on explicitly.
 """
 
+import json
 import tomllib
 from pathlib import Path
 from urllib.parse import urlsplit
@@ -54,6 +55,7 @@ DJANGO_APPS = [
 ]
 THIRD_PARTY_APPS = [
     "django_htmx",
+    "django_tasks_db",  # the database queue's table, its worker (db_worker) and its admin
     "allauth",
     "allauth.account",
     "allauth.socialaccount",
@@ -217,21 +219,24 @@ if GITHUB_CLIENT_ID and GITHUB_CLIENT_SECRET:
 
 # --- Email ----------------------------------------------------------------------------------
 EMAIL_URL = env_str("EMAIL_URL", "console://")
-# Seconds an SMTP connection may wait for the server: one that never answers holds a mail's
-# thread this long, never a worker for good (apps/accounts/mail.py).
+# Seconds an SMTP connection may wait for the server: one that never answers holds the mail job
+# this long, then it fails and is retried later (apps/core/mail.py).
 _email_timeout = env_int("EMAIL_TIMEOUT", 10)
 if _email_timeout < 1:
     raise ImproperlyConfigured(f"EMAIL_TIMEOUT must be at least 1 (seconds), got {_email_timeout}")
+# Every mail the site sends (allauth's, send_mail's) is handed to a job, which sends it through
+# EMAIL_DELIVERY_BACKEND, retried with backoff when the server fails (apps/core/mail.py).
+EMAIL_BACKEND = "apps.core.mail.JobBackend"
 if EMAIL_URL.startswith("console://"):
     # Django's, printing each line of a mail whole: a confirmation link stays one line to copy.
-    EMAIL_BACKEND = "apps.accounts.mail.ConsoleBackend"
+    EMAIL_DELIVERY_BACKEND = "apps.core.mail.ConsoleBackend"
 elif EMAIL_URL.startswith("locmem://"):
-    EMAIL_BACKEND = "django.core.mail.backends.locmem.EmailBackend"
+    EMAIL_DELIVERY_BACKEND = "django.core.mail.backends.locmem.EmailBackend"
 elif EMAIL_URL.startswith(("smtp://", "smtps://")):
     from urllib.parse import unquote, urlsplit
 
     _email = urlsplit(EMAIL_URL)
-    EMAIL_BACKEND = "django.core.mail.backends.smtp.EmailBackend"
+    EMAIL_DELIVERY_BACKEND = "django.core.mail.backends.smtp.EmailBackend"
     EMAIL_HOST = _email.hostname or "localhost"
     try:
         EMAIL_PORT = _email.port or (465 if _email.scheme == "smtps" else 587)
@@ -252,6 +257,35 @@ else:
     )
 DEFAULT_FROM_EMAIL = env_str("DEFAULT_FROM_EMAIL", f"{SITE_NAME} <syllabus@localhost>")
 SERVER_EMAIL = DEFAULT_FROM_EMAIL
+
+# --- Background jobs (Django's task framework: apps/core/jobs.py, config/schedule.py) ---------
+# TASKS_BACKEND names the backend: the database queue by default (the worker: `manage.py worker`);
+# `immediate` runs each job at once, in the process that enqueues it; any other value is a dotted
+# path to a backend class (e.g. an RQ/Valkey one), given TASKS_OPTIONS as JSON.
+_tasks_backend = env_str("TASKS_BACKEND", "database")
+TASKS_BACKEND_ALIASES = {
+    "database": "django_tasks_db.DatabaseBackend",
+    "immediate": "django.tasks.backends.immediate.ImmediateBackend",
+}
+try:
+    _tasks_options = json.loads(env_str("TASKS_OPTIONS", "{}"))
+except ValueError as exc:
+    raise ImproperlyConfigured(f"TASKS_OPTIONS must be a JSON object: {exc}") from None
+if not isinstance(_tasks_options, dict):
+    raise ImproperlyConfigured(f"TASKS_OPTIONS must be a JSON object, got {_tasks_options!r}")
+TASKS = {
+    "default": {
+        "BACKEND": TASKS_BACKEND_ALIASES.get(_tasks_backend, _tasks_backend),
+        "QUEUES": [],  # any queue name
+        "OPTIONS": _tasks_options,
+    }
+}
+# The one place the schedule is read: a list of (cron line, task path).
+TASKS_SCHEDULE = "config.schedule.SCHEDULE"
+# Finished jobs' rows are deleted by the scheduled prune_jobs: successful ones after this many
+# days (a mail job's row holds its message), failed ones and their failure records after these.
+JOBS_KEEP_DAYS = 7
+JOBS_KEEP_FAILED_DAYS = 30
 
 # --- Outbound fetches (apps/core/fetch.py: sync, link checks) --------------------------------
 # One deadline in seconds for a whole fetch, redirects and body included.
@@ -403,5 +437,8 @@ LOGGING = {
         # (a bug's traceback is still logged whole).
         "django.request": {"filters": ["once_per_kind"]},
         "syllabus.health": {"filters": ["once_per_kind"]},
+        # A failed job is one line here and one from apps.core.jobs (retried or given up); its
+        # traceback is in the admin (Jobs), not in the log, where a mail error's address would be.
+        "django.tasks": {"filters": ["no_traceback"]},
     },
 }

@@ -5,6 +5,8 @@ import os
 os.environ.setdefault("DEBUG", "true")
 os.environ.setdefault("CACHE_URL", "locmem://")
 os.environ.setdefault("EMAIL_URL", "locmem://")
+# Jobs run at once, where they are enqueued; tests of the real queue switch to the database.
+os.environ.setdefault("TASKS_BACKEND", "immediate")
 
 from config.settings import *  # noqa: F403
 

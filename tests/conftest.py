@@ -1,15 +1,22 @@
-"""Shared fixtures: the suite's one set of personas and the browser harness.
+"""Shared fixtures: the suite's one set of personas, the browser harness and the job queue.
 
 The personas: ``learner`` (Ada), ``other_learner`` (Eve, who must never reach Ada's things),
 ``curator`` (Cora, staff in the Curators group), ``superuser`` (Root), and ``visitor``, a client
 nobody signed in to. ``learner_client`` and ``curator_client`` are pytest-django's ``client``
 signed in as one of them. Every persona has the password ``tests.factories.PASSWORD``.
+
+Jobs run at once where they are enqueued (the ImmediateBackend, config/test_settings.py);
+``database_queue`` puts them on the real database queue instead, and ``run_jobs()`` runs the
+worker over it as production does (``manage.py worker --batch``: every job ready now, then back).
 """
 
+import logging
 import os
 import shutil
+import signal
 
 import pytest
+from django.core.management import call_command
 from django.test import Client
 
 from tests.factories import PASSWORD, UserFactory
@@ -115,6 +122,37 @@ def learner_client(client, learner):
 def curator_client(client, curator):
     client.force_login(curator)
     return client
+
+
+@pytest.fixture
+def database_queue(settings):
+    """Jobs go to django-tasks-db's table, to be run by ``run_jobs``."""
+    settings.TASKS = {"default": {"BACKEND": "django_tasks_db.DatabaseBackend", "QUEUES": []}}
+
+
+@pytest.fixture
+def run_jobs(database_queue, monkeypatch):
+    """``run_jobs()``: the worker runs every job ready now, then returns (``worker --batch``). The
+    signal handlers and log levels db_worker sets for itself are put back afterwards, and it keeps
+    the test's connection (its transaction holds the test's rows) instead of closing it."""
+    from django_tasks_db.management.commands import db_worker
+
+    monkeypatch.setattr(db_worker, "close_old_connections", lambda: None)
+    loggers = [logging.getLogger(name) for name in ("django.tasks", "django_tasks_db")]
+
+    def run():
+        signals = [signal.SIGINT, signal.SIGTERM, signal.SIGQUIT]
+        handlers = [signal.getsignal(number) for number in signals]
+        levels = [logger.level for logger in loggers]
+        try:
+            call_command("worker", batch=True)
+        finally:
+            for number, handler in zip(signals, handlers, strict=True):
+                signal.signal(number, handler)
+            for logger, level in zip(loggers, levels, strict=True):
+                logger.setLevel(level)
+
+    return run
 
 
 @pytest.fixture

@@ -77,3 +77,32 @@ def accept_all(conn):
             return
         else:
             conn.sendall(b"250 ok\r\n")
+
+
+def recording(messages: list):
+    """A handler like ``accept_all`` that also keeps each mail's DATA (bytes) in ``messages``."""
+
+    def handler(conn):
+        conn.sendall(b"220 127.0.0.1 test ESMTP\r\n")
+        reader = conn.makefile("rb")
+        data = None
+        for line in reader:
+            if data is not None:
+                if line == b".\r\n":
+                    messages.append(b"".join(data))
+                    data = None
+                    conn.sendall(b"250 queued\r\n")
+                else:
+                    data.append(line)
+                continue
+            verb = line[:4].upper()
+            if verb == b"DATA":
+                data = []
+                conn.sendall(b"354 go on\r\n")
+            elif verb == b"QUIT":
+                conn.sendall(b"221 bye\r\n")
+                return
+            else:
+                conn.sendall(b"250 ok\r\n")
+
+    return handler

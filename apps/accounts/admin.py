@@ -1,11 +1,11 @@
-"""Accounts in Django admin, for superusers only: invite links and the mail that could not be sent."""
+"""Accounts in Django admin, for superusers only: invite links."""
 
 from django.conf import settings
 from django.contrib import admin, messages
 from django.utils import timezone
 from django.utils.html import format_html
 
-from apps.accounts.models import Invite, UndeliveredMail
+from apps.accounts.models import Invite
 
 
 class SuperuserOnly:
@@ -58,20 +58,3 @@ class InviteAdmin(SuperuserOnly, admin.ModelAdmin):
     def revoke(self, request, queryset):
         count = queryset.filter(revoked_at__isnull=True).update(revoked_at=timezone.now())
         messages.success(request, f"{count} invite link(s) revoked: they sign nobody up now.")
-
-
-@admin.register(UndeliveredMail)
-class UndeliveredMailAdmin(SuperuserOnly, admin.ModelAdmin):
-    """Read-only: what failed and why. The learner asks again (sign in, or reset) once the
-    mail server is fixed; the message itself was never stored."""
-
-    list_display = ["created_at", "recipient", "subject", "reason"]
-    search_fields = ["recipient"]
-    date_hierarchy = "created_at"
-    readonly_fields = ["created_at", "recipient", "subject", "reason"]
-
-    def has_add_permission(self, request):
-        return False
-
-    def has_change_permission(self, request, obj=None):
-        return False

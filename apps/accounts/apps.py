@@ -7,6 +7,4 @@ class AccountsConfig(AppConfig):
     verbose_name = "Accounts"
 
     def ready(self):
-        from apps.accounts import mail, timezones  # noqa: F401 - timezones copies the saved zone at log-in
-
-        mail.connect()
+        from apps.accounts import timezones  # noqa: F401 - timezones copies the saved zone at log-in

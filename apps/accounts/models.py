@@ -1,5 +1,5 @@
 """Users are Django's, emails allauth's, sessions Django's. Ours are the learner's opt-in public
-profile and their preferences, the admin's invite links, and the record of mail that failed."""
+profile and their preferences, and the admin's invite links."""
 
 import secrets
 
@@ -42,24 +42,6 @@ class Preferences(models.Model):
 
     def __str__(self):
         return f"{self.user} · {self.time_zone or 'browser time zone'}"
-
-
-class UndeliveredMail(models.Model):
-    """A mail the site could not hand to the mail server (refused, timed out, bad credentials):
-    the admin sees which and why (apps.accounts.mail records them). Never the message itself:
-    its links (confirmation, password reset) are the learner's alone."""
-
-    created_at = models.DateTimeField(auto_now_add=True, db_index=True)
-    recipient = models.EmailField()
-    subject = models.CharField(max_length=255)
-    reason = models.CharField(max_length=300)
-
-    class Meta:
-        ordering = ["-created_at"]
-        verbose_name_plural = "undelivered mail"
-
-    def __str__(self):
-        return f"{self.subject} → {self.recipient}"
 
 
 def _invite_token():

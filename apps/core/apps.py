@@ -7,7 +7,10 @@ class CoreConfig(AppConfig):
     name = "apps.core"
 
     def ready(self):
-        from apps.core import checks  # noqa: F401 - registers the self-hosting system checks
+        # checks registers the self-hosting system checks; jobs records and retries failed jobs.
+        from apps.core import checks, jobs  # noqa: F401
+
+        jobs.connect()
 
         file_changed.connect(_template_edited)
         post_migrate.connect(_tokens_restore, sender=self)

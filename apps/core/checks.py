@@ -20,7 +20,7 @@ GUNICORN_NUMBERS = {
 }
 
 MAIL_GOES_NOWHERE = (
-    "apps.accounts.mail.ConsoleBackend",
+    "apps.core.mail.ConsoleBackend",
     "django.core.mail.backends.console.EmailBackend",
     "django.core.mail.backends.locmem.EmailBackend",
 )
@@ -44,7 +44,7 @@ def gunicorn_numbers(app_configs, **kwargs):
 
 @register(Tags.compatibility)
 def mail_goes_somewhere(app_configs, **kwargs):
-    if settings.DEBUG or settings.EMAIL_BACKEND not in MAIL_GOES_NOWHERE:
+    if settings.DEBUG or settings.EMAIL_DELIVERY_BACKEND not in MAIL_GOES_NOWHERE:
         return []
     return [
         Warning(

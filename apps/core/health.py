@@ -96,7 +96,7 @@ def host_problem() -> Problem | None:
 def mail_problem() -> Problem | None:
     """Can the mail server EMAIL_URL names be reached and spoken to (within EMAIL_TIMEOUT)?
     Console and locmem mail have nothing to reach (syllabus.W001 warns about those)."""
-    if not settings.EMAIL_BACKEND.endswith("smtp.EmailBackend"):
+    if not settings.EMAIL_DELIVERY_BACKEND.endswith("smtp.EmailBackend"):
         return None
     host, port, timeout = settings.EMAIL_HOST, settings.EMAIL_PORT, settings.EMAIL_TIMEOUT
     try:

@@ -1,17 +1,14 @@
 """Sign-up does not tell who has an account: a known address and a new one get the same page,
-the same work done, and their mail after the response (apps/accounts/forms.py, mail.py)."""
+the same work done, and their mail sent by a job, never in the request (apps/accounts/forms.py,
+apps/core/mail.py)."""
 
 import re
 
 import pytest
 from django.core import mail
-from django.core.mail import EmailMessage
-from django.core.signals import request_finished, request_started
 from django.test import Client
 from django.urls import reverse
 
-from apps.accounts import mail as mail_module
-from apps.accounts.mail import send_after_response
 from tests.factories import UserFactory
 
 PASSWORD = "a brand new passphrase 77"
@@ -87,46 +84,19 @@ def test_a_known_address_costs_a_password_hash_like_a_new_one(known, monkeypatch
     assert len(hashed) == new_hashes >= 1
 
 
-def test_sign_up_mail_is_sent_after_the_response(known, monkeypatch):
-    sent_while_answering = []
-    send = EmailMessage.send
-
-    def recording_send(self, *args, **kwargs):
-        # during the request the thread's queue is a list; the flush at its end empties it first
-        sent_while_answering.append(mail_module._queue.messages is not None)
-        return send(self, *args, **kwargs)
-
-    monkeypatch.setattr(EmailMessage, "send", recording_send)
-    sign_up(KNOWN)
-    sign_up(NEW)
-    assert sent_while_answering == [False, False]
-
-
-def test_mail_asked_for_in_a_request_is_sent_after_it():
-    assert request_started.has_listeners() and request_finished.has_listeners()
-    mail_module._request_started()
-    send_after_response(EmailMessage("Hello", "Body", to=["a@example.com"]))
-    assert mail.outbox == []  # not while the request is being answered
-    mail_module._request_finished()
-    assert [m.subject for m in mail.outbox] == ["Hello"]
-
-
-def test_mail_outside_a_request_is_sent_at_once():
-    send_after_response(EmailMessage("Now", "Body", to=["a@example.com"]))
-    assert [m.subject for m in mail.outbox] == ["Now"]
-
-
 @pytest.mark.django_db
-def test_a_failed_send_after_the_response_is_logged_in_one_line_and_recorded(caplog, monkeypatch):
-    from apps.accounts.models import UndeliveredMail
+def test_sign_up_mail_is_a_job_never_sent_in_the_request(
+    known, settings, database_queue, django_capture_on_commit_callbacks
+):
+    from django_tasks_db.models import DBTaskResult
 
-    def fail(self, *args, **kwargs):
-        raise OSError("mail server down")
+    settings.EMAIL_BACKEND = "apps.core.mail.JobBackend"
+    settings.EMAIL_DELIVERY_BACKEND = "django.core.mail.backends.locmem.EmailBackend"
 
-    monkeypatch.setattr(EmailMessage, "send", fail)
-    mail_module._request_started()
-    send_after_response(EmailMessage("Lost", "Body", to=["a@example.com"]))
-    mail_module._request_finished()
-    assert "Mail not sent to a***@example.com ('Lost'): OSError: mail server down" in caplog.text
-    assert "Traceback" not in caplog.text
-    assert UndeliveredMail.objects.get().recipient == "a@example.com"
+    with django_capture_on_commit_callbacks(execute=True):
+        sign_up(KNOWN)
+        sign_up(NEW)
+
+    assert mail.outbox == []  # nothing talked to the mail server while answering
+    jobs = DBTaskResult.objects.filter(task_path="apps.core.tasks.mail_send", status="READY")
+    assert sorted(job.args_kwargs["args"][0]["to"][0] for job in jobs) == [KNOWN, NEW]

@@ -124,13 +124,13 @@ def test_a_mail_server_that_never_answers_is_a_problem_within_the_timeout(settin
 
 
 def test_console_mail_has_no_server_to_probe(settings):
-    settings.EMAIL_BACKEND = "apps.accounts.mail.ConsoleBackend"
+    settings.EMAIL_DELIVERY_BACKEND = "apps.core.mail.ConsoleBackend"
 
     assert health.mail_problem() is None
 
 
 def _smtp(settings, port):
-    settings.EMAIL_BACKEND = "django.core.mail.backends.smtp.EmailBackend"
+    settings.EMAIL_DELIVERY_BACKEND = "django.core.mail.backends.smtp.EmailBackend"
     settings.EMAIL_HOST = "127.0.0.1"
     settings.EMAIL_PORT = port
     settings.EMAIL_USE_SSL = False

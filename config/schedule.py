@@ -1,0 +1,15 @@
+"""The schedule: which jobs the scheduler enqueues, and when. The one place it is read.
+
+Each line is ``(cron line, task path)``: five cron fields (minute, hour, day of month, month, day
+of week) in the site's TIME_ZONE, and the dotted path of a module-level ``@task`` taking no
+arguments. Every worker runs the scheduler; each due time is enqueued once however many run
+(apps/core/scheduler.py). A job is written so that it does nothing when nothing is due, so a
+missed or late run costs nothing but the delay.
+"""
+
+SCHEDULE = [
+    # Proves the schedule and a worker run: /healthz-style probes read when it last ran.
+    ("* * * * *", "apps.core.tasks.heartbeat"),
+    # Finished jobs' rows (mail jobs hold their message) are deleted after a while.
+    ("17 4 * * *", "apps.core.tasks.prune_jobs"),
+]
