@@ -64,7 +64,7 @@ def message_from_data(data: dict) -> EmailMessage:
 
 def deliver(data: dict) -> int:
     """Send one serialised mail through EMAIL_DELIVERY_BACKEND; raises when it does not leave."""
-    backend = import_string(settings.EMAIL_DELIVERY_BACKEND)(fail_silently=False)
+    backend = import_string(settings.EMAIL_DELIVERY_BACKEND)()  # raises when it cannot send
     return backend.send_messages([message_from_data(data)])
 
 
