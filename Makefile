@@ -29,12 +29,16 @@ $(UV):
 setup: $(UV)
 	$(UV) sync --locked --python "$(PYTHON)"
 
-## Set up, migrate, seed the catalog (idempotent) and serve on http://127.0.0.1:$(PORT)/
+## Set up, migrate, seed the catalog (idempotent), run the jobs worker and serve on http://127.0.0.1:$(PORT)/
 run: export DEBUG ?= true
 run: setup
 	$(MANAGE) migrate --no-input
 	$(MANAGE) createcachetable
 	$(MANAGE) seed
+	@# The worker (jobs and the schedule) in the background, stopped with the server: Ctrl-C, an
+	@# error or the end of runserver all end it (a TERM: it finishes the job it is running).
+	$(MANAGE) worker & worker=$$!; \
+	trap 'kill -TERM $$worker 2>/dev/null; wait $$worker 2>/dev/null' EXIT INT TERM; \
 	$(MANAGE) runserver 127.0.0.1:$(PORT)
 
 ## Set up and run the whole test suite (SQLite unless DATABASE_URL is set)
