@@ -283,3 +283,25 @@ def test_log_level_warning_still_shows_the_version_at_start():
     assert f"[WARNING] Syllabus {version}" in output
     # ...and the mail server it cannot reach, in one line, once web is up.
     assert "[ERROR] The mail server EMAIL_URL names (127.0.0.1:" in output
+
+
+def test_jobs_go_to_the_database_queue_unless_tasks_backend_says_otherwise():
+    assert setting("TASKS")["default"]["BACKEND"] == "django_tasks_db.DatabaseBackend"
+    assert setting("TASKS", TASKS_BACKEND="immediate")["default"]["BACKEND"] == (
+        "django.tasks.backends.immediate.ImmediateBackend"
+    )
+    # A bigger site's backend, by its dotted path and its options, with no code change.
+    swapped = setting(
+        "TASKS",
+        TASKS_BACKEND="django_tasks_rq.RQBackend",
+        TASKS_OPTIONS='{"connection": "redis://cache:6379/1"}',
+    )["default"]
+    assert swapped["BACKEND"] == "django_tasks_rq.RQBackend"
+    assert swapped["OPTIONS"] == {"connection": "redis://cache:6379/1"}
+
+
+def test_tasks_options_that_are_not_a_json_object_are_a_clear_error():
+    for junk in ("{not json", "[1, 2]"):
+        result = run(["manage.py", "check"], TASKS_OPTIONS=junk)
+        assert result.returncode != 0
+        assert "TASKS_OPTIONS must be a JSON object" in result.stderr
