@@ -35,7 +35,8 @@ def test_sign_up_confirm_and_land_signed_in(page, live_server):
     page.wait_for_url("**/accounts/confirm-email/")
     assert page.get_by_role("heading", level=1).inner_text().strip() == "Verify your email address"
 
-    # the mail goes out once the sign-up's response has (apps/accounts/mail.py): give it a moment
+    # the mail is a job (apps/core/mail.py; the tests' ImmediateBackend runs it on commit, and
+    # the tests send through locmem): give it a moment
     deadline = time.monotonic() + 5
     while not mail.outbox and time.monotonic() < deadline:
         time.sleep(0.02)
