@@ -8,7 +8,8 @@ missed or late run costs nothing but the delay.
 """
 
 SCHEDULE = [
-    # Proves the schedule and a worker run: /healthz-style probes read when it last ran.
+    # Records when a worker last ran a scheduled job: `manage.py worker --health` (the compose
+    # worker's healthcheck) reads it.
     ("* * * * *", "apps.core.tasks.heartbeat"),
     # Finished jobs' rows (mail jobs hold their message) are deleted after a while.
     ("17 4 * * *", "apps.core.tasks.prune_jobs"),
