@@ -13,4 +13,9 @@ SCHEDULE = [
     ("* * * * *", "apps.core.tasks.heartbeat"),
     # Finished jobs' rows (mail jobs hold their message) are deleted after a while.
     ("17 4 * * *", "apps.core.tasks.prune_jobs"),
+    # The whole catalog's links, weekly (Sunday night); it starts no check while one runs.
+    ("40 4 * * 0", "apps.curation.tasks.check_all_links"),
+    # The curator inbox: feeds found in resources not yet examined, and feeds due to be read.
+    ("*/30 * * * *", "apps.inbox.tasks.discover_feeds"),
+    ("15 * * * *", "apps.inbox.tasks.read_due_feeds"),
 ]
