@@ -18,6 +18,8 @@ from apps.core.scheduler import Scheduler, schedule
 
 class Command(BaseCommand):
     help = "Run the background jobs: the schedule, and the database queue's worker."
+    # The checks run in handle(), not for --health: the healthcheck runs every 30 s.
+    requires_system_checks = []
 
     def add_arguments(self, parser):
         parser.add_argument(
@@ -50,6 +52,7 @@ class Command(BaseCommand):
     def handle(self, *args, **options):
         if options["health"]:
             return self.health(options["max_age"])
+        self.check()
         entries = schedule()  # a bad schedule stops the worker at once, with its line named
         stop = threading.Event()
         if not (options["no_scheduler"] or options["batch"]):
