@@ -13,6 +13,8 @@ SCHEDULE = [
     ("* * * * *", "apps.core.tasks.heartbeat"),
     # Finished jobs' rows (mail jobs hold their message) are deleted after a while.
     ("17 4 * * *", "apps.core.tasks.prune_jobs"),
+    # Guides whose source is re-fetched daily or weekly (a due one gets a job; none: nothing).
+    ("*/15 * * * *", "apps.curation.tasks.refetch_due_guides"),
     # The whole catalog's links, weekly (Sunday night); it starts no check while one runs.
     ("40 4 * * 0", "apps.curation.tasks.check_all_links"),
     # The curator inbox: feeds found in resources not yet examined, and feeds due to be read.
