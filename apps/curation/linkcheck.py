@@ -25,20 +25,17 @@ the database. It runs in a background job, never in a request: apps/curation/lin
 and executes link-check runs, apps/curation/tasks.py is the job.
 """
 
-import re
 import time
 from concurrent.futures import ThreadPoolExecutor, as_completed
 from dataclasses import dataclass
 from datetime import timedelta
-from html.parser import HTMLParser
-from urllib.parse import urlsplit
 
 from django.conf import settings
 from django.db.models import Q
 from django.utils import timezone
 
+from apps.catalog.importer.pagetitles import page_title, tidy_title
 from apps.catalog.importer.titles import clean_title
-from apps.catalog.importer.urls import bare_host
 from apps.catalog.models import LinkStatus, Resource
 from apps.core.fetch import FetchError, fetch
 
@@ -211,76 +208,6 @@ class LinkChecker:
 
 def _moved(url, current):
     return "" if current == url else current
-
-
-# --- Page titles -----------------------------------------------------------------------------
-class _TitleParser(HTMLParser):
-    """Collects ``<meta property="og:title">`` and the first ``<title>``'s text (entities decoded)."""
-
-    def __init__(self):
-        super().__init__(convert_charrefs=True)
-        self.og_title = ""
-        self.title: list[str] = []
-        self._in_title = False
-        self._title_done = False
-
-    def handle_starttag(self, tag, attrs):
-        attrs = dict(attrs)
-        if tag == "meta" and not self.og_title:
-            name = (attrs.get("property") or attrs.get("name") or "").lower()
-            if name == "og:title":
-                self.og_title = attrs.get("content") or ""
-        elif tag == "title" and not self._title_done:
-            self._in_title = True
-
-    def handle_endtag(self, tag):
-        if tag == "title" and self._in_title:
-            self._in_title, self._title_done = False, True
-
-    def handle_data(self, data):
-        if self._in_title:
-            self.title.append(data)
-
-
-def page_title(html: str) -> str:
-    """A page's ``og:title`` (the one meant for sharing, usually without the site's name), else
-    its ``<title>``, whitespace collapsed; "" when it has neither."""
-    parser = _TitleParser()
-    try:
-        parser.feed(html)
-        parser.close()
-    except AssertionError:  # pragma: no cover - html.parser on hopeless markup
-        pass
-    for candidate in (parser.og_title, "".join(parser.title)):
-        if text := " ".join(candidate.split()):
-            return text
-    return ""
-
-
-_TITLE_SEPARATOR = re.compile(r"(\s+[-|–—·•]\s+)")
-_SITE_NAME_WORDS = 4  # " - NVIDIA Technical Blog" is a site's name; a longer tail is content
-
-
-def _names_the_site(part: str, url: str) -> bool:
-    host = bare_host(urlsplit(url).hostname or "")
-    names = {label for label in host.split(".")[:-1] if len(label) >= 3}
-    squashed = re.sub(r"[^a-z0-9]", "", part.lower())
-    return (
-        bool(squashed)
-        and len(part.split()) <= _SITE_NAME_WORDS
-        and any(name in squashed or squashed in name for name in names)
-    )
-
-
-def tidy_title(title: str, url: str) -> str:
-    """``title`` without the site's name: a short last part naming the URL's host ("Attention
-    - YouTube", "… | NVIDIA Technical Blog"), and a code host's "GitHub - owner/repo: …" prefix."""
-    pieces = _TITLE_SEPARATOR.split(" ".join(title.split()))  # [part, separator, part, ...]
-    while len(pieces) > 1 and _names_the_site(pieces[-1], url):
-        del pieces[-2:]
-    if len(pieces) > 1 and "/" in pieces[2] and _names_the_site(pieces[0], url):
-        del pieces[:2]
-    return "".join(pieces)
 
 
 # --- Resources -------------------------------------------------------------------------------

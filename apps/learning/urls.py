@@ -4,7 +4,7 @@ by their own apps' urls.py."""
 
 from django.urls import path
 
-from apps.learning import notebook, views
+from apps.learning import notebook, own, views
 
 app_name = "learning"
 
@@ -22,6 +22,12 @@ urlpatterns = [
     path("whats-new/seen/", views.whats_new_seen, name="whats-new-seen"),
     path("progress/<uuid:resource_uuid>/", views.progress_set, name="progress-set"),
     path("progress/<uuid:resource_uuid>/note/", views.progress_note, name="progress-note"),
+    path("my/resources/", own.own_list, name="own-list"),
+    path("my/resources/save/", own.own_save, name="own-save"),
+    path("my/resources/<int:pk>/", own.own_edit, name="own-edit"),
+    path("my/resources/<int:pk>/status/", own.own_status, name="own-status"),
+    path("my/resources/<int:pk>/suggest/", own.own_suggest, name="own-suggest"),
+    path("my/resources/<int:pk>/delete/", own.own_delete, name="own-delete"),
     path("paths/", views.path_list, name="path-list"),
     path("paths/<slug:slug>/", views.path_detail, name="path-detail"),
 ]

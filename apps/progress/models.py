@@ -9,7 +9,7 @@ from django.conf import settings
 from django.db import models
 from django.db.models import Q
 
-from apps.catalog.models import Resource
+from apps.catalog.models import Kind, Resource
 
 
 class Status(models.TextChoices):
@@ -116,3 +116,61 @@ class Activity(models.Model):
 
     def __str__(self):
         return f"{self.user} → {self.get_status_display()} {self.resource} at {self.occurred_at:%Y-%m-%d %H:%M}"
+
+
+class Suggestion(models.TextChoices):
+    """Where a learner's offer of their own resource to the catalog stands (set by the inbox)."""
+
+    NONE = "", "Not suggested"
+    PENDING = "pending", "Suggested to the curators"
+    ACCEPTED = "accepted", "Accepted into the catalog"
+    DISMISSED = "dismissed", "Not taken into the catalog"
+
+
+class OwnResource(models.Model):
+    """A link a learner saved for themselves: their title, kind and author for it, private.
+
+    The link itself is the catalog's ``Resource`` row for its URL (one row per link, found by
+    ``url_key``; made unpublished, titled from the URL, when the catalog has none), so the
+    learner's status, dates and note are their ``Progress`` on that row, written by the one
+    write path (services.py), and they join the catalog resource when that row is published,
+    imported into a guide or merged. Nobody but ``user`` reads these rows.
+    """
+
+    user = models.ForeignKey(
+        settings.AUTH_USER_MODEL,
+        on_delete=models.CASCADE,
+        related_name="own_resources",
+        db_index=False,  # the unique constraint leads with it
+    )
+    resource = models.ForeignKey(Resource, on_delete=models.CASCADE, related_name="saved_by")
+    title = models.CharField(max_length=300)
+    kind = models.CharField(max_length=10, choices=Kind, default=Kind.ARTICLE)
+    author = models.CharField(max_length=300, blank=True)
+    suggestion = models.CharField(max_length=10, choices=Suggestion, default="", blank=True)
+    suggestion_outcome = models.CharField(
+        max_length=400, blank=True, help_text="What the curators did, as the learner reads it."
+    )
+    created_at = models.DateTimeField(auto_now_add=True)
+    updated_at = models.DateTimeField(auto_now=True)
+
+    class Meta:
+        ordering = ["-created_at", "-pk"]
+        constraints = [
+            models.UniqueConstraint(
+                fields=["user", "resource"],
+                name="ownresource_one_per_user_link",
+                violation_error_message="This link is already in your resources.",
+                violation_error_code="own_exists",
+            ),
+            models.CheckConstraint(
+                condition=~Q(title=""),
+                name="ownresource_title_not_empty",
+                violation_error_message="A resource needs a title.",
+                violation_error_code="title_empty",
+            ),
+        ]
+        indexes = [models.Index(fields=["user", "-created_at"], name="ownresource_user_newest")]
+
+    def __str__(self):
+        return self.title

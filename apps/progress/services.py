@@ -9,12 +9,16 @@ done) guard what the rules promise.
 
 from dataclasses import dataclass
 from datetime import datetime
+from functools import partial
 
 from django.db import IntegrityError, transaction
 from django.utils import timezone
 
-from apps.catalog.models import Resource
-from apps.progress.models import Activity, Progress, Status
+from apps.catalog.importer.kinds import guess_kind
+from apps.catalog.importer.urls import normalize_url, title_from_url, title_looks_poor
+from apps.catalog.models import Kind, Resource, url_key
+from apps.catalog.selectors import visible_resources
+from apps.progress.models import Activity, OwnResource, Progress, Status, Suggestion
 
 # What the tick asks when it clears a done resource: "not done", which is not one status. A resource
 # that was in progress before it was done goes back to in progress, keeping its start; one ticked
@@ -252,3 +256,179 @@ def _aware(moment):
 def _earliest(*values):
     present = [value for value in values if value is not None]
     return min(present) if present else None
+
+
+# --- A learner's own resources ------------------------------------------------------------------
+class OwnResourceError(Exception):
+    """An own resource that cannot be saved; the message is shown to the learner."""
+
+
+@dataclass(frozen=True)
+class OwnSaved:
+    """What saving a link did: ``own`` is the learner's row, or None when the link is a catalog
+    resource (``catalog``), which the learner ticks and notes as it is, never twice."""
+
+    own: OwnResource | None
+    catalog: Resource | None
+    created: bool = False
+
+
+def own_suggestions(url: str) -> dict:
+    """The title and kind a URL suggests before anything is fetched (the form's first guess)."""
+    url = normalize_url(url)
+    return {"title": title_from_url(url), "kind": guess_kind(url)}
+
+
+def link_resource(url: str) -> Resource:
+    """The one Resource row of ``url`` (compared by ``url_key``, the project's URL identity),
+    made when there is none: unpublished, in no guide, titled from its URL (never a learner's
+    words, which stay on their own row), so no learner page shows it until curators list it."""
+    url = normalize_url(url)
+    key = url_key(url)
+    resource = Resource.objects.filter(url_key=key).first()
+    if resource is None:
+        try:
+            with transaction.atomic():
+                resource = Resource(
+                    url=url,
+                    title=title_from_url(url)[:300] or url[:300],
+                    kind=guess_kind(url),
+                    is_published=False,
+                )
+                resource.save()
+        except IntegrityError:  # made meanwhile by another save of the same link
+            resource = Resource.objects.get(url_key=key)
+    return resource
+
+
+def own_resource_save(
+    *, user, url, title="", kind="", author="", note=None, status=None, dates=None, dated=False
+) -> OwnSaved:
+    """Save ``url`` as ``user``'s own resource (or update the one they have for it). A link the
+    catalog shows learners is not saved twice: its note and status go to the catalog resource and
+    ``OwnSaved.catalog`` says which. ``status``/``dates`` (started_at, completed_at) are an
+    import's; both go through progress_set_status, the one write path."""
+    if not url or not url.strip():
+        raise OwnResourceError("Give the link's address.")
+    with transaction.atomic():
+        resource = link_resource(url)
+        catalog = visible_resources().filter(pk=resource.pk).first()
+        own, created = None, False
+        if catalog is None:
+            guessed = own_suggestions(resource.url or url)
+            defaults = {
+                "title": (title or "").strip()[:300] or guessed["title"][:300] or resource.url,
+                "kind": kind if kind in Kind.values else guessed["kind"],
+                "author": (author or "").strip()[:300],
+            }
+            own = OwnResource.objects.filter(user=user, resource=resource).first()
+            if own is None:
+                own = OwnResource.objects.create(user=user, resource=resource, **defaults)
+                created = True
+                if title_looks_poor(own.title, resource.url):
+                    _title_fetch_after_commit(own.pk)
+            else:
+                for name, value in defaults.items():
+                    if name != "title" or title:
+                        setattr(own, name, value)
+                own.save()
+        target = catalog or resource
+        if status is not None:
+            progress_set_status(
+                user=user,
+                resource=target,
+                status=status,
+                note=note,
+                dated=dated,
+                **(dates or {}),
+            )
+        elif note is not None:
+            progress_set_note(user=user, resource=target, note=note)
+    return OwnSaved(own=own, catalog=catalog, created=created)
+
+
+def _title_fetch_after_commit(own_id: int) -> None:
+    from apps.progress.tasks import own_title_fetch  # the job calls back into this module
+
+    transaction.on_commit(partial(own_title_fetch.enqueue, own_id))
+
+
+def own_resource_update(*, own: OwnResource, title, kind, author, note=None) -> OwnResource:
+    """Change a learner's own resource (its link stays: another link is another resource)."""
+    title = (title or "").strip()
+    if not title:
+        raise OwnResourceError("A resource needs a title.")
+    if kind not in Kind.values:
+        raise OwnResourceError(f"Unknown kind {kind!r}.")
+    with transaction.atomic():
+        own.title, own.kind, own.author = title[:300], kind, (author or "").strip()[:300]
+        own.save()
+        if note is not None:
+            progress_set_note(user=own.user, resource=own.resource, note=note)
+    return own
+
+
+def own_resource_delete(*, own: OwnResource) -> None:
+    """Remove a learner's own resource with their progress on it; the shared link row stays for
+    whoever else saved it, and is removed with the last one unless curators listed it."""
+    with transaction.atomic():
+        resource = own.resource
+        Progress.objects.filter(user=own.user, resource=resource).delete()
+        Activity.objects.filter(user=own.user, resource=resource).delete()
+        own.delete()
+        orphan = (
+            not resource.is_published
+            and not resource.entries.exists()
+            and not resource.saved_by.exists()
+            and not resource.progress.exists()
+        )
+        if orphan and not _referenced_elsewhere(resource):
+            resource.delete()
+
+
+def _referenced_elsewhere(resource) -> bool:
+    """Whether any other row (a path step, a curator's tool) points at ``resource``."""
+    for relation in Resource._meta.related_objects:
+        if relation.related_model in (OwnResource, Progress, Activity) or relation.many_to_many:
+            continue
+        if (
+            relation.one_to_many
+            and relation.related_model._default_manager.filter(
+                **{relation.field.name: resource}
+            ).exists()
+        ):
+            return True
+    return False
+
+
+def own_title_improve(*, own_id: int, page_title: str) -> bool:
+    """Put the page's own title on a learner's own resource whose title is still a poor one (the
+    guess from its URL); a title the learner typed is kept. True when it changed."""
+    page_title = " ".join((page_title or "").split())[:300]
+    with transaction.atomic():
+        own = OwnResource.objects.select_for_update().filter(pk=own_id).first()
+        if own is None or not page_title or page_title == own.title:
+            return False
+        if not title_looks_poor(own.title, own.resource.url):
+            return False
+        own.title = page_title
+        own.save(update_fields=["title", "updated_at"])
+    return True
+
+
+def own_resource_suggest(*, own: OwnResource) -> OwnResource:
+    """Offer a learner's own resource to the curators (the inbox lists it); once is enough."""
+    if own.suggestion in (Suggestion.NONE, Suggestion.DISMISSED) and not own.resource.is_published:
+        own.suggestion, own.suggestion_outcome = Suggestion.PENDING, ""
+        own.save(update_fields=["suggestion", "suggestion_outcome", "updated_at"])
+    return own
+
+
+def own_suggestion_set(*, resource, state: str, outcome: str = "") -> int:
+    """Record the curators' answer on every learner's own row for ``resource`` (the inbox calls
+    this when it accepts or dismisses a suggestion). Returns how many rows it updated."""
+    if state not in Suggestion.values:
+        raise OwnResourceError(f"Unknown suggestion state {state!r}.")
+    return OwnResource.objects.filter(resource=resource).update(
+        suggestion=state, suggestion_outcome=outcome[:400], updated_at=timezone.now()
+    )
