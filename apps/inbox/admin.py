@@ -9,7 +9,7 @@ from functools import partial
 from django.contrib import admin, messages
 from django.contrib.admin.models import ADDITION
 from django.db import transaction
-from django.db.models import Count, Exists, OuterRef
+from django.db.models import Count, Exists, Min, OuterRef, Subquery
 from django.urls import reverse
 from django.utils import timezone
 from django.utils.formats import date_format
@@ -18,15 +18,18 @@ from django.utils.html import format_html
 from apps.catalog.models import Resource
 from apps.curation.admin.base import CuratedModelAdmin, form_action_page, log_change_many
 from apps.inbox import tasks
-from apps.inbox.forms import AcceptForm, FeedForm
-from apps.inbox.models import ExaminedResource, Feed, InboxItem, ItemState
+from apps.inbox.forms import AcceptForm, FeedForm, SuggestionAcceptForm
+from apps.inbox.models import ExaminedResource, Feed, InboxItem, ItemState, LearnerSuggestion
 from apps.inbox.services import (
     AcceptError,
     feeds_set_enabled,
     items_accept,
     items_dismiss,
     items_reopen,
+    suggestions_accept,
+    suggestions_dismiss,
 )
+from apps.progress.models import OwnResource, Suggestion
 
 
 def _when(value):
@@ -331,4 +334,102 @@ class ExaminedResourceAdmin(CuratedModelAdmin):
             request,
             f"{_plural(len(resource_ids), 'resource')} queued to be examined again.",
             messages.SUCCESS if resource_ids else messages.INFO,
+        )
+
+
+@admin.register(LearnerSuggestion)
+class LearnerSuggestionAdmin(CuratedModelAdmin):
+    """Links learners offered to the catalog, one line per link (however many offered it), with
+    how many learners saved it. Who they are is never shown."""
+
+    list_display = ["title", "link", "kind", "author", "savers", "suggestion", "updated_at"]
+    list_display_links = None
+    list_filter = ["suggestion"]
+    search_fields = ["title", "resource__url"]
+    list_per_page = 50
+    show_full_result_count = False
+    ordering = ["-updated_at", "-pk"]
+    actions = ["accept", "dismiss"]
+    fields = ["title", "kind", "author", "link", "savers", "suggestion", "suggestion_outcome"]
+    readonly_fields = fields
+
+    def has_add_permission(self, request):
+        return False  # learners suggest, from their own resources
+
+    def has_delete_permission(self, request, obj=None):
+        return False  # a learner's row is theirs: dismiss instead
+
+    def has_accept_permission(self, request):
+        return self.has_change_permission(request) and request.user.has_perms(
+            ["catalog.change_resource", "catalog.add_entry"]
+        )
+
+    def get_queryset(self, request):
+        offered = OwnResource.objects.exclude(suggestion=Suggestion.NONE)
+        first = offered.values("resource").annotate(first=Min("pk")).values("first")
+        saved = (
+            OwnResource.objects.filter(resource=OuterRef("resource"))
+            .order_by()
+            .values("resource")
+            .annotate(n=Count("pk"))
+            .values("n")
+        )
+        return (
+            super()
+            .get_queryset(request)
+            .filter(pk__in=Subquery(first))
+            .select_related("resource")
+            .annotate(saved_by_count=Subquery(saved))
+        )
+
+    @admin.display(description="link", ordering="resource__url")
+    def link(self, obj):
+        return format_html(
+            '<a href="{}" target="_blank" rel="noopener noreferrer">{}</a>',
+            obj.resource.url,
+            obj.resource.url,
+        )
+
+    @admin.display(description="learners who saved it", ordering="saved_by_count")
+    def savers(self, obj):
+        return getattr(obj, "saved_by_count", None) or obj.resource.saved_by.count()
+
+    @admin.action(description="Accept selected links into a section…", permissions=["accept"])
+    def accept(self, request, queryset):
+        def apply(form):
+            result = suggestions_accept(
+                suggestion_ids=list(queryset.values_list("pk", flat=True)),
+                section=form.cleaned_data["section"],
+            )
+            log_change_many(
+                request,
+                result.entries,
+                "Added from a learner's suggestion (draft).",
+                action_flag=ADDITION,
+            )
+            log_change_many(request, result.resources, "Accepted from a learner's suggestion.")
+            self.message_user(
+                request,
+                f"Accepted {_plural(len(result.resources), 'link')}; "
+                f"{_plural(len(result.entries), 'draft entry', 'draft entries')} added.",
+                messages.SUCCESS if result.resources else messages.INFO,
+            )
+
+        return form_action_page(
+            self,
+            request,
+            queryset,
+            form_class=SuggestionAcceptForm,
+            title="Accept into a section",
+            submit_label="Accept",
+            apply=apply,
+        )
+
+    @admin.action(description="Dismiss selected links", permissions=["change"])
+    def dismiss(self, request, queryset):
+        count = suggestions_dismiss(suggestion_ids=list(queryset.values_list("pk", flat=True)))
+        self.message_user(
+            request,
+            f"Dismissed {_plural(count, 'link')}.",
+            messages.SUCCESS if count else messages.INFO,
         )

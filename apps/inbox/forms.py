@@ -24,6 +24,16 @@ class AcceptForm(forms.Form):
     )
 
 
+class SuggestionAcceptForm(forms.Form):
+    section = SectionChoiceField(
+        queryset=Section.objects.select_related("guide").order_by(
+            "guide__position", "guide__title", "position"
+        ),
+        help_text="Each accepted link gets a draft entry at the end of this section: learners "
+        "see it once you publish the entry.",
+    )
+
+
 class FeedForm(forms.ModelForm):
     """A feed's URL, or a page that names its feed (a GitHub repository, a YouTube channel or
     playlist, an arXiv listing): the feed's URL is stored."""

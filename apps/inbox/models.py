@@ -11,6 +11,7 @@ from django.core.validators import URLValidator
 from django.db import models
 
 from apps.catalog.models import Resource, Section, url_key
+from apps.progress.models import OwnResource
 
 
 class FeedKind(models.TextChoices):
@@ -124,3 +125,15 @@ class InboxItem(models.Model):
     def save(self, *args, **kwargs):
         self.url_key = url_key(self.url)
         super().save(*args, **kwargs)
+
+
+class LearnerSuggestion(OwnResource):
+    """A learner's own resource they offered to the catalog (``OwnResource.suggestion``), as the
+    curators' inbox lists it: the link, the learner's title, kind and author, never who they are.
+    A proxy, so the Curators group's permissions (the inbox's models) reach it and no other
+    learner data: curators accept it into a section (``services.suggestions_accept``) or dismiss
+    it, and the learner reads the outcome on their row."""
+
+    class Meta:
+        proxy = True
+        verbose_name = "learner suggestion"

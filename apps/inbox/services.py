@@ -14,11 +14,21 @@ from dataclasses import dataclass, field
 from django.db import IntegrityError, transaction
 from django.utils import timezone
 
+from apps.catalog.importer.urls import title_from_url
 from apps.catalog.models import Entry, Kind, Resource, Section
 from apps.catalog.positions import next_position
 from apps.inbox.discovery import DiscoveryError, discover
-from apps.inbox.models import ExaminedResource, Feed, FeedKind, InboxItem, ItemState
+from apps.inbox.models import (
+    ExaminedResource,
+    Feed,
+    FeedKind,
+    InboxItem,
+    ItemState,
+    LearnerSuggestion,
+)
 from apps.inbox.selectors import catalogued_resources, resource_section
+from apps.progress.models import Suggestion
+from apps.progress.services import own_suggestion_set
 
 RESOURCE_KIND = {
     FeedKind.BLOG: Kind.ARTICLE,
@@ -170,3 +180,72 @@ def resource_examine(*, resource: Resource) -> tuple[Feed | None, str]:
             resource=resource, defaults={"outcome": outcome, "examined_at": timezone.now()}
         )
     return feed, outcome
+
+
+# --- Learners' suggestions --------------------------------------------------------------------
+@dataclass
+class SuggestionsAccepted:
+    entries: list = field(default_factory=list)  # the draft entries added
+    resources: list = field(default_factory=list)  # the links, now catalog resources
+    skipped: int = 0  # no longer pending (accepted or dismissed meanwhile)
+
+
+def suggestions_accept(*, suggestion_ids: Iterable[int], section: Section) -> SuggestionsAccepted:
+    """Take the pending suggestions among ``suggestion_ids`` into the catalog: each link's
+    resource (the row learners' progress is already on) gets the suggesting learner's title,
+    kind and author where it has only its guess from the URL, and a draft entry at the end of
+    ``section``, as an inbox item does; every learner who saved it reads "accepted". One
+    transaction; a link suggested by several learners is accepted once."""
+    result = SuggestionsAccepted()
+    with transaction.atomic():
+        rows = list(
+            LearnerSuggestion.objects.select_for_update(of=("self",))
+            .filter(pk__in=list(suggestion_ids), suggestion=Suggestion.PENDING)
+            .select_related("resource")
+            .order_by("pk")
+        )
+        by_resource = {}
+        for row in rows:
+            by_resource.setdefault(row.resource_id, row)
+        result.skipped = len(set(suggestion_ids)) - len(rows)
+        outcome = f"Accepted into {section.guide.title} › {section.title}."
+        for row in by_resource.values():
+            resource = row.resource
+            if resource.title == title_from_url(resource.url or ""):
+                resource.title = row.title
+                resource.kind = row.kind
+            resource.author = resource.author or row.author
+            resource.is_published = True
+            resource.save()
+            if not Entry.objects.filter(section=section, resource=resource).exists():
+                entry = Entry(
+                    section=section,
+                    resource=resource,
+                    position=next_position(Entry.objects.filter(section=section)),
+                    is_published=False,
+                )
+                entry.save()
+                result.entries.append(entry)
+            own_suggestion_set(resource=resource, state=Suggestion.ACCEPTED, outcome=outcome)
+            result.resources.append(resource)
+    return result
+
+
+def suggestions_dismiss(*, suggestion_ids: Iterable[int]) -> int:
+    """Dismiss the pending suggestions among ``suggestion_ids`` (every learner who offered the
+    same link reads it); returns how many links were dismissed."""
+    with transaction.atomic():
+        resources = {
+            row.resource
+            for row in LearnerSuggestion.objects.select_for_update(of=("self",))
+            .filter(pk__in=list(suggestion_ids), suggestion=Suggestion.PENDING)
+            .select_related("resource")
+        }
+        for resource in resources:
+            own_suggestion_set(
+                resource=resource,
+                state=Suggestion.DISMISSED,
+                outcome="The curators did not take it into the catalog.",
+                only_pending=True,
+            )
+    return len(resources)

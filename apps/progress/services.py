@@ -424,11 +424,15 @@ def own_resource_suggest(*, own: OwnResource) -> OwnResource:
     return own
 
 
-def own_suggestion_set(*, resource, state: str, outcome: str = "") -> int:
+def own_suggestion_set(*, resource, state: str, outcome: str = "", only_pending=False) -> int:
     """Record the curators' answer on every learner's own row for ``resource`` (the inbox calls
-    this when it accepts or dismisses a suggestion). Returns how many rows it updated."""
+    this when it accepts or dismisses a suggestion; ``only_pending``: on the rows that offered
+    it). Returns how many rows it updated."""
     if state not in Suggestion.values:
         raise OwnResourceError(f"Unknown suggestion state {state!r}.")
-    return OwnResource.objects.filter(resource=resource).update(
+    rows = OwnResource.objects.filter(resource=resource)
+    if only_pending:
+        rows = rows.filter(suggestion=Suggestion.PENDING)
+    return rows.update(
         suggestion=state, suggestion_outcome=outcome[:400], updated_at=timezone.now()
     )
