@@ -7,8 +7,10 @@ is at `/api/v1/openapi.json`, its docs page at `/api/v1/docs` (Swagger UI from o
 files: the site's Content-Security-Policy allows no CDN).
 """
 
+from django.core.exceptions import ValidationError
+from django.core.validators import URLValidator
 from django.http import HttpResponse
-from ninja import NinjaAPI, Query, Router, Schema
+from ninja import NinjaAPI, Query, Router, Schema, Status
 from ninja.errors import AuthenticationError, HttpError
 from ninja.openapi.docs import Swagger
 from ninja.pagination import PageNumberPagination, paginate
@@ -20,6 +22,9 @@ from apps.api.schemas import (
     MeOut,
     Message,
     NoteOut,
+    OwnChange,
+    OwnIn,
+    OwnOut,
     PathDetailOut,
     PathOut,
     ProgressIn,
@@ -31,11 +36,18 @@ from apps.api.schemas import (
 )
 from apps.catalog.forms import SearchForm
 from apps.catalog.models import Guide, Kind, Topic
-from apps.catalog.selectors import guides_with_top_sections, resource_details, visible_resource
+from apps.catalog.selectors import (
+    guides_with_top_sections,
+    resource_details,
+    visible_resource,
+    visible_resource_for_url,
+)
 from apps.core.content import published_get
 from apps.paths.selectors import published_path
 from apps.progress import exports
-from apps.progress.selectors import notebook
+from apps.progress import services as progress_services
+from apps.progress.models import OwnResource
+from apps.progress.selectors import notebook, own_rows
 from apps.progress.services import progress_set_note, progress_set_status
 
 PAGE_SIZE = 50
@@ -263,5 +275,122 @@ def export(request, format: str = "json"):
     return HttpResponse(build(request.auth), content_type=content_type)
 
 
+# --- The learner's own resources -------------------------------------------------------------
+own = Router(tags=["own resources"], auth=LEARNER)
+
+
+def _own_out(row) -> dict:
+    own = row.own
+    return {
+        "id": own.pk,
+        "url": own.resource.url or "",
+        "title": own.title,
+        "kind": own.kind,
+        "author": own.author,
+        "status": row.status or "not_started",
+        "note": row.note,
+        "started_at": row.started_at,
+        "completed_at": row.completed_at,
+        "suggestion": own.suggestion,
+        "suggestion_outcome": own.suggestion_outcome,
+        "catalog": row.catalog.uuid if row.catalog else None,
+        "created_at": own.created_at,
+    }
+
+
+def _own_row(request, pk: int):
+    """The learner's own resource as OwnOut, or 404: another learner's is never found."""
+    rows = own_rows(user=request.auth, pks=[pk])
+    if not rows:
+        raise HttpError(404, "You have no own resource with this id.")
+    return rows[0]
+
+
+def _check_kind(kind):
+    if kind and kind not in Kind.values:
+        raise HttpError(422, f"Unknown kind “{kind[:40]}”: one of {', '.join(Kind.values)}.")
+
+
+@own.get("", response=list[OwnOut], summary="Your own resources, newest first")
+@paginate(Pages)
+def own_list(request, q: str = ""):
+    return [_own_out(row) for row in own_rows(user=request.auth, query=q[:200])]
+
+
+@own.post(
+    "",
+    response={201: OwnOut, 200: OwnOut, 409: Message, 422: Message},
+    summary="Save a link as your own resource",
+    description="201 when saved, 200 when you had it (updated). A link in the catalog is not "
+    "saved twice: 409 names the catalog resource, whose status and note you set under "
+    "`/me/progress/{uuid}`.",
+)
+def own_create(request, data: OwnIn):
+    _check_kind(data.kind)
+    try:
+        URLValidator(schemes=["http", "https"])(data.url)
+    except ValidationError:
+        raise HttpError(422, "That is not an http(s) link; nothing was saved.") from None
+    catalog = visible_resource_for_url(data.url)
+    if catalog is not None:
+        raise HttpError(
+            409,
+            f"This link is the catalog resource {catalog.uuid} (“{catalog.title}”): "
+            "nothing was saved.",
+        )
+    saved = progress_services.own_resource_save(
+        user=request.auth,
+        url=data.url,
+        title=data.title,
+        kind=data.kind,
+        author=data.author,
+        note=data.note,
+        status=data.status,
+    )
+    return Status(201 if saved.created else 200, _own_out(_own_row(request, saved.own.pk)))
+
+
+@own.get("/{pk}", response=OwnOut, summary="One of your own resources")
+def own_detail(request, pk: int):
+    return _own_out(_own_row(request, pk))
+
+
+@own.patch(
+    "/{pk}", response={200: OwnOut, 422: Message}, summary="Change one of your own resources"
+)
+def own_update(request, pk: int, change: OwnChange):
+    row = _own_row(request, pk)
+    own = row.own
+    _check_kind(change.kind)
+    if change.title is not None and not change.title.strip():
+        raise HttpError(422, "A resource needs a title; nothing was changed.")
+    progress_services.own_resource_update(
+        own=own,
+        title=change.title if change.title is not None else own.title,
+        kind=change.kind or own.kind,
+        author=change.author if change.author is not None else own.author,
+        note=change.note if change.status is None else None,
+    )
+    if change.status is not None:
+        progress_set_status(
+            user=request.auth, resource=own.resource, status=change.status, note=change.note
+        )
+    return _own_out(_own_row(request, pk))
+
+
+@own.delete("/{pk}", response={204: None}, summary="Remove one of your own resources")
+def own_delete(request, pk: int):
+    own = _own_row(request, pk).own
+    progress_services.own_resource_delete(own=OwnResource.objects.get(pk=own.pk))
+    return Status(204, None)
+
+
+@own.post("/{pk}/suggest", response=OwnOut, summary="Offer one to the curators")
+def own_suggest(request, pk: int):
+    progress_services.own_resource_suggest(own=_own_row(request, pk).own)
+    return _own_out(_own_row(request, pk))
+
+
 api.add_router("/", catalog)
 api.add_router("/me", me)
+api.add_router("/me/resources", own)

@@ -171,3 +171,45 @@ class NoteOut(Schema):
 class MeOut(Schema):
     email: str
     token: str | None = Field(description="The name of the token this request came with.")
+
+
+KindName = str  # one of apps.catalog.models.Kind's values; checked by the router
+
+
+class OwnOut(Schema):
+    id: int
+    url: str
+    title: str
+    kind: str
+    author: str
+    status: StatusName
+    note: str
+    started_at: datetime | None
+    completed_at: datetime | None
+    suggestion: str = Field(description='"", "pending", "accepted" or "dismissed".')
+    suggestion_outcome: str
+    catalog: UUID | None = Field(
+        description="The catalog resource this link has become (your progress is on it), if any."
+    )
+    created_at: datetime
+
+
+class OwnIn(Schema):
+    url: str = Field(max_length=2000)
+    title: str = Field(
+        "", max_length=300, description="Empty: a guess from the URL, then the page's own title."
+    )
+    kind: str = Field("", description="Empty: a guess from the URL.")
+    author: str = Field("", max_length=300)
+    note: str | None = Field(None, max_length=NOTE_MAX_LENGTH)
+    status: StatusName | None = None
+
+
+class OwnChange(Schema):
+    """What to change; what is left out stays as it is."""
+
+    title: str | None = Field(None, max_length=300)
+    kind: str | None = None
+    author: str | None = Field(None, max_length=300)
+    note: str | None = Field(None, max_length=NOTE_MAX_LENGTH)
+    status: StatusWanted | None = None

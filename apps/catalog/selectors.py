@@ -49,6 +49,7 @@ from apps.catalog.models import (
     ResourceLink,
     Section,
     Topic,
+    url_key,
 )
 from apps.core.content import memoized, table_tokens
 
@@ -119,6 +120,15 @@ def visible_url_keys() -> dict[str, int]:
         return keys
 
     return memoized("visible-url-keys", build, (*VISIBLE, "catalog_resourcelink"))
+
+
+def visible_resource_for_url(url: str) -> Resource | None:
+    """The visible resource a link is (by ``url_key``, the URL identity: its URL or an extra
+    link), or None; no query when warm."""
+    from apps.catalog.importer.urls import normalize_url  # the importer's package, read lazily
+
+    resource_id = visible_url_keys().get(url_key(normalize_url(url)))
+    return visible_resources_by_id().get(resource_id) if resource_id else None
 
 
 def visible_resource(*, uuid) -> Resource:

@@ -18,7 +18,7 @@ from django.views.decorators.vary import vary_on_headers
 
 from apps.catalog.importer.urls import normalize_url
 from apps.catalog.models import Kind, url_key
-from apps.catalog.selectors import visible_resources_by_id, visible_url_keys
+from apps.catalog.selectors import visible_resource_for_url
 from apps.learning import scope as scopes
 from apps.progress import selectors as progress_selectors
 from apps.progress import services
@@ -60,12 +60,6 @@ def _own_for_user(request, pk) -> OwnResource:
     return get_object_or_404(
         OwnResource.objects.select_related("resource"), pk=pk, user=request.user
     )
-
-
-def _catalog_match(url: str):
-    """The visible catalog resource this link is (by its url_key), or None; no query when warm."""
-    resource_id = visible_url_keys().get(url_key(normalize_url(url)))
-    return visible_resources_by_id().get(resource_id) if resource_id else None
 
 
 def _list_context(request, *, form=None):
@@ -141,7 +135,7 @@ def own_save(request):
     url, title = request.GET.get("url", "")[:2000], request.GET.get("title", "")[:300]
     context = {"url": url, "catalog": None, "own": None, "tick_scope": scopes.NOTEBOOK}
     if url:
-        catalog = _catalog_match(url)
+        catalog = visible_resource_for_url(url)
         if catalog is not None:
             context["catalog"] = catalog
             context["statuses"] = progress_selectors.statuses_for(user=request.user)
