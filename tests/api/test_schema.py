@@ -27,6 +27,9 @@ def test_the_schema_documents_every_endpoint_and_how_to_authenticate(visitor):
         "/api/v1/me/progress/{uuid}",
         "/api/v1/me/notes",
         "/api/v1/me/export",
+        "/api/v1/me/resources",
+        "/api/v1/me/resources/{pk}",
+        "/api/v1/me/resources/{pk}/suggest",
     }
     schemes = schema["components"]["securitySchemes"]
     assert schemes["BearerToken"] == {"type": "http", "scheme": "bearer"}
