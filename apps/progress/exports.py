@@ -15,6 +15,7 @@ from django.utils import timezone
 from apps.catalog.models import Guide
 from apps.catalog.selectors import visible_entries, visible_resources
 from apps.progress.models import Activity, Progress, Status
+from apps.progress.selectors import own_rows
 
 JSON_FORMAT = "syllabus-progress"
 JSON_VERSION = 1
@@ -49,7 +50,27 @@ def progress_json(user, *, published_only=True) -> dict:
             }
             for row in _rows(user, published_only=published_only)
         ],
+        "own_resources": own_resources_json(user),
     }
+
+
+def own_resources_json(user) -> list[dict]:
+    """The learner's own resources with their progress (a link that became a catalog resource
+    too: its progress is also under "progress"); the import reads them back."""
+    return [
+        {
+            "url": row.own.resource.url,
+            "title": row.own.title,
+            "kind": row.own.kind,
+            "author": row.own.author,
+            "status": row.status or Status.NOT_STARTED,
+            "note": row.note,
+            "started_at": _iso(row.started_at),
+            "completed_at": _iso(row.completed_at),
+            "saved_at": _iso(row.own.created_at),
+        }
+        for row in own_rows(user=user)
+    ]
 
 
 CSV_COLUMNS = ["resource", "title", "url", "kind", "status", "started_at", "completed_at", "note"]

@@ -22,11 +22,18 @@ from django.utils.dateparse import parse_datetime
 
 from apps.catalog.importer.markdown import trim_bare_url
 from apps.catalog.importer.titles import title_key
-from apps.catalog.models import Resource, ResourceAlias, url_key
+from apps.catalog.importer.urls import normalize_url
+from apps.catalog.models import Kind, Resource, ResourceAlias, url_key
 from apps.catalog.selectors import visible_resources, visible_resources_by_id, visible_url_keys
 from apps.progress.exports import CSV_COLUMNS, JSON_FORMAT, csv_cell_unguard
 from apps.progress.models import Progress, Status
-from apps.progress.services import STATUS_RANK, ProgressChange, progress_apply_many
+from apps.progress.selectors import own_rows
+from apps.progress.services import (
+    STATUS_RANK,
+    ProgressChange,
+    own_resource_save,
+    progress_apply_many,
+)
 from apps.progress.signals import account_data_imported
 
 
@@ -69,10 +76,25 @@ class ImportPlan:
     unmatched: list = field(default_factory=list)  # [(line number, text, reason)]
     # An account export's followed paths ({"path": uuid, …}), restored by apps.paths on apply.
     followed_paths: list = field(default_factory=list)
+    own: list = field(default_factory=list)  # PlannedOwn: the learner's own resources
 
     @property
     def anything_to_apply(self):
-        return bool(self.changes or self.followed_paths)
+        return bool(self.changes or self.followed_paths or self.own)
+
+
+@dataclass
+class PlannedOwn:
+    """One of the learner's own resources in a JSON export, to save again (by its link)."""
+
+    url: str
+    title: str
+    kind: str
+    author: str
+    status: str
+    note: str
+    started_at: object = None
+    completed_at: object = None
 
 
 # The inline Markdown a checklist item's text is read for, as patterns a regular-expression engine
@@ -122,6 +144,18 @@ def import_apply(*, user, plan: ImportPlan):
             for change in plan.changes
         ],
     )
+    for own in plan.own:
+        own_resource_save(
+            user=user,
+            url=own.url,
+            title=own.title,
+            kind=own.kind,
+            author=own.author,
+            note=own.note,
+            status=own.status,
+            dates={"started_at": own.started_at, "completed_at": own.completed_at},
+            dated=True,
+        )
     if plan.followed_paths:
         account_data_imported.send(sender=ImportPlan, user=user, followed_paths=plan.followed_paths)
 
@@ -297,7 +331,69 @@ def _plan_json(user, content):
         )
     plan = _plan_items(user, "json", enumerate(data["progress"], start=1))
     plan.followed_paths = _followed_paths(data.get("followed_paths"))
+    _plan_own(user, data.get("own_resources"), plan)
     return plan
+
+
+MAX_OWN_RESOURCES = 10_000
+_ANY_UUID = "00000000-0000-0000-0000-000000000000"
+
+
+def _plan_own(user, items, plan):
+    """The export's own resources that would change something, each checked as a progress item
+    is (status, note, dates) and for its link, title, kind and author; others are reported."""
+    if not isinstance(items, list):
+        return
+    now = timezone.now()
+    mine = {row.own.resource.url_key: row for row in own_rows(user=user)}
+    for index, item in enumerate(items[:MAX_OWN_RESOURCES], start=1):
+        # the progress checks, with a stand-in for the uuid an own resource does not need
+        problem, dates = (
+            _item_problem({**item, "resource": _ANY_UUID}, now)
+            if isinstance(item, dict)
+            else ("not an object", None)
+        )
+        url = item.get("url") if isinstance(item, dict) else None
+        if not problem:
+            problem = _own_problem(item, url)
+        if problem:
+            shown = url[:200] if isinstance(url, str) and url else f"own resource {index}"
+            plan.unmatched.append((index, shown, problem))
+            continue
+        row = mine.get(url_key(normalize_url(url)))
+        if (
+            row is not None
+            and row.own.title == (item.get("title") or row.own.title)
+            and row.status == Status.shown(item["status"])
+            and row.note == (item.get("note") or "")
+        ):
+            plan.unchanged += 1
+            continue
+        plan.own.append(
+            PlannedOwn(
+                url=url,
+                title=item.get("title") or "",
+                kind=item.get("kind") or "",
+                author=item.get("author") or "",
+                status=item["status"],
+                note=item.get("note") or "",
+                started_at=dates[0],
+                completed_at=dates[1],
+            )
+        )
+
+
+def _own_problem(item, url) -> str | None:
+    if not isinstance(url, str) or len(url) > 2000 or not re.match(r"https?://[^\s/]+", url):
+        return "an own resource needs an http(s) link"
+    for key, limit in (("title", 300), ("author", 300)):
+        value = item.get(key) or ""
+        if not isinstance(value, str) or len(value) > limit or "\x00" in value:
+            return f"{key} must be text of at most {limit} characters"
+    kind = item.get("kind") or ""
+    if kind not in ("", *Kind.values):
+        return f"unknown kind “{str(kind)[:40]}”"
+    return None
 
 
 MAX_FOLLOWED_PATHS = 1_000

@@ -70,7 +70,9 @@ def test_another_learners_token_reaches_nothing(other_token, learner):
     assert eve.get(OWN).json()["count"] == 0
     assert eve.get(f"{OWN}/{own.pk}").status_code == 404
     assert (
-        eve.patch(f"{OWN}/{own.pk}", {"title": "Eve's"}, content_type="application/json").status_code
+        eve.patch(
+            f"{OWN}/{own.pk}", {"title": "Eve's"}, content_type="application/json"
+        ).status_code
         == 404
     )
     assert eve.delete(f"{OWN}/{own.pk}").status_code == 404

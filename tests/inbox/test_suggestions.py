@@ -74,9 +74,7 @@ def test_accept_adds_a_draft_entry_and_the_learners_read_it(
 
 
 def test_dismiss_tells_the_learner(curator_client, suggested, ada):
-    response = curator_client.post(
-        LIST, {"action": "dismiss", "_selected_action": [suggested.pk]}
-    )
+    response = curator_client.post(LIST, {"action": "dismiss", "_selected_action": [suggested.pk]})
     assert response.status_code == 302
     suggested.refresh_from_db()
     assert suggested.suggestion == Suggestion.DISMISSED

@@ -168,7 +168,10 @@ def test_another_learner_sees_nothing_and_changes_nothing(client, other_learner,
     assert "Attention" not in client.get(LIST).text
     for name in ("own-edit", "own-status", "own-suggest", "own-delete"):
         url = reverse(f"learning:{name}", args=[own.pk])
-        assert client.post(url, {"status": "done", "title": "Mine now", "kind": "paper"}).status_code == 404
+        assert (
+            client.post(url, {"status": "done", "title": "Mine now", "kind": "paper"}).status_code
+            == 404
+        )
     assert client.get(reverse("learning:own-edit", args=[own.pk])).status_code == 404
     own.refresh_from_db()
     assert own.title == "Attention" and own.suggestion == ""
@@ -187,7 +190,9 @@ def test_a_visitor_is_sent_to_sign_in(visitor, own):
 
 
 def test_own_links_are_on_no_catalog_page(client, learner, own):
-    assert client.get(reverse("learning:resource-detail", args=[own.resource.uuid])).status_code == 404
+    assert (
+        client.get(reverse("learning:resource-detail", args=[own.resource.uuid])).status_code == 404
+    )
     assert "Attention" not in client.get(reverse("learning:search"), {"q": "attention"}).text
 
 
