@@ -318,6 +318,11 @@ def search(request):
     }
     if query:
         context |= _search_results(request, query, filters)
+        if request.user.is_authenticated and not request.GET.get("page"):
+            # beside the catalog's results, the learner's own links (private: theirs only)
+            context["own_results"] = progress_selectors.own_rows(
+                user=request.user, query=query, limit=OWN_SEARCH_LIMIT
+            )
     response = _page_or_fragment(request, "catalog/search.html", "search-results", context)
     if request.htmx:  # the address bar shows the search without empty or rejected filters
         params = {"q": query, **filters, **context.get("status_params", {})} if query else {}
@@ -327,6 +332,9 @@ def search(request):
             f"{request.path}?{urlencode(params)}" if params else request.path
         )
     return response
+
+
+OWN_SEARCH_LIMIT = 20
 
 
 def _search_form(params) -> SearchForm:

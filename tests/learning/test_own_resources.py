@@ -295,3 +295,21 @@ def test_list_queries_do_not_grow_with_rows(learner_client, learner):
         services.progress_set_status(user=learner, resource=saved.own.resource, status="done")
     _, warm_many = page_queries(learner_client, LIST)
     assert warm_many == warm_one == 4  # session, user, content tokens, the rows
+
+
+# --- search ---------------------------------------------------------------------------------
+def test_search_shows_my_own_results_beside_the_catalogs(learner_client, learner, client, own):
+    listed_resource(title="Attention in the catalog")
+    page = learner_client.get(reverse("learning:search"), {"q": "attention"}).text
+    assert "In your own resources" in page and f"#own-{own.pk}" in page
+    assert "Attention in the catalog" in page
+    fragment = learner_client.get(
+        reverse("learning:search"), {"q": "attention"}, headers={"HX-Request": "true"}
+    ).text
+    assert f"#own-{own.pk}" in fragment
+
+
+def test_search_never_shows_another_learners_own_results(client, other_learner, own):
+    client.force_login(other_learner)
+    page = client.get(reverse("learning:search"), {"q": "attention"}).text
+    assert "In your own resources" not in page and f"#own-{own.pk}" not in page
