@@ -204,7 +204,7 @@ def suggestions_accept(*, suggestion_ids: Iterable[int], section: Section) -> Su
             .select_related("resource")
             .order_by("pk")
         )
-        by_resource = {}
+        by_resource: dict[int, LearnerSuggestion] = {}
         for row in rows:
             by_resource.setdefault(row.resource_id, row)
         result.skipped = len(set(suggestion_ids)) - len(rows)
