@@ -34,7 +34,7 @@ STATUS_BUTTONS = [
 
 class OwnEditForm(forms.Form):
     title = forms.CharField(max_length=300, required=False)
-    kind = forms.ChoiceField(choices=Kind.choices, required=False)
+    kind = forms.ChoiceField(choices=[("", "Guess from the link"), *Kind.choices], required=False)
     author = forms.CharField(max_length=300, required=False, label="Author / publisher")
     note = forms.CharField(
         max_length=10_000, required=False, widget=forms.Textarea(attrs={"rows": 3})
