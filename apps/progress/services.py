@@ -281,8 +281,10 @@ def own_suggestions(url: str) -> dict:
 
 def link_resource(url: str) -> Resource:
     """The one Resource row of ``url`` (compared by ``url_key``, the project's URL identity),
-    made when there is none: unpublished, in no guide, titled from its URL (never a learner's
-    words, which stay on their own row), so no learner page shows it until curators list it."""
+    made when there is none: in no guide, titled from its URL (never a learner's words, which
+    stay on their own row). A resource in no guide is hidden (``visible_resources``), so no
+    learner page shows it until a guide lists it: an import or a sync that matches its URL, or
+    curators accepting a suggestion, and then every learner's progress on it is there."""
     url = normalize_url(url)
     key = url_key(url)
     resource = Resource.objects.filter(url_key=key).first()
@@ -293,7 +295,6 @@ def link_resource(url: str) -> Resource:
                     url=url,
                     title=title_from_url(url)[:300] or url[:300],
                     kind=guess_kind(url),
-                    is_published=False,
                 )
                 resource.save()
         except IntegrityError:  # made meanwhile by another save of the same link
@@ -377,8 +378,7 @@ def own_resource_delete(*, own: OwnResource) -> None:
         Activity.objects.filter(user=own.user, resource=resource).delete()
         own.delete()
         orphan = (
-            not resource.is_published
-            and not resource.entries.exists()
+            not resource.entries.exists()
             and not resource.saved_by.exists()
             and not resource.progress.exists()
         )
@@ -418,7 +418,8 @@ def own_title_improve(*, own_id: int, page_title: str) -> bool:
 
 def own_resource_suggest(*, own: OwnResource) -> OwnResource:
     """Offer a learner's own resource to the curators (the inbox lists it); once is enough."""
-    if own.suggestion in (Suggestion.NONE, Suggestion.DISMISSED) and not own.resource.is_published:
+    listed = visible_resources().filter(pk=own.resource_id).exists()
+    if own.suggestion in (Suggestion.NONE, Suggestion.DISMISSED) and not listed:
         own.suggestion, own.suggestion_outcome = Suggestion.PENDING, ""
         own.save(update_fields=["suggestion", "suggestion_outcome", "updated_at"])
     return own

@@ -9,6 +9,7 @@ import pytest
 from django.urls import reverse
 
 from apps.catalog.models import Resource
+from apps.catalog.selectors import visible_resources
 from apps.progress import services
 from apps.progress.models import OwnResource, Progress, Status, Suggestion
 from tests.conftest import page_queries
@@ -31,7 +32,7 @@ def test_a_learner_saves_a_link_without_javascript(learner_client, learner):
     assert response["Location"] == f"{LIST}#own-{own.pk}"
     assert (own.title, own.author) == ("Attention", "Vaswani")
     assert own.resource.url == "https://example.org/papers/attention-is-all"  # normalized
-    assert not own.resource.is_published
+    assert not visible_resources().filter(pk=own.resource_id).exists()  # in no guide
     assert Progress.objects.get(user=learner, resource=own.resource).note == "read §3"
     page = learner_client.get(LIST)
     assert "Attention" in page.text and "read §3" in page.text
@@ -227,13 +228,30 @@ def test_a_link_listed_later_keeps_the_learners_progress(learner_client, learner
     services.progress_set_status(user=learner, resource=own.resource, status="done")
     from tests.factories import EntryFactory
 
-    Resource.objects.filter(pk=own.resource.pk).update(is_published=True)
     EntryFactory(resource=own.resource)
     text = learner_client.get(LIST).text
     assert "In the catalog now" in text
     assert Progress.objects.filter(user=learner).count() == 1
     resource_page = learner_client.get(own.resource.get_absolute_url())
     assert resource_page.status_code == 200
+
+
+def test_a_guide_imported_later_that_lists_the_link_joins_it(learner_client, learner, own):
+    from apps.catalog.importer import apply_import, plan_import
+
+    services.progress_set_status(user=learner, resource=own.resource, status="done")
+    markdown = "# Papers\n\n## Attention\n\n- [Attention Is All You Need](" + PAPER + ")\n"
+    apply_import(plan_import(markdown, guide_slug="papers", title="Papers"))
+    from apps.catalog.models import Guide
+
+    Guide.objects.filter(slug="papers").update(is_published=True)
+    assert Resource.objects.count() == 1  # the importer matched the link's one row
+    resource = Resource.objects.get()
+    assert resource.pk == own.resource_id
+    page = learner_client.get(resource.get_absolute_url())
+    assert page.status_code == 200
+    assert "In the catalog now" in learner_client.get(LIST).text
+    assert Progress.objects.get(user=learner).status == Status.DONE
 
 
 def test_a_merge_moves_the_own_row_and_progress(learner, own):

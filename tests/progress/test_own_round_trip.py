@@ -63,7 +63,6 @@ def test_an_imported_link_that_is_in_the_catalog_joins_it(learner, saved):
     fresh = UserFactory()
     resource = saved[1].resource  # curators listed the link meanwhile
     EntryFactory(resource=resource)
-    type(resource).objects.filter(pk=resource.pk).update(is_published=True)
     import_apply(user=fresh, plan=import_plan(user=fresh, content=exported))
     assert Progress.objects.get(user=fresh, resource=resource).status == "in_progress"
     assert Progress.objects.filter(user=fresh).count() == 2  # one row per link
