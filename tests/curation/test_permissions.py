@@ -26,7 +26,12 @@ CURATED = [
     *(
         ("paths", model) for model in ["learningpath", "pathstep", "stepresource"]
     ),  # not pathfollow: learner data
-    *(("inbox", model) for model in ["feed", "inboxitem", "examinedresource"]),
+    # learnersuggestion: the links learners offered (a proxy of their own resources that lists
+    # only offered ones, never who offered them); no permission reaches OwnResource itself
+    *(
+        ("inbox", model)
+        for model in ["feed", "inboxitem", "examinedresource", "learnersuggestion"]
+    ),
 ]
 
 
