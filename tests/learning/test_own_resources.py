@@ -295,6 +295,18 @@ def test_the_job_replaces_a_guessed_title_with_the_pages(
     assert saved.own.title == "A Real Title"
 
 
+def test_on_the_database_queue_the_worker_improves_the_title(
+    learner, titled_page, run_jobs, django_capture_on_commit_callbacks
+):
+    with django_capture_on_commit_callbacks(execute=True):
+        saved = services.own_resource_save(user=learner, url=titled_page)
+    saved.own.refresh_from_db()
+    assert saved.own.title != "A Real Title"  # queued, not run yet: the guess meanwhile
+    run_jobs()
+    saved.own.refresh_from_db()
+    assert saved.own.title == "A Real Title"
+
+
 def test_the_job_keeps_a_title_the_learner_typed(
     learner, titled_page, django_capture_on_commit_callbacks
 ):
