@@ -28,10 +28,7 @@ CURATED = [
     ),  # not pathfollow: learner data
     # learnersuggestion: the links learners offered (a proxy of their own resources that lists
     # only offered ones, never who offered them); no permission reaches OwnResource itself
-    *(
-        ("inbox", model)
-        for model in ["feed", "inboxitem", "examinedresource", "learnersuggestion"]
-    ),
+    *(("inbox", model) for model in ["feed", "inboxitem", "examinedresource", "learnersuggestion"]),
 ]
 
 
