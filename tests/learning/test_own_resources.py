@@ -254,6 +254,23 @@ def test_a_guide_imported_later_that_lists_the_link_joins_it(learner_client, lea
     assert Progress.objects.get(user=learner).status == Status.DONE
 
 
+def test_a_sync_that_adds_the_link_to_a_guide_joins_it(learner_client, learner, own):
+    from apps.catalog.importer import apply_import, plan_import
+    from apps.catalog.importer.sync import apply_sync
+    from apps.catalog.models import Guide
+
+    before = "# Papers\n\n## Attention\n\n- [Another paper](https://example.org/another)\n"
+    after = before + "- [Attention Is All You Need](" + PAPER + ")\n"
+    apply_import(plan_import(before, guide_slug="papers", title="Papers"))
+    Guide.objects.filter(slug="papers").update(is_published=True)
+    services.progress_set_status(user=learner, resource=own.resource, status="in_progress")
+    apply_sync(plan_import(after, guide_slug="papers", title="Papers"))
+    assert Resource.objects.filter(url_key=own.resource.url_key).count() == 1
+    assert visible_resources().filter(pk=own.resource_id).exists()
+    assert "In the catalog now" in learner_client.get(LIST).text
+    assert Progress.objects.get(user=learner).resource_id == own.resource_id
+
+
 def test_a_merge_moves_the_own_row_and_progress(learner, own):
     from apps.curation.services import resource_merge
 
@@ -263,6 +280,16 @@ def test_a_merge_moves_the_own_row_and_progress(learner, own):
     own.refresh_from_db()
     assert own.resource == survivor
     assert Progress.objects.get(user=learner).resource == survivor
+
+
+def test_a_merge_of_two_saved_links_keeps_one_own_row(learner, own):
+    from apps.curation.services import resource_merge
+
+    other = services.own_resource_save(user=learner, url="https://example.org/mirror").own
+    services.progress_set_status(user=learner, resource=other.resource, status="done")
+    resource_merge(survivor=own.resource, duplicates=[other.resource])
+    assert list(OwnResource.objects.filter(user=learner)) == [own]
+    assert Progress.objects.get(user=learner).status == Status.DONE
 
 
 # --- the title job --------------------------------------------------------------------------
