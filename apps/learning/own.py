@@ -15,6 +15,7 @@ from django.shortcuts import get_object_or_404, redirect, render
 from django.urls import reverse
 from django.views.decorators.http import require_http_methods, require_POST
 from django.views.decorators.vary import vary_on_headers
+from django_htmx.http import HttpResponseClientRedirect
 
 from apps.catalog.importer.urls import normalize_url
 from apps.catalog.models import Kind, url_key
@@ -118,11 +119,14 @@ def _save(request):
         )
     if saved.catalog is not None:
         messages.info(request, f"“{saved.catalog.title}” is in the catalog: tick it there.")
+        if request.htmx:  # the whole page changes: htmx navigates rather than swap a page in
+            return HttpResponseClientRedirect(saved.catalog.get_absolute_url())
         return redirect(saved.catalog.get_absolute_url())
+    if request.htmx:
+        context = _list_context(request) | {"saved": saved}
+        return render(request, "learning/own/own_list.html#own-main", context)
     verb = "Saved" if saved.created else "Updated"
     messages.success(request, f"{verb} “{saved.own.title}” in your resources.")
-    if request.htmx:
-        return render(request, "learning/own/own_list.html#own-main", _list_context(request))
     return redirect(f"{reverse('learning:own-list')}#own-{saved.own.pk}")
 
 

@@ -46,6 +46,23 @@ def test_the_bookmarklet_saves_a_page_and_htmx_sets_its_status(page, live_server
     assert not errors, errors
 
 
+def test_the_list_page_saves_and_removes_in_place_with_htmx(page, live_server, learner):
+    page.goto(f"{live_server.url}/my/resources/")
+    page.evaluate("window.notReloaded = true")
+    page.get_by_label("Link").fill("https://example.org/in-place")
+    page.get_by_label("Title").fill("Saved in place")
+    page.get_by_role("button", name="Save", exact=True).click()
+    expect(page.get_by_role("status")).to_contain_text("Saved “Saved in place”")
+    own = OwnResource.objects.get(user=learner)
+    expect(page.locator(f"#own-{own.pk}")).to_contain_text("Saved in place")
+    expect(page.get_by_label("Link")).to_have_value("")  # a fresh form for the next link
+    page.once("dialog", lambda dialog: dialog.accept())  # "Remove … and your progress on it?"
+    page.locator(f"#own-{own.pk}").get_by_role("button", name="Remove").click()
+    expect(page.locator(f"#own-{own.pk}")).to_have_count(0)
+    assert page.evaluate("window.notReloaded === true")
+    assert not OwnResource.objects.exists()
+
+
 def test_a_catalog_link_shows_its_tick_on_the_save_page(page, live_server, learner):
     resource = listed_resource(url="https://example.org/a-catalog-paper", title="A catalog paper")
     page.goto(f"{live_server.url}/my/resources/save/?url=https://example.org/a-catalog-paper")

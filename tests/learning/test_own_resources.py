@@ -44,7 +44,16 @@ def test_htmx_save_answers_the_list_fragment(learner_client, learner):
     )
     assert response.status_code == 200
     assert 'id="own-main"' in response.text and "<html" not in response.text
-    assert "Attention" in response.text
+    assert "Saved “Attention” in your resources." in response.text
+    # said in the fragment, not kept for the next page as well
+    assert "Saved “Attention”" not in learner_client.get(LIST).text
+
+
+def test_htmx_save_of_a_catalog_link_sends_the_browser_to_its_page(learner_client):
+    resource = listed_resource(url="https://example.org/papers/attention-is-all")
+    response = learner_client.post(LIST, {"url": PAPER}, headers={"HX-Request": "true"})
+    assert response["HX-Redirect"] == resource.get_absolute_url()
+    assert not OwnResource.objects.exists()
 
 
 def test_bad_link_is_refused_with_a_message_and_saves_nothing(learner_client):
