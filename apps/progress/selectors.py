@@ -375,7 +375,9 @@ class OwnRow:
         return Status(self.status).label if self.status else ""
 
 
-def own_rows(*, user, query: str = "", pks=None, limit: int | None = None) -> list[OwnRow]:
+def own_rows(
+    *, user, query: str = "", pks=None, limit: int | None = None, offset: int = 0
+) -> list[OwnRow]:
     """``user``'s own resources, newest first, with their progress: one query (the progress by
     subqueries), whatever their number; ``query`` keeps those whose title, author, link or note
     has it."""
@@ -400,7 +402,7 @@ def own_rows(*, user, query: str = "", pks=None, limit: int | None = None) -> li
             | Q(my_note__icontains=query)
         )
     if limit is not None:
-        rows = rows[:limit]
+        rows = rows[offset : offset + limit]
     visible = visible_resources_by_id()
     return [
         OwnRow(
@@ -413,3 +415,27 @@ def own_rows(*, user, query: str = "", pks=None, limit: int | None = None) -> li
         )
         for row in rows
     ]
+
+
+OWN_PAGE_SIZE = 50
+
+
+@dataclass(frozen=True)
+class OwnPage:
+    rows: list[OwnRow]
+    total: int
+    number: int
+    pages: int
+
+
+def own_page(*, user, page_number=1) -> OwnPage:
+    """One page of ``user``'s own resources (OWN_PAGE_SIZE, newest first) and how many there are:
+    two queries (the count, the page). A page past the last is the last."""
+    total = OwnResource.objects.filter(user=user).count()
+    pages = max(1, -(-total // OWN_PAGE_SIZE))
+    try:
+        number = min(max(1, int(page_number)), pages)
+    except (TypeError, ValueError):
+        number = 1
+    rows = own_rows(user=user, limit=OWN_PAGE_SIZE, offset=(number - 1) * OWN_PAGE_SIZE)
+    return OwnPage(rows=rows, total=total, number=number, pages=pages)

@@ -360,7 +360,21 @@ def test_list_queries_do_not_grow_with_rows(learner_client, learner):
         saved = services.own_resource_save(user=learner, url=f"https://example.org/n{n}")
         services.progress_set_status(user=learner, resource=saved.own.resource, status="done")
     _, warm_many = page_queries(learner_client, LIST)
-    assert warm_many == warm_one == 4  # session, user, content tokens, the rows
+    assert warm_many == warm_one == 5  # session, user, content tokens, the count, the rows
+
+
+def test_the_list_pages_by_fifty_newest_first(learner_client, learner):
+    for n in range(55):
+        services.own_resource_save(user=learner, url=f"https://example.org/p{n}", title=f"Link {n}")
+    first = learner_client.get(LIST).text
+    assert "Link 54" in first and "Link 5<" in first and "Link 4<" not in first
+    assert 'rel="next"' in first
+    assert '<span class="chip__count">55</span>' in first
+    second = learner_client.get(LIST, {"page": 2}).text
+    assert "Link 4<" in second and "Link 54" not in second and 'rel="prev"' in second
+    assert learner_client.get(LIST, {"page": "x"}).status_code == 200
+    _, warm = page_queries(learner_client, LIST, {"page": 2})
+    assert warm == 5
 
 
 # --- search ---------------------------------------------------------------------------------
