@@ -1,8 +1,9 @@
 """The personal API, version 1 (`/api/v1/`, URL namespace `api:v1`), with django-ninja.
 
-Routers, one per kind of data: `catalog` (public reads, as the site's catalog pages are) and
-`me` (the learner's own statuses, notes and export; a token or a signed-in browser). A later
-kind (a learner's own resources, own paths) is one more router added below. The OpenAPI schema
+Routers, one per kind of data: `catalog` (public reads, as the site's catalog pages are), `me`
+(the learner's own statuses, notes and export; a token or a signed-in browser) and `own`
+(`/me/resources`: the learner's own resources). A later kind (own paths) is one more router
+added below. The OpenAPI schema
 is at `/api/v1/openapi.json`, its docs page at `/api/v1/docs` (Swagger UI from our own static
 files: the site's Content-Security-Policy allows no CDN).
 """
