@@ -12,7 +12,14 @@ from django.views.decorators.http import require_http_methods, require_POST, req
 
 from apps.catalog.selectors import visible_resource
 from apps.paths import services
-from apps.paths.forms import FollowForm, OwnAddForm, OwnMoveForm, OwnPathForm, OwnPathNewForm, OwnStepForm
+from apps.paths.forms import (
+    FollowForm,
+    OwnAddForm,
+    OwnMoveForm,
+    OwnPathForm,
+    OwnPathNewForm,
+    OwnStepForm,
+)
 from apps.paths.models import LearningPath, OwnStep, OwnStepItem
 from apps.paths.selectors import (
     own_path_for_owner,
@@ -191,7 +198,9 @@ def own_item_change(request, uuid, item_uuid):
     if refused := _signed_in(request):
         return refused
     path = own_path_for_owner(user=request.user, uuid=uuid)
-    item = get_object_or_404(OwnStepItem.objects.select_related("step"), step__path=path, uuid=item_uuid)
+    item = get_object_or_404(
+        OwnStepItem.objects.select_related("step"), step__path=path, uuid=item_uuid
+    )
     form = OwnMoveForm(request.POST)
     if not form.is_valid():
         return _done(request, path, error="Choose up, down, remove or a step to move to.")
@@ -230,7 +239,9 @@ def own_add_resource(request):
     """From a resource row's menu: choose which of one's paths (or a new one) gets `resource`."""
     if refused := _signed_in(request):
         return refused
-    resource = visible_resource(uuid=_uuid_or_404(request.GET.get("resource") or request.POST.get("resource")))
+    resource = visible_resource(
+        uuid=_uuid_or_404(request.GET.get("resource") or request.POST.get("resource"))
+    )
     if request.method == "POST":
         chosen = request.POST.get("path", "")
         if chosen == "new":
@@ -279,13 +290,22 @@ def own_published(request, slug):
     return render(
         request,
         "paths/own_detail.html",
-        {"path": path, "view": own_path_view(path=path, user=request.user), "mine": mine, "public": True},
+        {
+            "path": path,
+            "view": own_path_view(path=path, user=request.user),
+            "mine": mine,
+            "public": True,
+        },
     )
 
 
 def _first_error(form) -> str:
     for field, errors in form.errors.items():
-        label = form.fields[field].label or field.replace("_", " ").capitalize() if field in form.fields else ""
+        label = (
+            form.fields[field].label or field.replace("_", " ").capitalize()
+            if field in form.fields
+            else ""
+        )
         return f"{label}: {errors[0]}" if label else errors[0]
     return "Check the form."
 

@@ -106,7 +106,7 @@ def test_follow_next_up_and_pace_use_the_paths_machinery(client, learner, own_pa
     progress_set_status(user=learner, resource=r[0], status=Status.DONE)
     progress_set_status(user=learner, resource=r[1], status=Status.SKIPPED)
     html = client.get(reverse("paths:own-detail", args=[own_path.uuid])).content.decode()
-    assert f"Next up</span>\n  <a class=\"next-up-link\" href=\"{r[2].url}\"" in html
+    assert f'Next up</span>\n  <a class="next-up-link" href="{r[2].url}"' in html
     assert "ahead by" in html
 
 
@@ -119,7 +119,9 @@ def test_publish_needs_a_unique_link_and_never_shows_notes(
     assert "Choose a link" in response.content.decode()
     own_path.refresh_from_db()
     assert not own_path.published
-    client.post(edit, {"title": "My kernels", "notes": "secret plan", "slug": "k", "published": "on"})
+    client.post(
+        edit, {"title": "My kernels", "notes": "secret plan", "slug": "k", "published": "on"}
+    )
     own_path.refresh_from_db()
     assert own_path.published and own_path.slug == "k"
     # Eve's path cannot take the same link.
@@ -130,7 +132,9 @@ def test_publish_needs_a_unique_link_and_never_shows_notes(
     client.logout()
     page = client.get(reverse("paths:own-published", args=["k"]))
     html = page.content.decode()
-    assert page.status_code == 200 and "My kernels" in html and catalog["resources"][0].title in html
+    assert (
+        page.status_code == 200 and "My kernels" in html and catalog["resources"][0].title in html
+    )
     assert "secret plan" not in html
     # Unpublished again: gone for everyone else.
     client.force_login(learner)
@@ -190,10 +194,22 @@ def _own_urls(path):
         ("post", reverse("paths:own-edit", args=[path.uuid]), {"title": "Mine now"}),
         ("post", reverse("paths:own-delete", args=[path.uuid]), {}),
         ("post", reverse("paths:own-step-add", args=[path.uuid]), {"title": "x"}),
-        ("post", reverse("paths:own-step-change", args=[path.uuid, step.uuid]), {"action": "remove"}),
+        (
+            "post",
+            reverse("paths:own-step-change", args=[path.uuid, step.uuid]),
+            {"action": "remove"},
+        ),
         ("post", reverse("paths:own-item-add", args=[path.uuid]), {"resource": item.resource.uuid}),
-        ("post", reverse("paths:own-item-change", args=[path.uuid, item.uuid]), {"action": "remove"}),
-        ("post", reverse("paths:own-add-resource"), {"resource": item.resource.uuid, "path": path.uuid}),
+        (
+            "post",
+            reverse("paths:own-item-change", args=[path.uuid, item.uuid]),
+            {"action": "remove"},
+        ),
+        (
+            "post",
+            reverse("paths:own-add-resource"),
+            {"resource": item.resource.uuid, "path": path.uuid},
+        ),
     ]
 
 
