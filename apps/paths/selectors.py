@@ -333,7 +333,7 @@ def followed_paths_export(*, user) -> list[dict]:
 # path's; the owner's notes are never part of what another sees.
 
 
-def _own_steps_prefetch():
+def own_steps_prefetch():
     items = (
         OwnStepItem.objects.filter(resource__in=visible_resources())
         .select_related("resource")
@@ -386,7 +386,7 @@ def own_path_follow(path: OwnPath) -> PathFollow:
 def own_path_view(*, path: OwnPath, user, statuses=None) -> PathView:
     """`path`'s view for `user`: its owner's with their pace; anyone else's without a follow.
     Three queries (steps, their visible items with resources, the statuses) whatever its size."""
-    prefetch_related_objects([path], _own_steps_prefetch())
+    prefetch_related_objects([path], own_steps_prefetch())
     if statuses is None:
         statuses = statuses_for(user=user)
     mine = user.is_authenticated and user.pk == path.owner_id
@@ -396,7 +396,7 @@ def own_path_view(*, path: OwnPath, user, statuses=None) -> PathView:
 
 def own_path_outline(path: OwnPath) -> PathView:
     """`path` as nobody has started it (its minutes done when following start from it)."""
-    prefetch_related_objects([path], _own_steps_prefetch())
+    prefetch_related_objects([path], own_steps_prefetch())
     return _build(path, {}, None, timezone.localdate(), plan=_plans_of(path.ordered_steps))
 
 
