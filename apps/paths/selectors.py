@@ -386,18 +386,23 @@ def own_path_follow(path: OwnPath) -> PathFollow:
 def own_path_view(*, path: OwnPath, user, statuses=None) -> PathView:
     """`path`'s view for `user`: its owner's with their pace; anyone else's without a follow.
     Three queries (steps, their visible items with resources, the statuses) whatever its size."""
-    prefetch_related_objects([path], own_steps_prefetch())
+    plan = _own_plan(path)
     if statuses is None:
         statuses = statuses_for(user=user)
     mine = user.is_authenticated and user.pk == path.owner_id
     follow = own_path_follow(path) if mine else None
-    return _build(path, statuses, follow, timezone.localdate(), plan=_plans_of(path.ordered_steps))
+    return _build(path, statuses, follow, timezone.localdate(), plan=plan)
 
 
 def own_path_outline(path: OwnPath) -> PathView:
     """`path` as nobody has started it (its minutes done when following start from it)."""
+    return _build(path, {}, None, timezone.localdate(), plan=_own_plan(path))
+
+
+def _own_plan(path):
+    """An own path's steps as StepPlans (read once per path object: a prefetched one is reused)."""
     prefetch_related_objects([path], own_steps_prefetch())
-    return _build(path, {}, None, timezone.localdate(), plan=_plans_of(path.ordered_steps))
+    return _plans_of(path.ordered_steps)
 
 
 def resources_to_add(*, query: str, limit: int = 20) -> list:

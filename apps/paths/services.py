@@ -208,7 +208,7 @@ def own_path_copy(*, user, source, title=None) -> OwnPath:
             description=source.description,
             copied_from=None if curated else source,
         )
-        items = []
+        items: list[OwnStepItem] = []
         for position, plan in enumerate(outline.steps, start=1):
             step = OwnStep.objects.create(
                 path=copy,
