@@ -57,8 +57,12 @@ def test_compose_a_path_from_a_row_menu_and_the_editor(page, live_server, guide,
     expect(page.locator("#own-summary")).to_contain_text("2 steps · 2 resources")
     page.get_by_role("button", name="Move Paper 03 up").click()
     expect(page.locator(".own-item a").first).to_have_text("Paper 03")
-    page.locator("li.own-item", has_text="Paper 01").get_by_role("button", name="Move", exact=True).click()
-    expect(page.locator("#own-summary")).to_contain_text("2 steps · 2 resources")
+    page.locator("li.own-item", has_text="Paper 01").get_by_role(
+        "button", name="Move", exact=True
+    ).click()
+    # The step's estimate (5 h) now stands for Paper 01's own hour.
+    expect(page.locator("li.own-step").nth(1).locator(".own-item a")).to_have_text("Paper 01")
+    expect(page.locator("#own-summary")).to_have_text("2 steps · 2 resources · about 6 hours")
     assert page.evaluate("window.__same_page") is True
     assert _order(path) == [("Step 1", "Paper 03"), ("Later", "Paper 01")]
     # What the swap shows is what a reload shows.
@@ -100,3 +104,29 @@ def _screens(page, name):
             page.screenshot(path=f"{folder}/{name}-{device}-{scheme}.png", full_page=True)
     page.set_viewport_size({"width": 1280, "height": 900})
     page.emulate_media(color_scheme="light")
+
+
+def test_mark_a_section_done_from_its_menu_and_undo_a_reset(page, live_server, guide, learner):
+    from apps.progress.models import Progress, Status
+
+    page.goto(f"{live_server.url}/guides/inference/")
+    page.locator("summary", has_text="Actions for Serving").click()
+    page.get_by_role("button", name="Mark the section done").click()
+    expect(page.get_by_text("“Serving”: 6 resources marked done.")).to_be_visible()
+    expect(page.get_by_role("checkbox", name="Done: Paper 00")).to_have_attribute(
+        "aria-checked", "true"
+    )
+    assert Progress.objects.filter(user=learner, status=Status.DONE).count() == 6
+    bar = page.locator("#bar-guide-" + str(guide.uuid)).text_content()
+    page.reload()
+    assert page.locator("#bar-guide-" + str(guide.uuid)).text_content() == bar
+
+    page.get_by_role("button", name="Reset my progress here").click()
+    expect(page.get_by_role("heading", name="Progress reset")).to_be_visible()
+    assert not Progress.objects.filter(user=learner).exists()
+    page.get_by_role("button", name="Undo").click()
+    expect(page.get_by_role("checkbox", name="Done: Paper 05")).to_have_attribute(
+        "aria-checked", "true"
+    )
+    assert Progress.objects.filter(user=learner, status=Status.DONE).count() == 6
+    _screens(page, "guide-after-undo")
