@@ -60,10 +60,19 @@ class OwnPathError(Exception):
     """Bad input for an own path: its message says what, and nothing was changed."""
 
 
+def _no_nul(*values) -> None:
+    """Text with a NUL character is refused (PostgreSQL cannot store it)."""
+    if any(isinstance(value, str) and "\x00" in value for value in values):
+        raise OwnPathError("Text cannot hold a NUL character.")
+
+
 def own_path_create(*, user, title, description="", notes="") -> OwnPath:
+    _no_nul(title, description, notes)
     title = title.strip()
     if not title:
         raise OwnPathError("A path needs a title.")
+    if len(title) > 200:
+        raise OwnPathError("A path's title is at most 200 characters.")
     return OwnPath.objects.create(owner=user, title=title, description=description, notes=notes)
 
 
@@ -73,6 +82,7 @@ def own_path_update(*, path, **fields) -> OwnPath:
     allowed = {"title", "description", "notes", "hours_per_week", "slug", "published"}
     if unknown := set(fields) - allowed:
         raise OwnPathError(f"Unknown field: {', '.join(sorted(unknown))}.")
+    _no_nul(*fields.values())
     for name, value in fields.items():
         setattr(path, name, value)
     path.title = path.title.strip()
@@ -99,6 +109,7 @@ def own_path_delete(*, path) -> None:
 
 
 def own_step_add(*, path, title, effort_hours=None) -> OwnStep:
+    _no_nul(title)
     title = title.strip()
     if not title:
         raise OwnPathError("A step needs a title.")

@@ -246,7 +246,11 @@ def own_add_resource(request):
         chosen = request.POST.get("path", "")
         if chosen == "new":
             title = request.POST.get("title", "").strip() or f"My path: {resource.title}"[:200]
-            path = services.own_path_create(user=request.user, title=title)
+            try:
+                path = services.own_path_create(user=request.user, title=title)
+            except services.OwnPathError as error:
+                messages.error(request, f"{error} Nothing was changed.")
+                return redirect(f"{reverse('paths:own-add-resource')}?resource={resource.uuid}")
         else:
             path = own_path_for_owner(user=request.user, uuid=_uuid_or_404(chosen))
         services.own_item_add(path=path, resource=resource)

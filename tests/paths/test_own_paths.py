@@ -262,3 +262,16 @@ def test_own_path_pages_query_count_does_not_grow(
     with CaptureQueriesContext(connection) as large:
         assert client.get(url).status_code == 200
     assert len(small) == len(large) == queries, [q["sql"] for q in large.captured_queries]
+
+
+def test_a_new_paths_bad_title_from_the_row_menu_changes_nothing(client, learner, catalog):
+    client.force_login(learner)
+    resource = catalog["resources"][0]
+    for title in ["x" * 201, "a\x00b"]:
+        response = client.post(
+            reverse("paths:own-add-resource"),
+            {"resource": resource.uuid, "path": "new", "title": title},
+            follow=True,
+        )
+        assert "Nothing was changed" in response.content.decode()
+    assert not OwnPath.objects.exists()
