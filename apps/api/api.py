@@ -1,16 +1,18 @@
 """The personal API, version 1 (`/api/v1/`, URL namespace `api:v1`), with django-ninja.
 
 Routers, one per kind of data: `catalog` (public reads, as the site's catalog pages are), `me`
-(the learner's own statuses, notes and export; a token or a signed-in browser) and `own`
-(`/me/resources`: the learner's own resources). A later kind (own paths) is one more router
-added below. The OpenAPI schema
-is at `/api/v1/openapi.json`, its docs page at `/api/v1/docs` (Swagger UI from our own static
+(the learner's own statuses, notes and export; a token or a signed-in browser), `own`
+(`/me/resources`: the learner's own resources) and `own paths` (`/me/paths`: the learner's own
+paths, CRUD). A later kind is one more router added below. The OpenAPI schema is at `/api/v1/openapi.json`, its docs page at `/api/v1/docs` (Swagger UI from our own static
 files: the site's Content-Security-Policy allows no CDN).
 """
+
+from uuid import UUID
 
 from django.core.exceptions import ValidationError
 from django.core.validators import URLValidator
 from django.http import HttpResponse
+from django.shortcuts import get_object_or_404
 from ninja import NinjaAPI, Query, Router, Schema, Status
 from ninja.errors import AuthenticationError, HttpError
 from ninja.openapi.docs import Swagger
@@ -25,7 +27,13 @@ from apps.api.schemas import (
     NoteOut,
     OwnChange,
     OwnIn,
+    OwnItemIn,
     OwnOut,
+    OwnPathDetailOut,
+    OwnPathIn,
+    OwnPathOut,
+    OwnPathPatch,
+    OwnStepIn,
     PathDetailOut,
     PathOut,
     ProgressIn,
@@ -44,7 +52,9 @@ from apps.catalog.selectors import (
     visible_resource_for_url,
 )
 from apps.core.content import published_get
-from apps.paths.selectors import published_path
+from apps.paths import services as path_services
+from apps.paths.models import OwnStep, OwnStepItem
+from apps.paths.selectors import own_path_for_owner, own_paths_for, published_path
 from apps.progress import exports
 from apps.progress import services as progress_services
 from apps.progress.models import OwnResource
@@ -392,6 +402,107 @@ def own_suggest(request, pk: int):
     return _own_out(_own_row(request, pk))
 
 
+# --- The learner's own paths ------------------------------------------------------------------
+# Every path is looked up through apps.paths.selectors.own_path_for_owner: another learner's is a
+# 404, as if it did not exist. Writes are apps.paths.services; bad input is a 422 that changed
+# nothing.
+own_paths = Router(tags=["own paths"], auth=LEARNER)
+
+
+def _own_path(request, uuid):
+    return own_path_for_owner(user=request.auth, uuid=uuid)
+
+
+def _own_write(write, **kwargs):
+    try:
+        return write(**kwargs)
+    except path_services.OwnPathError as error:
+        raise HttpError(422, f"{error} Nothing was changed.") from None
+
+
+@own_paths.get("", response=list[OwnPathOut], summary="Your own paths, newest first")
+@paginate(Pages)
+def own_path_list(request):
+    return [
+        selectors.own_path_out(path, user=request.auth) for path in own_paths_for(user=request.auth)
+    ]
+
+
+@own_paths.post("", response={201: OwnPathDetailOut, 422: Message}, summary="Make an own path")
+def own_path_create(request, data: OwnPathIn):
+    path = _own_write(path_services.own_path_create, user=request.auth, **data.dict())
+    return Status(201, selectors.own_path_out(path, user=request.auth, steps=True))
+
+
+@own_paths.get(
+    "/{uuid}",
+    response=OwnPathDetailOut,
+    summary="One of your paths: steps, resources, your progress and next up",
+)
+def own_path_detail(request, uuid: UUID):
+    return selectors.own_path_out(_own_path(request, uuid), user=request.auth, steps=True)
+
+
+@own_paths.patch(
+    "/{uuid}",
+    response={200: OwnPathDetailOut, 422: Message},
+    summary="Change a path: title, notes, pace, its link and whether it is published",
+    description="Send only what changes. Publishing needs a `slug` no other path has.",
+)
+def own_path_update(request, uuid: UUID, change: OwnPathPatch):
+    path = _own_path(request, uuid)
+    fields = change.dict(exclude_unset=True)
+    _own_write(path_services.own_path_update, path=path, **fields)
+    return selectors.own_path_out(path, user=request.auth, steps=True)
+
+
+@own_paths.delete("/{uuid}", response={204: None}, summary="Delete a path (progress is kept)")
+def own_path_delete(request, uuid: UUID):
+    path_services.own_path_delete(path=_own_path(request, uuid))
+    return Status(204, None)
+
+
+@own_paths.post(
+    "/{uuid}/steps", response={201: OwnPathDetailOut, 422: Message}, summary="Add a step"
+)
+def own_step_create(request, uuid: UUID, data: OwnStepIn):
+    path = _own_path(request, uuid)
+    _own_write(path_services.own_step_add, path=path, **data.dict())
+    return Status(201, selectors.own_path_out(path, user=request.auth, steps=True))
+
+
+@own_paths.delete(
+    "/{uuid}/steps/{step_uuid}", response={204: None}, summary="Remove a step and its items"
+)
+def own_step_delete(request, uuid: UUID, step_uuid: UUID):
+    path = _own_path(request, uuid)
+    path_services.own_step_remove(step=get_object_or_404(OwnStep, path=path, uuid=step_uuid))
+    return Status(204, None)
+
+
+@own_paths.post(
+    "/{uuid}/items",
+    response={201: OwnPathDetailOut, 422: Message},
+    summary="Add a catalog resource to a step",
+)
+def own_item_create(request, uuid: UUID, data: OwnItemIn):
+    path = _own_path(request, uuid)
+    resource = visible_resource(uuid=data.resource)
+    step = get_object_or_404(OwnStep, path=path, uuid=data.step) if data.step else None
+    _own_write(path_services.own_item_add, path=path, resource=resource, step=step)
+    return Status(201, selectors.own_path_out(path, user=request.auth, steps=True))
+
+
+@own_paths.delete("/{uuid}/items/{item_uuid}", response={204: None}, summary="Remove an item")
+def own_item_delete(request, uuid: UUID, item_uuid: UUID):
+    path = _own_path(request, uuid)
+    path_services.own_item_remove(
+        item=get_object_or_404(OwnStepItem, step__path=path, uuid=item_uuid)
+    )
+    return Status(204, None)
+
+
 api.add_router("/", catalog)
+api.add_router("/me/paths", own_paths)
 api.add_router("/me", me)
 api.add_router("/me/resources", own)

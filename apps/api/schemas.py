@@ -213,3 +213,62 @@ class OwnChange(Schema):
     author: str | None = Field(None, max_length=300)
     note: str | None = Field(None, max_length=NOTE_MAX_LENGTH)
     status: StatusWanted | None = None
+
+
+class OwnItemOut(Schema):
+    uuid: UUID = Field(description="The item's key: remove it with DELETE …/items/{uuid}.")
+    status: StatusName
+    resource: ResourceBrief
+
+
+class OwnStepOut(Schema):
+    uuid: UUID
+    position: int
+    title: str
+    effort_hours: int | None = Field(description="Your estimate, if you gave one.")
+    hours: float = Field(description="Your estimate, else the resources' own.")
+    items: list[OwnItemOut]
+
+
+class OwnPathOut(Schema):
+    uuid: UUID
+    title: str
+    description: str
+    notes: str = Field(description="Yours only: never on the published page or in a copy.")
+    slug: str | None
+    published: bool
+    hours_per_week: int | None
+    page: str = Field(description="Your page of it (its published page is /p/{slug}/).")
+
+
+class OwnPathDetailOut(OwnPathOut):
+    resource_count: int
+    done: int
+    hours: int
+    next_up: UUID | None = Field(description="The resource next up, if any is left.")
+    steps: list[OwnStepOut]
+
+
+class OwnPathIn(Schema):
+    title: str = Field(max_length=200)
+    description: str = ""
+    notes: str = ""
+
+
+class OwnPathPatch(Schema):
+    title: str | None = Field(None, max_length=200)
+    description: str | None = None
+    notes: str | None = None
+    hours_per_week: int | None = Field(None, ge=1, le=168)
+    slug: str | None = Field(None, max_length=100)
+    published: bool | None = None
+
+
+class OwnStepIn(Schema):
+    title: str = Field(max_length=300)
+    effort_hours: int | None = Field(None, ge=1, le=10000)
+
+
+class OwnItemIn(Schema):
+    resource: UUID = Field(description="A catalog resource's uuid.")
+    step: UUID | None = Field(None, description="Which step; else the last (a first is made).")

@@ -44,7 +44,12 @@ from apps.core.models import ContentVersion
 # (its trigger comes with a migration: tests/core/test_content.py fails until it does).
 # The one owner of "which apps are content": the Curators' permissions are derived from it.
 CONTENT_APPS = ("catalog", "paths")
-LEARNER_MODELS = {("paths", "pathfollow")}
+LEARNER_MODELS = {
+    ("paths", "pathfollow"),
+    ("paths", "ownpath"),
+    ("paths", "ownstep"),
+    ("paths", "ownstepitem"),
+}
 # Columns with a token of their own, `<table>.<column>`: an update that changes only these does
 # not move the table's token. A guide's title shows on guide, topic, search and resource pages,
 # its description on guide pages and cards, neither on a path's steps (which show its slug and,

@@ -2,7 +2,7 @@
 
 from datetime import datetime
 
-from apps.learning.models import WhatsNewSeen
+from apps.learning.models import Pin, WhatsNewSeen
 
 
 def whats_new_mark_seen(*, user, when: datetime) -> None:
@@ -14,3 +14,14 @@ def whats_new_mark_seen(*, user, when: datetime) -> None:
     WhatsNewSeen.objects.bulk_create(
         [WhatsNewSeen(user=user, seen_up_to=when)], ignore_conflicts=True
     )
+
+
+def pin_set(*, user, pinned: bool, guide=None, path=None, own_path=None) -> None:
+    """Pin (or unpin) one guide, curated path or own path to `user`'s dashboard; idempotent."""
+    target = {"guide": guide, "path": path, "own_path": own_path}
+    if sum(value is not None for value in target.values()) != 1:
+        raise ValueError("Pin one guide or one path.")
+    if pinned:
+        Pin.objects.bulk_create([Pin(user=user, **target)], ignore_conflicts=True)
+    else:
+        Pin.objects.filter(user=user, **{k: v for k, v in target.items() if v is not None}).delete()

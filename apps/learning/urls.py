@@ -4,7 +4,7 @@ by their own apps' urls.py."""
 
 from django.urls import path
 
-from apps.learning import notebook, own, views
+from apps.learning import notebook, own, quick, views
 
 app_name = "learning"
 
@@ -28,6 +28,10 @@ urlpatterns = [
     path("my/resources/<int:pk>/status/", own.own_status, name="own-status"),
     path("my/resources/<int:pk>/suggest/", own.own_suggest, name="own-suggest"),
     path("my/resources/<int:pk>/delete/", own.own_delete, name="own-delete"),
+    path("sections/<uuid:uuid>/mark/", quick.section_mark, name="section-mark"),
+    path("progress/reset/<str:kind>/<str:key>/", quick.progress_reset_view, name="progress-reset"),
+    path("progress/undo/<str:token>/", quick.progress_undo, name="progress-undo"),
+    path("pins/<str:kind>/<str:key>/", quick.pin_toggle, name="pin"),
     path("paths/", views.path_list, name="path-list"),
     path("paths/<slug:slug>/", views.path_detail, name="path-detail"),
 ]

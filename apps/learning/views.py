@@ -26,8 +26,8 @@ from apps.catalog.forms import GuideFilterForm, SearchForm, TopicFilterForm
 from apps.catalog.models import Guide, ResourceAlias, Topic
 from apps.core.content import published_get
 from apps.core.reversing import reverse_cached
+from apps.learning import quick, shared, whatsnew
 from apps.learning import scope as scopes
-from apps.learning import shared, whatsnew
 from apps.learning.forms import SeenForm
 from apps.learning.scope import TickScope
 from apps.learning.services import whats_new_mark_seen
@@ -399,6 +399,7 @@ def dashboard(request):
         "in_progress_rows": overview.in_progress,
         "recent_rows": overview.done,
         "year": progress_selectors.activity_year(user=user),
+        "pins": quick.dashboard_pins(user=user, statuses=statuses),
         "followed_paths": path_selectors.followed_paths(
             user=user, statuses=statuses, follows=follows
         ),
@@ -593,6 +594,7 @@ def progress_set(request, resource_uuid):
             "year": progress_selectors.activity_year(user=request.user),
             "in_progress_rows": overview.in_progress,
             "recent_rows": overview.done,
+            "pins": quick.dashboard_pins(user=request.user, statuses=statuses),
             "followed_paths": path_selectors.followed_paths(
                 user=request.user,
                 statuses=statuses,

@@ -145,3 +145,109 @@ class PathFollow(models.Model):
 
     def __str__(self):
         return f"{self.user} follows {self.path}"
+
+
+class OwnPath(UUIDModel):
+    """A learner's own path: their plan through the catalog, private unless they publish it.
+
+    Its owner follows it (the pace fields below are what a PathFollow holds for a curated path), so
+    apps.paths.selectors builds its next up and pace with the curated paths' machinery. Learner
+    data, not content (apps.core.content.LEARNER_MODELS): a change moves no content version.
+    """
+
+    owner = models.ForeignKey(
+        settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="own_paths"
+    )
+    title = models.CharField(max_length=200)
+    description = models.TextField(blank=True)
+    # Shown only to the owner, never on the published page or in a copy.
+    notes = models.TextField(blank=True)
+    # Published at /p/<slug>/ when `published`; unique over every learner's paths.
+    slug = models.SlugField(max_length=100, unique=True, null=True, blank=True)
+    published = models.BooleanField(default=False)
+    copied_from = models.ForeignKey(
+        "self", on_delete=models.SET_NULL, null=True, blank=True, related_name="copies"
+    )
+    created_at = models.DateTimeField(default=timezone.now, editable=False)
+    hours_per_week = models.PositiveSmallIntegerField(null=True, blank=True)
+    done_minutes_at_follow = models.PositiveIntegerField(default=0)
+
+    class Meta:
+        ordering = ["owner", "-created_at"]
+        constraints = [
+            models.CheckConstraint(
+                condition=Q(published=False) | Q(slug__isnull=False),
+                name="ownpath_published_has_slug",
+                violation_error_message="A published path needs a link.",
+                violation_error_code="slug_required",
+            ),
+            models.CheckConstraint(
+                condition=Q(hours_per_week__isnull=True)
+                | Q(hours_per_week__gte=1, hours_per_week__lte=168),
+                name="ownpath_hours_per_week_1_to_168",
+                violation_error_message="Hours per week must be between 1 and 168 (or blank).",
+                violation_error_code="hours_out_of_range",
+            ),
+        ]
+
+    def __str__(self):
+        return self.title
+
+    def get_absolute_url(self):
+        return reverse_cached("paths:own-detail", str(self.uuid))
+
+
+class OwnStep(UUIDModel):
+    path = models.ForeignKey(OwnPath, on_delete=models.CASCADE, related_name="steps")
+    position = models.PositiveIntegerField()
+    title = models.CharField(max_length=300)
+    effort_hours = models.PositiveIntegerField(
+        null=True, blank=True, help_text="Estimated hours; overrides the resources' own estimates."
+    )
+
+    class Meta:
+        ordering = ["path", "position"]
+        constraints = [
+            models.UniqueConstraint(
+                fields=["path", "position"],
+                name="ownstep_unique_position",
+                violation_error_message="Another step of this path already has this position.",
+                violation_error_code="position_taken",
+            )
+        ]
+
+    def __str__(self):
+        return self.title
+
+    @property
+    def anchor(self):
+        return f"step-{self.uuid}"
+
+
+class OwnStepItem(UUIDModel):
+    """One resource of an own step. What it points at is one nullable foreign key: an own
+    resource is a second one beside it, with a check that exactly one is set."""
+
+    step = models.ForeignKey(OwnStep, on_delete=models.CASCADE, related_name="items")
+    resource = models.ForeignKey(Resource, on_delete=models.CASCADE, related_name="own_step_items")
+    position = models.PositiveIntegerField()
+
+    class Meta:
+        ordering = ["step", "position"]
+        constraints = [
+            models.UniqueConstraint(
+                fields=["step", "position"],
+                name="ownstepitem_unique_position",
+                violation_error_message="Another resource of this step already has this position.",
+                violation_error_code="position_taken",
+            ),
+            models.UniqueConstraint(
+                fields=["step", "resource"],
+                name="ownstepitem_unique_resource",
+                violation_error_message="This resource is already in this step.",
+                violation_error_code="resource_taken",
+            ),
+        ]
+
+    def __str__(self):
+        return f"{self.step} · {self.resource}"

@@ -8,14 +8,22 @@ from dataclasses import dataclass, field
 from datetime import timedelta
 
 from django.core.exceptions import ValidationError
-from django.db.models import Prefetch, prefetch_related_objects
+from django.db.models import Prefetch, Q, prefetch_related_objects
 from django.http import Http404
 from django.utils import timezone
 
 from apps.catalog.models import Kind
 from apps.catalog.selectors import VISIBLE, visible_resources
 from apps.core.content import content_token_names, memoized
-from apps.paths.models import LearningPath, PathFollow, PathStep, StepResource
+from apps.paths.models import (
+    LearningPath,
+    OwnPath,
+    OwnStep,
+    OwnStepItem,
+    PathFollow,
+    PathStep,
+    StepResource,
+)
 from apps.progress.models import FINISHED, Status
 from apps.progress.selectors import Tally, statuses_for
 
@@ -136,28 +144,33 @@ def _plan(path) -> tuple[tuple[StepPlan, ...], frozenset]:
     """`path`'s steps (prefetched) as StepPlans, and every resource of the path; per content
     version, as a path's steps cannot change without moving it."""
 
-    def plan_of(step) -> StepPlan:
-        own = {item.resource_id: resource_minutes(item.resource) for item in step.published_items}
-        minutes = step.effort_hours * 60 if step.effort_hours else sum(own.values())
-        total = sum(own.values())
-        return StepPlan(
-            step=step,
-            items=tuple(step.published_items),
-            resource_ids=frozenset(own),
-            minutes=minutes,
-            credit={pk: mine * minutes / total for pk, mine in own.items()} if total else {},
-        )
-
-    def build():
-        steps = tuple(plan_of(step) for step in path.ordered_steps)
-        return steps, frozenset().union(*(plan.resource_ids for plan in steps))
-
-    return memoized(("path-plan", path.id), build, path_tokens())
+    return memoized(("path-plan", path.id), lambda: _plans_of(path.ordered_steps), path_tokens())
 
 
-def _build(path, statuses, follow, today):
+def _step_plan(step, items) -> StepPlan:
+    own = {item.resource_id: resource_minutes(item.resource) for item in items}
+    minutes = step.effort_hours * 60 if step.effort_hours else sum(own.values())
+    total = sum(own.values())
+    return StepPlan(
+        step=step,
+        items=tuple(items),
+        resource_ids=frozenset(own),
+        minutes=minutes,
+        credit={pk: mine * minutes / total for pk, mine in own.items()} if total else {},
+    )
+
+
+def _plans_of(steps) -> tuple[tuple[StepPlan, ...], frozenset]:
+    """Steps (each with `.published_items`, in order) as StepPlans, and every resource of them."""
+    plans = tuple(_step_plan(step, step.published_items) for step in steps)
+    return plans, frozenset().union(*(plan.resource_ids for plan in plans))
+
+
+def _build(path, statuses, follow, today, plan=None):
+    """`path`'s view from `statuses` and `follow`: tallies, next up, pace. `plan` is its steps as
+    StepPlans when they are not a curated path's (a learner's own path, see own_path_view)."""
     view = PathView(path=path, follow=follow)
-    plans, resource_ids = _plan(path)
+    plans, resource_ids = plan if plan is not None else _plan(path)
     status_of = statuses.get
     done_minutes = skipped_minutes = 0
     for plan in plans:
@@ -312,3 +325,94 @@ def followed_paths_export(*, user) -> list[dict]:
         .select_related("path")
         .order_by("followed_at", "pk")
     ]
+
+
+# A learner's own paths (OwnPath). Who may see one is decided here and nowhere else: its owner
+# always, anyone else (a visitor too) only while it is published, and then by its slug alone.
+# Its resources are those learners may see (catalog.selectors.visible_resources), like a curated
+# path's; the owner's notes are never part of what another sees.
+
+
+def own_steps_prefetch():
+    items = (
+        OwnStepItem.objects.filter(resource__in=visible_resources())
+        .select_related("resource")
+        .order_by("position")
+    )
+    return Prefetch(
+        "steps",
+        queryset=OwnStep.objects.order_by("position").prefetch_related(
+            Prefetch("items", queryset=items, to_attr="published_items")
+        ),
+        to_attr="ordered_steps",
+    )
+
+
+def own_paths_for(*, user) -> list[OwnPath]:
+    """The learner's own paths, newest first (a visitor has none); steps not read."""
+    if not user.is_authenticated:
+        return []
+    return list(OwnPath.objects.filter(owner=user).order_by("-created_at", "-pk"))
+
+
+def own_path_for_owner(*, user, uuid) -> OwnPath:
+    """`user`'s own path with this uuid, or Http404 (another learner's and a visitor alike)."""
+    if not user.is_authenticated:
+        raise Http404("No such path.")
+    try:
+        return OwnPath.objects.get(owner=user, uuid=uuid)
+    except (OwnPath.DoesNotExist, ValidationError):
+        raise Http404("No such path.") from None
+
+
+def own_path_published(*, slug) -> OwnPath:
+    """The published own path at `slug`, or Http404 (unpublished ones are nobody's to see here)."""
+    try:
+        return OwnPath.objects.select_related("owner").get(slug=slug, published=True)
+    except OwnPath.DoesNotExist:
+        raise Http404("No published path has this link.") from None
+
+
+def own_path_follow(path: OwnPath) -> PathFollow:
+    """The owner's follow of their own path, as the pace reads it (unsaved: the path holds it)."""
+    return PathFollow(
+        user_id=path.owner_id,
+        followed_at=path.created_at,
+        hours_per_week=path.hours_per_week,
+        done_minutes_at_follow=path.done_minutes_at_follow,
+    )
+
+
+def own_path_view(*, path: OwnPath, user, statuses=None) -> PathView:
+    """`path`'s view for `user`: its owner's with their pace; anyone else's without a follow.
+    Three queries (steps, their visible items with resources, the statuses) whatever its size."""
+    plan = _own_plan(path)
+    if statuses is None:
+        statuses = statuses_for(user=user)
+    mine = user.is_authenticated and user.pk == path.owner_id
+    follow = own_path_follow(path) if mine else None
+    return _build(path, statuses, follow, timezone.localdate(), plan=plan)
+
+
+def own_path_outline(path: OwnPath) -> PathView:
+    """`path` as nobody has started it (its minutes done when following start from it)."""
+    return _build(path, {}, None, timezone.localdate(), plan=_own_plan(path))
+
+
+def _own_plan(path):
+    """An own path's steps as StepPlans (read once per path object: a prefetched one is reused)."""
+    prefetch_related_objects([path], own_steps_prefetch())
+    return _plans_of(path.ordered_steps)
+
+
+def resources_to_add(*, query: str, limit: int = 20) -> list:
+    """Catalog resources learners may see whose title or author holds `query` (the path editor's
+    search); empty for a blank query."""
+    query = query.strip()
+    if not query:
+        return []
+    return list(
+        visible_resources()
+        .filter(Q(title__icontains=query) | Q(author__icontains=query))
+        .order_by("title")[:limit]
+    )

@@ -1,9 +1,12 @@
 """Following a path and setting a pace. Unfollowing never touches progress."""
 
 from django.db import IntegrityError, transaction
+from django.utils.text import slugify
 
-from apps.paths.models import PathFollow
-from apps.paths.selectors import path_detail
+from apps.catalog.positions import next_position, positions_renumber
+from apps.paths.models import LearningPath, OwnPath, OwnStep, OwnStepItem, PathFollow
+from apps.paths.selectors import own_path_outline, own_path_view, path_detail, path_outline
+from apps.progress.selectors import statuses_for
 
 
 def path_follow(*, user, path, hours_per_week=None):
@@ -47,3 +50,190 @@ def path_follow_restore(*, user, path, hours_per_week, followed_at, done_minutes
             return follow
     except IntegrityError:  # a concurrent follow won the race
         return None
+
+
+# A learner's own paths. Every write checks nothing about who asks: the views and the API look the
+# path up through apps.paths.selectors (own_path_for_owner), which refuses anyone but its owner.
+
+
+class OwnPathError(Exception):
+    """Bad input for an own path: its message says what, and nothing was changed."""
+
+
+def _no_nul(*values) -> None:
+    """Text with a NUL character is refused (PostgreSQL cannot store it)."""
+    if any(isinstance(value, str) and "\x00" in value for value in values):
+        raise OwnPathError("Text cannot hold a NUL character.")
+
+
+def own_path_create(*, user, title, description="", notes="") -> OwnPath:
+    _no_nul(title, description, notes)
+    title = title.strip()
+    if not title:
+        raise OwnPathError("A path needs a title.")
+    if len(title) > 200:
+        raise OwnPathError("A path's title is at most 200 characters.")
+    return OwnPath.objects.create(owner=user, title=title, description=description, notes=notes)
+
+
+def own_path_update(*, path, **fields) -> OwnPath:
+    """Set `fields` (title, description, notes, hours_per_week, slug, published) of `path`.
+    A published path needs a slug no other path has."""
+    allowed = {"title", "description", "notes", "hours_per_week", "slug", "published"}
+    if unknown := set(fields) - allowed:
+        raise OwnPathError(f"Unknown field: {', '.join(sorted(unknown))}.")
+    _no_nul(*fields.values())
+    for name, value in fields.items():
+        setattr(path, name, value)
+    path.title = path.title.strip()
+    if not path.title:
+        raise OwnPathError("A path needs a title.")
+    if path.slug:
+        path.slug = slugify(path.slug)[:100] or None
+    if path.published and not path.slug:
+        raise OwnPathError("Choose a link (letters, digits and dashes) to publish this path.")
+    if path.hours_per_week is not None and not 1 <= path.hours_per_week <= 168:
+        raise OwnPathError("Hours per week must be a whole number from 1 to 168.")
+    if path.slug and OwnPath.objects.filter(slug=path.slug).exclude(pk=path.pk).exists():
+        raise OwnPathError(f"The link “{path.slug}” is taken; choose another.")
+    try:
+        with transaction.atomic():
+            path.save()
+    except IntegrityError:  # a concurrent publish took the slug
+        raise OwnPathError(f"The link “{path.slug}” is taken; choose another.") from None
+    return path
+
+
+def own_path_delete(*, path) -> None:
+    path.delete()
+
+
+def own_step_add(*, path, title, effort_hours=None) -> OwnStep:
+    _no_nul(title)
+    title = title.strip()
+    if not title:
+        raise OwnPathError("A step needs a title.")
+    if effort_hours is not None and effort_hours < 1:
+        raise OwnPathError("A step's estimate is a whole number of hours, 1 or more.")
+    with transaction.atomic():
+        OwnPath.objects.select_for_update().filter(pk=path.pk).first()
+        return OwnStep.objects.create(
+            path=path,
+            title=title,
+            effort_hours=effort_hours,
+            position=next_position(OwnStep.objects.filter(path=path)),
+        )
+
+
+def own_step_update(*, step, title, effort_hours=None) -> OwnStep:
+    title = title.strip()
+    if not title:
+        raise OwnPathError("A step needs a title.")
+    if effort_hours is not None and effort_hours < 1:
+        raise OwnPathError("A step's estimate is a whole number of hours, 1 or more.")
+    step.title, step.effort_hours = title, effort_hours
+    step.save(update_fields=["title", "effort_hours"])
+    return step
+
+
+def own_step_remove(*, step) -> None:
+    with transaction.atomic():
+        path = step.path
+        step.delete()
+        positions_renumber(rows=list(OwnStep.objects.filter(path=path).order_by("position")))
+
+
+def own_step_move(*, step, by: int) -> None:
+    """Move `step` `by` places (-1 up, +1 down) within its path."""
+    with transaction.atomic():
+        rows = list(OwnStep.objects.filter(path_id=step.path_id).order_by("position"))
+        _move(rows, step.pk, by)
+
+
+def own_item_add(*, path, resource, step=None) -> OwnStepItem:
+    """Add a catalog `resource` (one learners may see: the caller looks it up through
+    catalog.selectors) to `step`, else to the path's last step (a first step is made when it has
+    none). Adding a resource already in that step changes nothing."""
+    with transaction.atomic():
+        OwnPath.objects.select_for_update().filter(pk=path.pk).first()
+        if step is None:
+            step = OwnStep.objects.filter(path=path).order_by("-position").first()
+        if step is None:
+            step = OwnStep.objects.create(path=path, title="Step 1", position=1)
+        if step.path_id != path.pk:
+            raise OwnPathError("That step is not in this path.")
+        existing = OwnStepItem.objects.filter(step=step, resource=resource).first()
+        if existing:
+            return existing
+        return OwnStepItem.objects.create(
+            step=step,
+            resource=resource,
+            position=next_position(OwnStepItem.objects.filter(step=step)),
+        )
+
+
+def own_item_remove(*, item) -> None:
+    with transaction.atomic():
+        step = item.step
+        item.delete()
+        positions_renumber(rows=list(OwnStepItem.objects.filter(step=step).order_by("position")))
+
+
+def own_item_move(*, item, by: int = 0, to_step=None) -> None:
+    """Move `item` `by` places within its step, or to the end of `to_step` (same path)."""
+    with transaction.atomic():
+        if to_step is not None and to_step.pk != item.step_id:
+            if to_step.path_id != item.step.path_id:
+                raise OwnPathError("That step is not in this path.")
+            if OwnStepItem.objects.filter(step=to_step, resource_id=item.resource_id).exists():
+                raise OwnPathError("That step holds this resource already.")
+            old_step = item.step
+            item.step = to_step
+            item.position = next_position(OwnStepItem.objects.filter(step=to_step))
+            item.save(update_fields=["step", "position"])
+            positions_renumber(
+                rows=list(OwnStepItem.objects.filter(step=old_step).order_by("position"))
+            )
+            return
+        rows = list(OwnStepItem.objects.filter(step_id=item.step_id).order_by("position"))
+        _move(rows, item.pk, by)
+
+
+def _move(rows, pk, by):
+    index = next(i for i, row in enumerate(rows) if row.pk == pk)
+    target = min(max(index + by, 0), len(rows) - 1)
+    rows.insert(target, rows.pop(index))
+    positions_renumber(rows=rows)
+
+
+def own_path_copy(*, user, source, title=None) -> OwnPath:
+    """A new own path of `user` with `source`'s steps and resources (an own path someone may see,
+    or a curated path): title, description, steps and their estimates; never the source's notes,
+    publishing or slug. Its pace starts from what `user` has done of it already."""
+    curated = isinstance(source, LearningPath)
+    outline = path_outline(source) if curated else own_path_outline(source)
+    with transaction.atomic():
+        copy = OwnPath.objects.create(
+            owner=user,
+            title=(title or source.title)[:200],
+            description=source.description,
+            copied_from=None if curated else source,
+        )
+        items: list[OwnStepItem] = []
+        for position, plan in enumerate(outline.steps, start=1):
+            step = OwnStep.objects.create(
+                path=copy,
+                position=position,
+                title=plan.step.title[:300],
+                effort_hours=plan.step.effort_hours,
+            )
+            items.extend(
+                OwnStepItem(step=step, resource_id=item.resource_id, position=index)
+                for index, (item, _) in enumerate(plan.items, start=1)
+            )
+        OwnStepItem.objects.bulk_create(items)
+        copy.done_minutes_at_follow = own_path_view(
+            path=copy, user=user, statuses=statuses_for(user=user)
+        ).done_minutes
+        copy.save(update_fields=["done_minutes_at_follow"])
+    return copy

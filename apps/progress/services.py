@@ -437,3 +437,100 @@ def own_suggestion_set(*, resource, state: str, outcome: str = "", only_pending=
     return rows.update(
         suggestion=state, suggestion_outcome=outcome[:400], updated_at=timezone.now()
     )
+
+
+# --- Quick actions: many resources at once ---------------------------------------------------
+# Each goes through _write (the status rules, the Activity of each change) for every resource, all
+# in one transaction: a section marked done is as if each of its rows had been ticked, and a
+# failure changes nothing.
+
+
+def progress_set_many(*, user, resources, status) -> int:
+    """Put every one of `resources` in `status` (done or skipped: a whole section); returns how
+    many changed. Rows already finished keep their status and dates: marking a section skipped
+    does not undo what was done in it."""
+    if status not in (Status.DONE, Status.SKIPPED):
+        raise ProgressError("A section can be marked done or skipped.")
+    changed = 0
+    with transaction.atomic():
+        current = dict(
+            Progress.objects.select_for_update()
+            .filter(user=user, resource__in=resources)
+            .values_list("resource_id", "status")
+        )
+        for resource in resources:
+            if current.get(resource.id) in (Status.DONE, Status.SKIPPED):
+                continue
+            _write(
+                user=user,
+                resource=resource,
+                status=status,
+                note=None,
+                started_at=None,
+                completed_at=None,
+                at=None,
+                dated=False,
+            )
+            changed += 1
+    return changed
+
+
+def progress_reset(*, user, resource_ids) -> list[list]:
+    """Every one of `resource_ids` back to not started, notes kept; returns what was there
+    (`[resource_id, status, started_at, completed_at]` per row changed, dates as ISO text) for
+    progress_restore to undo exactly."""
+    snapshot = []
+    with transaction.atomic():
+        rows = list(
+            Progress.objects.select_for_update()
+            .filter(user=user, resource_id__in=resource_ids)
+            .exclude(status=Status.NOT_STARTED)
+            .select_related("resource")
+            .order_by("pk")
+        )
+        for row in rows:
+            snapshot.append(
+                [
+                    row.resource_id,
+                    row.status,
+                    row.started_at.isoformat() if row.started_at else None,
+                    row.completed_at.isoformat() if row.completed_at else None,
+                ]
+            )
+            _write(
+                user=user,
+                resource=row.resource,
+                status=Status.NOT_STARTED,
+                note=None,
+                started_at=None,
+                completed_at=None,
+                at=None,
+                dated=False,
+            )
+    return snapshot
+
+
+def progress_restore(*, user, snapshot) -> int:
+    """Undo a progress_reset: each row back to its status and its own dates (so streaks and the
+    heatmap, read from them, are as they were); notes were never touched. Returns rows restored."""
+    resources = Resource.objects.in_bulk([resource_id for resource_id, *_ in snapshot])
+    with transaction.atomic():
+        for resource_id, status, started, completed in snapshot:
+            if resource_id not in resources or status not in Status.values:
+                continue
+            started_at = datetime.fromisoformat(started) if started else None
+            completed_at = datetime.fromisoformat(completed) if completed else None
+            row = _locked_row(user=user, resource=resources[resource_id])
+            if row is None:
+                row = Progress(user=user, resource=resources[resource_id])
+            previous = row.status
+            row.status, row.started_at, row.completed_at = status, started_at, completed_at
+            _save_or_drop(row)
+            if previous != status:
+                _log(
+                    user=user,
+                    resource=resources[resource_id],
+                    status=status,
+                    at=completed_at or started_at or timezone.now(),
+                )
+    return len(snapshot)

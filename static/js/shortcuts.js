@@ -111,6 +111,7 @@ document.addEventListener("keydown", (event) => {
 // buttons at the row's resource (its checkbox's URL), slot and the statuses the row is not in. It
 // goes back beside #tick-form before a swap replaces the row or when its row closes.
 let statusButtons;
+let addPathLink;
 const statusMenuHome = (menu) => {
   menu.hidden = true;
   document.getElementById("tick-form").after(menu);
@@ -125,7 +126,15 @@ const statusMenuOpen = (details, menu) => {
     button.setAttribute("formaction", box.getAttribute("formaction"));
     button.setAttribute("hx-post", box.getAttribute("hx-post"));
   }
-  menu.replaceChildren(...statusButtons.filter((button) => button.dataset.shown !== status));
+  addPathLink ??= menu.querySelector("[data-add-path]");
+  const extra = [];
+  if (addPathLink) {
+    // The row's resource uuid is in its checkbox's URL (/progress/<uuid>/).
+    const uuid = (box.getAttribute("hx-post") || "").split("/").filter(Boolean).pop();
+    addPathLink.href = `${addPathLink.pathname}?resource=${encodeURIComponent(uuid)}`;
+    extra.push(addPathLink);
+  }
+  menu.replaceChildren(...statusButtons.filter((button) => button.dataset.shown !== status), ...extra);
   menu.setAttribute("hx-vals", JSON.stringify({ slot: tick.id.slice("tick-".length), menu: "1" }));
   menu.hidden = false;
   details.append(menu);

@@ -30,6 +30,12 @@ def test_the_schema_documents_every_endpoint_and_how_to_authenticate(visitor):
         "/api/v1/me/resources",
         "/api/v1/me/resources/{pk}",
         "/api/v1/me/resources/{pk}/suggest",
+        "/api/v1/me/paths",
+        "/api/v1/me/paths/{uuid}",
+        "/api/v1/me/paths/{uuid}/steps",
+        "/api/v1/me/paths/{uuid}/steps/{step_uuid}",
+        "/api/v1/me/paths/{uuid}/items",
+        "/api/v1/me/paths/{uuid}/items/{item_uuid}",
     }
     schemes = schema["components"]["securitySchemes"]
     assert schemes["BearerToken"] == {"type": "http", "scheme": "bearer"}
