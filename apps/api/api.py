@@ -310,8 +310,9 @@ def _own_out(row) -> dict:
 
 
 def _own_row(request, pk: int):
-    """The learner's own resource as OwnOut, or 404: another learner's is never found."""
-    rows = own_rows(user=request.auth, pks=[pk])
+    """The learner's own resource as OwnOut, or 404: another learner's is never found, nor an
+    id no row can have (past a 64-bit integer, which the database would refuse)."""
+    rows = own_rows(user=request.auth, pks=[pk]) if 0 < pk < 2**63 else []
     if not rows:
         raise HttpError(404, "You have no own resource with this id.")
     return rows[0]

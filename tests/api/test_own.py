@@ -104,3 +104,9 @@ def test_the_list_runs_the_same_queries_whatever_its_length(api, learner):
     with CaptureQueriesContext(connection) as many:
         api.get(OWN)
     assert len(many) == len(one)
+
+
+@pytest.mark.parametrize("pk", [0, -1, 2**63, 10**30])
+def test_an_id_no_row_can_have_is_a_404(api, pk):
+    assert api.get(f"{OWN}/{pk}").status_code == 404
+    assert api.post(f"{OWN}/{pk}/suggest").status_code == 404
