@@ -27,6 +27,7 @@ from datetime import datetime, timedelta
 
 from apps.catalog import selectors as catalog_selectors
 from apps.catalog.models import Entry, Resource, Section
+from apps.core.content import memoized
 from apps.learning.models import WhatsNewSeen
 from apps.paths import selectors as path_selectors
 from apps.progress.models import FINISHED
@@ -53,6 +54,7 @@ class Addition:
     status: str  # the learner's, as pages spell it ("" for not started)
     is_new: bool = False  # added after their "seen up to"
     places: list[Place] = field(default_factory=list)
+    place_set: set[Place] = field(default_factory=set, repr=False)  # `places`, to look up
 
 
 @dataclass
@@ -117,6 +119,8 @@ def whats_new(*, statuses, follows: dict, seen: datetime, since: datetime) -> Wh
     topics_used = {pk for pk, held in membership.resources_of.items() if not held.isdisjoint(mine)}
     entries = catalog_selectors.entries_added_since(since)
     first_added = catalog_selectors.first_added()
+    guide_places = _guide_places()
+    topic_places: dict[int, Place] = {}
     additions: dict[int, Addition] = {}
 
     def add(resource, added_at, place):
@@ -127,39 +131,43 @@ def whats_new(*, statuses, follows: dict, seen: datetime, since: datetime) -> Wh
             )
         addition.added_at = max(addition.added_at, added_at)
         addition.is_new = addition.is_new or added_at > seen
-        if place not in addition.places:
+        if place not in addition.place_set:
+            addition.place_set.add(place)
             addition.places.append(place)
 
     for entry in entries:
         if entry.section.guide_id in guides_used:
-            guide = entry.section.guide
-            place = Place(
-                "guide",
-                catalog_selectors.entry_where(entry),
-                f"{guide.get_absolute_url()}#{entry.section.anchor}",
-                guide.title,
-            )
-            add(entry.resource, entry.added_at, place)
+            add(entry.resource, entry.added_at, guide_places[entry.id])
         if first_added.get(entry.resource_id) == entry.added_at:  # new to the catalog
             for topic_id in membership.topics_of.get(entry.resource_id, ()):
                 if topic_id in topics_used:
-                    topic = membership.topics[topic_id]
-                    place = Place("topic", topic.title, topic.get_absolute_url(), topic.title)
-                    add(entry.resource, entry.added_at, place)
+                    if topic_id not in topic_places:
+                        topic = membership.topics[topic_id]
+                        topic_places[topic_id] = Place(
+                            "topic", topic.title, topic.get_absolute_url(), topic.title
+                        )
+                    add(entry.resource, entry.added_at, topic_places[topic_id])
     for path in path_selectors.published_paths():
-        items = [item for step in path.ordered_steps for item in step.published_items]
-        if path.id not in follows and mine.isdisjoint(item.resource_id for item in items):
+        if path.id not in follows and mine.isdisjoint(
+            item.resource_id for step in path.ordered_steps for item in step.published_items
+        ):
             continue
         for step in path.ordered_steps:
-            for item in step.published_items:
-                if item.added_at is not None and item.added_at > since:
-                    place = Place(
-                        "path",
-                        f"{path.title} › {step.title}",
-                        f"{path.get_absolute_url()}#{step.anchor}",
-                        path.title,
-                    )
-                    add(item.resource, item.added_at, place)
+            added = [
+                item
+                for item in step.published_items
+                if item.added_at is not None and item.added_at > since
+            ]
+            if not added:
+                continue
+            place = Place(
+                "path",
+                f"{path.title} › {step.title}",
+                f"{path.get_absolute_url()}#{step.anchor}",
+                path.title,
+            )
+            for item in added:
+                add(item.resource, item.added_at, place)
     return WhatsNew(
         seen_up_to=seen,
         since=since,
@@ -168,6 +176,25 @@ def whats_new(*, statuses, follows: dict, seen: datetime, since: datetime) -> Wh
         ),
         sections=_gained_sections(entries, guides_used, structure, statuses, seen),
     )
+
+
+def _guide_places() -> dict[int, Place]:
+    """{entry id: its Place} for every entry of `entries_added`: built once per content version
+    with them (a page's What's new reads thousands at a grown catalog: a place built per entry
+    per request was most of the dashboard's time), shared, read-only."""
+
+    def build():
+        return {
+            entry.id: Place(
+                "guide",
+                catalog_selectors.entry_where(entry),
+                f"{entry.section.guide.get_absolute_url()}#{entry.section.anchor}",
+                entry.section.guide.title,
+            )
+            for entry in catalog_selectors.entries_added()
+        }
+
+    return memoized("whats-new-guide-places", build, catalog_selectors.PLACED)
 
 
 def _gained_sections(entries, guides_used, structure, statuses, seen) -> list[GainedSection]:
