@@ -267,7 +267,14 @@ def own_delete(request, pk):
     title = own.title
     services.own_resource_delete(own=own)
     if request.htmx:
-        return HttpResponse("")
+        # The row goes (an empty swap); the list's "Saved N" is swapped out of band, so the page
+        # counts what a reload would.
+        total = progress_selectors.own_count(user=request.user)
+        return render(
+            request,
+            "learning/own/own_list.html#own-count",
+            {"own_page": {"total": total}, "oob": True},
+        )
     messages.success(request, f"Removed “{title}” from your resources.")
     return redirect("learning:own-list")
 

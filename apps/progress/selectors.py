@@ -428,10 +428,15 @@ class OwnPage:
     pages: int
 
 
+def own_count(*, user) -> int:
+    """How many own resources ``user`` has saved: the list's "Saved N"."""
+    return OwnResource.objects.filter(user=user).count()
+
+
 def own_page(*, user, page_number=1) -> OwnPage:
     """One page of ``user``'s own resources (OWN_PAGE_SIZE, newest first) and how many there are:
     two queries (the count, the page). A page past the last is the last."""
-    total = OwnResource.objects.filter(user=user).count()
+    total = own_count(user=user)
     pages = max(1, -(-total // OWN_PAGE_SIZE))
     try:
         number = min(max(1, int(page_number)), pages)

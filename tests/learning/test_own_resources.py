@@ -157,6 +157,21 @@ def test_delete_removes_the_row_its_progress_and_the_unlisted_link(learner_clien
     assert not Resource.objects.exists()
 
 
+def test_htmx_delete_counts_what_a_reload_shows(learner_client, learner, own):
+    """The row goes with an empty swap; "Saved N" is swapped out of band to the reload's count."""
+    services.own_resource_save(user=learner, url="https://example.org/second", title="Second")
+    before = learner_client.get(LIST).text
+    assert 'id="own-count">2</span>' in before
+    response = learner_client.post(
+        reverse("learning:own-delete", args=[own.pk]), headers={"HX-Request": "true"}
+    )
+    assert response.status_code == 200
+    assert response.text.strip() == (
+        '<span class="chip__count" id="own-count" hx-swap-oob="true">1</span>'
+    )
+    assert 'id="own-count">1</span>' in learner_client.get(LIST).text
+
+
 def test_delete_keeps_the_link_another_learner_saved(learner, other_learner, own):
     services.own_resource_save(user=other_learner, url=PAPER)
     services.own_resource_delete(own=own)
@@ -369,7 +384,7 @@ def test_the_list_pages_by_fifty_newest_first(learner_client, learner):
     first = learner_client.get(LIST).text
     assert "Link 54" in first and "Link 5<" in first and "Link 4<" not in first
     assert 'rel="next"' in first
-    assert '<span class="chip__count">55</span>' in first
+    assert '<span class="chip__count" id="own-count">55</span>' in first
     second = learner_client.get(LIST, {"page": 2}).text
     assert "Link 4<" in second and "Link 54" not in second and 'rel="prev"' in second
     assert learner_client.get(LIST, {"page": "x"}).status_code == 200
