@@ -588,6 +588,8 @@ def progress_set(request, resource_uuid):
         scope == scopes.DASHBOARD
     ):  # its lists of started and finished resources, and the paths' pace
         overview = progress_selectors.progress_overview(user=request.user)
+        follows = path_selectors.follows_for(user=request.user)
+        seen = whatsnew.seen_up_to(user=request.user)
         context |= {
             "dashboard": True,
             "overall": bars[0],  # the sentence above the overall bar counts with it
@@ -596,10 +598,13 @@ def progress_set(request, resource_uuid):
             "recent_rows": overview.done,
             "pins": quick.dashboard_pins(user=request.user, statuses=statuses),
             "followed_paths": path_selectors.followed_paths(
-                user=request.user,
-                statuses=statuses,
-                follows=path_selectors.follows_for(user=request.user),
+                user=request.user, statuses=statuses, follows=follows
             ),
+            # What's new names the finished sections that gained items: a tick can finish one.
+            "whats_new": whatsnew.whats_new(
+                statuses=statuses, follows=follows, seen=seen, since=seen
+            ),
+            "whats_new_shown_at": timezone.now(),
         }
     return render(request, "progress/tick_response.html", context)
 

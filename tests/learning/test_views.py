@@ -766,8 +766,11 @@ def test_htmx_tick_on_the_dashboard_refreshes_its_guide_and_section_bars_as_show
     assert f'id="bar-guide-{guide.uuid}" class="bar bar--compact" hx-swap-oob="true"' in html
     assert f'id="bar-section-{top.uuid}" class="bar bar--compact" hx-swap-oob="true"' in html
     # overall; both guides; every top section; the in-progress and recently completed lists;
-    # the sentence counting what is done, and the streaks with the heatmap
-    assert html.count('hx-swap-oob="true"') == 1 + 2 + 3 + 2 + 2
+    # the sentence counting what is done, and the streaks with the heatmap; What's new's block
+    # and its "nothing new" line
+    assert html.count('hx-swap-oob="true"') == 1 + 2 + 3 + 2 + 2 + 2
+    assert 'id="dashboard-whats-new" hx-swap-oob="true"' in html
+    assert 'id="dashboard-whats-new-none" hx-swap-oob="true"' in html
     assert 'id="dashboard-overall" hx-swap-oob="true">1 of 10 resources done' in html
     assert 'id="dashboard-activity" hx-swap-oob="true"' in html
     assert "<strong>1</strong> day current streak" in html

@@ -1,6 +1,7 @@
 """What's new: additions to the guides, topics and paths a learner uses since their last visit,
 the finished sections that gained items, the page, the dashboard's block and "Mark as seen"."""
 
+import re
 from datetime import timedelta
 
 import pytest
@@ -144,6 +145,31 @@ def test_a_section_finished_again_is_no_longer_listed(client, learner, before):
     client.force_login(learner)
     html = html_of(client)
     assert "Sections you had finished" not in html and "The new chapter" in html
+
+
+def test_a_tick_on_the_dashboard_updates_its_block_as_a_reload_would(client, learner, before):
+    """Finishing the item a finished section gained, with htmx on the dashboard: the block
+    swapped out of band says what a reload says (the section no longer listed)."""
+    section = leaf(before["guide"])
+    for resource in {entry.resource for entry in section.entries.all()}:
+        progress_set_status(user=learner, resource=resource, status=Status.DONE)
+    added = add_entry(section, "The new chapter")
+    client.force_login(learner)
+    assert "you had finished it" in block_of(html_of(client, DASHBOARD))
+    response = client.post(
+        reverse("learning:progress-set", args=[added.resource.uuid]),
+        {"status": "done", "scope": "dashboard"},
+        HTTP_HX_REQUEST="true",
+    )
+    assert response.status_code == 200
+    swapped = block_of(response.content.decode())
+    reloaded = block_of(html_of(client, DASHBOARD))
+
+    def shown_at(html):  # the moment each was shown and its masked CSRF token differ, by design
+        return re.sub(r'name="(seen_up_to|csrfmiddlewaretoken)" value="[^"]*"', "", html)
+
+    assert "you had finished it" not in swapped and "The new chapter" in swapped
+    assert shown_at(swapped) == shown_at(reloaded)
 
 
 def test_a_resource_new_to_the_catalog_on_a_topic_the_learner_uses(client, learner, before):
