@@ -268,10 +268,7 @@ def own_copy(request, slug):
     """Copy someone's published own path into one's own."""
     if refused := _signed_in(request):
         return refused
-    source = own_path_published(slug=slug)
-    copy = services.own_path_copy(user=request.user, source=source)
-    messages.success(request, f"“{copy.title}” is now yours to change.")
-    return redirect(reverse("paths:own-edit", args=[copy.uuid]))
+    return _copied(request, own_path_published(slug=slug))
 
 
 @require_POST
@@ -279,7 +276,11 @@ def curated_copy(request, slug):
     """Copy a curated path into one's own, as a start."""
     if refused := _signed_in(request):
         return refused
-    source = published_path(slug=slug)
+    return _copied(request, published_path(slug=slug))
+
+
+def _copied(request, source):
+    """Copy a path (published own or curated) into the learner's own and open its editor."""
     copy = services.own_path_copy(user=request.user, source=source)
     messages.success(request, f"“{copy.title}” is now yours to change.")
     return redirect(reverse("paths:own-edit", args=[copy.uuid]))
