@@ -54,7 +54,13 @@ from apps.catalog.selectors import (
 from apps.core.content import published_get
 from apps.paths import services as path_services
 from apps.paths.models import OwnStep, OwnStepItem
-from apps.paths.selectors import own_path_for_owner, own_paths_for, published_path
+from apps.paths.selectors import (
+    NOT_ADDABLE,
+    addable_resource,
+    own_path_for_owner,
+    own_paths_for,
+    published_path,
+)
 from apps.progress import exports
 from apps.progress import services as progress_services
 from apps.progress.models import OwnResource
@@ -483,12 +489,20 @@ def own_step_delete(request, uuid: UUID, step_uuid: UUID):
 
 @own_paths.post(
     "/{uuid}/items",
-    response={201: OwnPathDetailOut, 422: Message},
-    summary="Add a catalog resource to a step",
+    response={201: OwnPathDetailOut, 404: Message, 422: Message},
+    summary="Add a catalog resource or one of your own to a step",
+    description="Send `resource` (a catalog resource's uuid) or `own_resource` (an id from "
+    "/me/resources). Another learner's own resource is never found.",
 )
 def own_item_create(request, uuid: UUID, data: OwnItemIn):
     path = _own_path(request, uuid)
-    resource = visible_resource(uuid=data.resource)
+    if (data.resource is None) == (data.own_resource is None):
+        raise HttpError(422, "Send one of `resource` or `own_resource`. Nothing was changed.")
+    if data.own_resource is not None:
+        data.resource = _own_row(request, data.own_resource).own.resource.uuid
+    resource = addable_resource(user=request.auth, uuid=data.resource)
+    if resource is None:
+        raise HttpError(404, f"{NOT_ADDABLE} Nothing was changed.")
     step = get_object_or_404(OwnStep, path=path, uuid=data.step) if data.step else None
     _own_write(path_services.own_item_add, path=path, resource=resource, step=step)
     return Status(201, selectors.own_path_out(path, user=request.auth, steps=True))

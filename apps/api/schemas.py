@@ -11,6 +11,7 @@ from uuid import UUID
 from ninja import Field, Schema
 
 from apps.api.selectors import guide_slugs_of
+from apps.core.reversing import reverse_cached
 from apps.progress.forms import NoteForm
 from apps.progress.models import Status
 from apps.progress.services import UNDONE
@@ -51,6 +52,9 @@ class ResourceBrief(Schema):
 
     @staticmethod
     def resolve_page(resource) -> str:
+        own_pk = getattr(resource, "own_pk", None)  # a learner's own (apps.paths.selectors)
+        if own_pk:
+            return f"{reverse_cached('learning:own-list')}#own-{own_pk}"
         return resource.get_absolute_url()
 
 
@@ -218,7 +222,13 @@ class OwnChange(Schema):
 class OwnItemOut(Schema):
     uuid: UUID = Field(description="The item's key: remove it with DELETE …/items/{uuid}.")
     status: StatusName
-    resource: ResourceBrief
+    resource: ResourceBrief = Field(
+        description="One of your own resources is named as you named it; its page is your list's."
+    )
+    own_resource: int | None = Field(
+        description="Its id in /me/resources when it is one of your own resources (only you see "
+        "those in your paths), else null."
+    )
 
 
 class OwnStepOut(Schema):
@@ -270,5 +280,13 @@ class OwnStepIn(Schema):
 
 
 class OwnItemIn(Schema):
-    resource: UUID = Field(description="A catalog resource's uuid.")
+    """Send `resource` (a catalog resource's uuid, or one of your own resources') or `own_resource`
+    (an id from /me/resources), one of them."""
+
+    resource: UUID | None = Field(
+        None, description="A catalog resource's uuid, or the uuid of one of your own resources."
+    )
+    own_resource: int | None = Field(
+        None, description="One of your own resources, by its id in /me/resources."
+    )
     step: UUID | None = Field(None, description="Which step; else the last (a first is made).")

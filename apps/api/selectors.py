@@ -262,6 +262,7 @@ def own_path_out(path, *, user, steps: bool = False) -> dict[str, Any]:
                             "uuid": item.uuid,
                             "status": status or "not_started",
                             "resource": item.resource,
+                            "own_resource": getattr(item.resource, "own_pk", None),
                         }
                         for item, status in step.items
                     ],

@@ -68,15 +68,20 @@ class RowLinks:
     """A row's form addresses, reversed once per process (apps.core.reversing): `{% url %}` for
     each of a page's 50 rows cost a third of its rendering."""
 
-    def __init__(self, pk):
+    def __init__(self, own):
+        pk = own.pk
         self.edit = reverse_cached("learning:own-edit", pk)
         self.status = reverse_cached("learning:own-status", pk)
         self.suggest = reverse_cached("learning:own-suggest", pk)
         self.delete = reverse_cached("learning:own-delete", pk)
+        # The row menu's "Add to my path…", as a catalog row's menu has it (apps.paths.views).
+        self.add_to_path = (
+            f"{reverse_cached('paths:own-add-resource')}?resource={own.resource.uuid}"
+        )
 
 
 def _with_links(rows):
-    return [(row, RowLinks(row.own.pk)) for row in rows]
+    return [(row, RowLinks(row.own)) for row in rows]
 
 
 def _list_context(request, *, form=None):
@@ -227,7 +232,7 @@ def _row_response(request, pk):
         "learning/own/own_list.html#own-row",
         {
             "row": row,
-            "links": RowLinks(pk),
+            "links": RowLinks(row.own),
             "status_buttons": STATUS_BUTTONS,
             "suggestion": Suggestion,
         },

@@ -95,7 +95,7 @@ def _reset_target(kind, key, user):
         )
     if kind == "own":
         path = path_selectors.own_path_for_owner(user=user, uuid=_uuid(key))
-        view = path_selectors.own_path_outline(path)
+        view = path_selectors.own_path_outline(path, user=user)
         return (
             path.title,
             path.get_absolute_url(),
@@ -178,7 +178,7 @@ def dashboard_pins(*, user, statuses) -> list[dict]:
     structure = selectors.guide_structure()
     own = [pin.own_path for pin in pins if pin.own_path_id]
     if own:
-        prefetch_related_objects(own, path_selectors.own_steps_prefetch())
+        prefetch_related_objects(own, path_selectors.own_steps_prefetch(owner=user))
     curated = {path.id: path for path in path_selectors.published_paths()}
     shown = []
     for pin in pins:

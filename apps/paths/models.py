@@ -14,6 +14,86 @@ from apps.catalog.models import CatalogModel, Guide, Resource, Section, UUIDMode
 from apps.core.reversing import reverse_cached
 
 
+class Paced(models.Model):
+    """What a pace is measured from: hours a week, and the path's minutes already done when
+    following began. A curated path's PathFollow and a learner's OwnPath (which its owner follows)
+    hold it; apps.paths.selectors reads both the same way."""
+
+    hours_per_week = models.PositiveSmallIntegerField(null=True, blank=True)
+    # The path's minutes already done when following: the pace counts from there.
+    done_minutes_at_follow = models.PositiveIntegerField(default=0)
+
+    class Meta:
+        abstract = True
+        constraints = [
+            models.CheckConstraint(
+                condition=Q(hours_per_week__isnull=True)
+                | Q(hours_per_week__gte=1, hours_per_week__lte=168),
+                name="%(class)s_hours_per_week_1_to_168",
+                violation_error_message="Hours per week must be between 1 and 168 (or blank).",
+                violation_error_code="hours_out_of_range",
+            ),
+        ]
+
+
+class Step(UUIDModel):
+    """A step of a path, numbered 1..n in it (apps.catalog.positions renumbers): a curated path's
+    PathStep and a learner's OwnStep. A concrete step adds its `path`."""
+
+    position = models.PositiveIntegerField()
+    title = models.CharField(max_length=300)
+    effort_hours = models.PositiveIntegerField(
+        null=True, blank=True, help_text="Estimated hours; overrides the resources' own estimates."
+    )
+
+    class Meta:
+        abstract = True
+        ordering = ["path", "position"]
+        constraints = [
+            models.UniqueConstraint(
+                fields=["path", "position"],
+                name="%(class)s_unique_position",
+                violation_error_message="Another step of this path already has this position.",
+                violation_error_code="position_taken",
+            )
+        ]
+
+    def __str__(self):
+        return self.title
+
+    @property
+    def anchor(self):
+        return f"step-{self.uuid}"
+
+
+class StepItem(UUIDModel):
+    """One resource of a step, numbered 1..n in it, once per step: a curated step's StepResource
+    and an own step's OwnStepItem. A concrete item adds its `step` and `resource`."""
+
+    position = models.PositiveIntegerField()
+
+    class Meta:
+        abstract = True
+        ordering = ["step", "position"]
+        constraints = [
+            models.UniqueConstraint(
+                fields=["step", "position"],
+                name="%(class)s_unique_position",
+                violation_error_message="Another resource of this step already has this position.",
+                violation_error_code="position_taken",
+            ),
+            models.UniqueConstraint(
+                fields=["step", "resource"],
+                name="%(class)s_unique_resource",
+                violation_error_message="This resource is already in this step.",
+                violation_error_code="resource_taken",
+            ),
+        ]
+
+    def __str__(self):
+        return f"{self.step} · {self.resource}"
+
+
 class LearningPath(CatalogModel):
     slug = models.SlugField(max_length=100, unique=True)
     title = models.CharField(max_length=200)
@@ -38,16 +118,11 @@ class LearningPath(CatalogModel):
         return reverse_cached("learning:path-detail", self.slug)
 
 
-class PathStep(UUIDModel):
+class PathStep(Step):
     path = models.ForeignKey(LearningPath, on_delete=models.CASCADE, related_name="steps")
-    position = models.PositiveIntegerField()
-    title = models.CharField(max_length=300)
     phase = models.CharField(max_length=100, blank=True)
     effort = models.CharField(
         max_length=50, blank=True, help_text='As the guide says it, e.g. "4-5 weeks".'
-    )
-    effort_hours = models.PositiveIntegerField(
-        null=True, blank=True, help_text="Estimated hours; overrides the resources' own estimates."
     )
     description = models.TextField(blank=True)
     section = models.ForeignKey(
@@ -60,29 +135,10 @@ class PathStep(UUIDModel):
     )
     resources = models.ManyToManyField(Resource, through="StepResource", related_name="path_steps")
 
-    class Meta:
-        ordering = ["path", "position"]
-        constraints = [
-            models.UniqueConstraint(
-                fields=["path", "position"],
-                name="pathstep_unique_position",
-                violation_error_message="Another step of this path already has this position.",
-                violation_error_code="position_taken",
-            )
-        ]
 
-    def __str__(self):
-        return self.title
-
-    @property
-    def anchor(self):
-        return f"step-{self.uuid}"
-
-
-class StepResource(UUIDModel):
+class StepResource(StepItem):
     step = models.ForeignKey(PathStep, on_delete=models.CASCADE, related_name="step_resources")
     resource = models.ForeignKey(Resource, on_delete=models.CASCADE, related_name="step_links")
-    position = models.PositiveIntegerField()
     # A path publishes as a whole, so a resource's addition to a step is when it joined it.
     added_at = models.DateTimeField(
         null=True,
@@ -93,28 +149,8 @@ class StepResource(UUIDModel):
         "added before this was recorded.",
     )
 
-    class Meta:
-        ordering = ["step", "position"]
-        constraints = [
-            models.UniqueConstraint(
-                fields=["step", "position"],
-                name="stepresource_unique_position",
-                violation_error_message="Another resource of this step already has this position.",
-                violation_error_code="position_taken",
-            ),
-            models.UniqueConstraint(
-                fields=["step", "resource"],
-                name="stepresource_unique_resource",
-                violation_error_message="This resource is already in this step.",
-                violation_error_code="resource_taken",
-            ),
-        ]
 
-    def __str__(self):
-        return f"{self.step} · {self.resource}"
-
-
-class PathFollow(models.Model):
+class PathFollow(Paced):
     """A learner following a path; unfollowing deletes this row and keeps all progress."""
 
     user = models.ForeignKey(
@@ -122,9 +158,6 @@ class PathFollow(models.Model):
     )
     path = models.ForeignKey(LearningPath, on_delete=models.CASCADE, related_name="follows")
     followed_at = models.DateTimeField(auto_now_add=True)
-    hours_per_week = models.PositiveSmallIntegerField(null=True, blank=True)
-    # The path's minutes already done when following: the pace counts from there.
-    done_minutes_at_follow = models.PositiveIntegerField(default=0)
 
     class Meta:
         constraints = [
@@ -134,23 +167,18 @@ class PathFollow(models.Model):
                 violation_error_message="This learner already follows this path.",
                 violation_error_code="already_following",
             ),
-            models.CheckConstraint(
-                condition=Q(hours_per_week__isnull=True)
-                | Q(hours_per_week__gte=1, hours_per_week__lte=168),
-                name="pathfollow_hours_per_week_1_to_168",
-                violation_error_message="Hours per week must be between 1 and 168 (or blank).",
-                violation_error_code="hours_out_of_range",
-            ),
+            *Paced.Meta.constraints,
         ]
 
     def __str__(self):
         return f"{self.user} follows {self.path}"
 
 
-class OwnPath(UUIDModel):
-    """A learner's own path: their plan through the catalog, private unless they publish it.
+class OwnPath(UUIDModel, Paced):
+    """A learner's own path: their plan through the catalog and their own resources, private
+    unless they publish it.
 
-    Its owner follows it (the pace fields below are what a PathFollow holds for a curated path), so
+    Its owner follows it (its Paced fields are what a PathFollow holds for a curated path), so
     apps.paths.selectors builds its next up and pace with the curated paths' machinery. Learner
     data, not content (apps.core.content.LEARNER_MODELS): a change moves no content version.
     """
@@ -169,8 +197,6 @@ class OwnPath(UUIDModel):
         "self", on_delete=models.SET_NULL, null=True, blank=True, related_name="copies"
     )
     created_at = models.DateTimeField(default=timezone.now, editable=False)
-    hours_per_week = models.PositiveSmallIntegerField(null=True, blank=True)
-    done_minutes_at_follow = models.PositiveIntegerField(default=0)
 
     class Meta:
         ordering = ["owner", "-created_at"]
@@ -181,13 +207,7 @@ class OwnPath(UUIDModel):
                 violation_error_message="A published path needs a link.",
                 violation_error_code="slug_required",
             ),
-            models.CheckConstraint(
-                condition=Q(hours_per_week__isnull=True)
-                | Q(hours_per_week__gte=1, hours_per_week__lte=168),
-                name="ownpath_hours_per_week_1_to_168",
-                violation_error_message="Hours per week must be between 1 and 168 (or blank).",
-                violation_error_code="hours_out_of_range",
-            ),
+            *Paced.Meta.constraints,
         ]
 
     def __str__(self):
@@ -197,57 +217,13 @@ class OwnPath(UUIDModel):
         return reverse_cached("paths:own-detail", str(self.uuid))
 
 
-class OwnStep(UUIDModel):
+class OwnStep(Step):
     path = models.ForeignKey(OwnPath, on_delete=models.CASCADE, related_name="steps")
-    position = models.PositiveIntegerField()
-    title = models.CharField(max_length=300)
-    effort_hours = models.PositiveIntegerField(
-        null=True, blank=True, help_text="Estimated hours; overrides the resources' own estimates."
-    )
-
-    class Meta:
-        ordering = ["path", "position"]
-        constraints = [
-            models.UniqueConstraint(
-                fields=["path", "position"],
-                name="ownstep_unique_position",
-                violation_error_message="Another step of this path already has this position.",
-                violation_error_code="position_taken",
-            )
-        ]
-
-    def __str__(self):
-        return self.title
-
-    @property
-    def anchor(self):
-        return f"step-{self.uuid}"
 
 
-class OwnStepItem(UUIDModel):
-    """One resource of an own step. What it points at is one nullable foreign key: an own
-    resource is a second one beside it, with a check that exactly one is set."""
+class OwnStepItem(StepItem):
+    """One resource of an own step: a catalog resource, or one of the owner's own resources (the
+    hidden link row their OwnResource points at; apps.paths.selectors shows it to them alone)."""
 
     step = models.ForeignKey(OwnStep, on_delete=models.CASCADE, related_name="items")
     resource = models.ForeignKey(Resource, on_delete=models.CASCADE, related_name="own_step_items")
-    position = models.PositiveIntegerField()
-
-    class Meta:
-        ordering = ["step", "position"]
-        constraints = [
-            models.UniqueConstraint(
-                fields=["step", "position"],
-                name="ownstepitem_unique_position",
-                violation_error_message="Another resource of this step already has this position.",
-                violation_error_code="position_taken",
-            ),
-            models.UniqueConstraint(
-                fields=["step", "resource"],
-                name="ownstepitem_unique_resource",
-                violation_error_message="This resource is already in this step.",
-                violation_error_code="resource_taken",
-            ),
-        ]
-
-    def __str__(self):
-        return f"{self.step} · {self.resource}"

@@ -8,12 +8,13 @@ from dataclasses import dataclass, field
 from datetime import timedelta
 
 from django.core.exceptions import ValidationError
-from django.db.models import Prefetch, Q, prefetch_related_objects
+from django.db.models import Exists, OuterRef, Prefetch, Q, Subquery, prefetch_related_objects
 from django.http import Http404
 from django.utils import timezone
+from django.utils.translation import gettext_lazy as _
 
-from apps.catalog.models import Kind
-from apps.catalog.selectors import VISIBLE, visible_resources
+from apps.catalog.models import Kind, Resource
+from apps.catalog.selectors import VISIBLE, visible_resource, visible_resources
 from apps.core.content import content_token_names, memoized
 from apps.paths.models import (
     LearningPath,
@@ -24,7 +25,7 @@ from apps.paths.models import (
     PathStep,
     StepResource,
 )
-from apps.progress.models import FINISHED, Status
+from apps.progress.models import FINISHED, OwnResource, Status
 from apps.progress.selectors import Tally, statuses_for
 
 # Rough effort when a resource has no estimate of its own (minutes).
@@ -109,21 +110,25 @@ def path_titled_tokens() -> tuple[str, ...]:
     return (*path_tokens(), "catalog_guide.title")
 
 
-def _steps_prefetch():
-    """Steps in order, each with its visible resources (`.ordered_steps[].published_items`)."""
-    published_items = (
-        StepResource.objects.filter(resource__in=visible_resources())
-        .select_related("resource")
-        .order_by("position")
-    )
+def steps_prefetch(steps, items_relation: str, items, *, to_attr: str = "ordered_steps"):
+    """A path's steps in order (`.<to_attr>`), each with `items` (its items learners may see, in
+    order) as `.published_items`: the one shape every path's plan is built from (_plans_of),
+    a curated path's or an own one's."""
     return Prefetch(
         "steps",
-        queryset=PathStep.objects.select_related("section__guide")
-        .order_by("position")
-        .prefetch_related(
-            Prefetch("step_resources", queryset=published_items, to_attr="published_items")
+        queryset=steps.order_by("position").prefetch_related(
+            Prefetch(items_relation, queryset=items.order_by("position"), to_attr="published_items")
         ),
-        to_attr="ordered_steps",
+        to_attr=to_attr,
+    )
+
+
+def _steps_prefetch():
+    """A curated path's steps, each with its visible resources."""
+    return steps_prefetch(
+        PathStep.objects.select_related("section__guide"),
+        "step_resources",
+        StepResource.objects.filter(resource__in=visible_resources()).select_related("resource"),
     )
 
 
@@ -329,23 +334,55 @@ def followed_paths_export(*, user) -> list[dict]:
 
 # A learner's own paths (OwnPath). Who may see one is decided here and nowhere else: its owner
 # always, anyone else (a visitor too) only while it is published, and then by its slug alone.
-# Its resources are those learners may see (catalog.selectors.visible_resources), like a curated
-# path's; the owner's notes are never part of what another sees.
+# What its steps show is decided here too: the resources learners may see
+# (catalog.selectors.visible_resources), like a curated path's, and to the owner alone also their
+# own resources (progress.models.OwnResource, named as they named them). Anyone else never sees
+# the owner's own resources, nor counts them; the owner's notes are never part of what another sees.
 
 
-def own_steps_prefetch():
-    items = (
-        OwnStepItem.objects.filter(resource__in=visible_resources())
-        .select_related("resource")
-        .order_by("position")
-    )
-    return Prefetch(
-        "steps",
-        queryset=OwnStep.objects.order_by("position").prefetch_related(
-            Prefetch("items", queryset=items, to_attr="published_items")
-        ),
-        to_attr="ordered_steps",
-    )
+def own_steps_prefetch(*, owner=None):
+    """An own path's steps as `owner` sees them (`.owner_steps`: the catalog's resources and their
+    own), or as anyone else does (no `owner`: `.ordered_steps`, the catalog's only). One query for
+    the steps and one for their items, whatever their number."""
+    items = OwnStepItem.objects.select_related("resource")
+    if owner is None:
+        return steps_prefetch(
+            OwnStep.objects.all(), "items", items.filter(resource__in=visible_resources())
+        )
+    mine = OwnResource.objects.filter(user=owner, resource=OuterRef("resource"))
+    items = items.annotate(
+        in_catalog=Exists(visible_resources().filter(pk=OuterRef("resource"))),
+        own_pk=Subquery(mine.values("pk")[:1]),
+        own_title=Subquery(mine.values("title")[:1]),
+        own_kind=Subquery(mine.values("kind")[:1]),
+        own_author=Subquery(mine.values("author")[:1]),
+    ).filter(Q(in_catalog=True) | Q(own_pk__isnull=False))
+    return steps_prefetch(OwnStep.objects.all(), "items", items, to_attr="owner_steps")
+
+
+def owner_named(resource, *, own_pk, title, kind, author):
+    """`resource` (a hidden link row, fetched for this request alone: never shared nor saved) as
+    the learner named it in their OwnResource `own_pk`: its title, kind and author, and `own_pk`
+    (their row in "My resources", where its status buttons are)."""
+    resource.title, resource.kind, resource.author = title, kind, author
+    resource.own_pk = own_pk
+    return resource
+
+
+def _own_named_items(steps):
+    """The owner's own resources among `steps`' items, named as the owner named them (a link the
+    catalog lists keeps the catalog's name)."""
+    for step in steps:
+        for item in step.published_items:
+            if item.own_pk and not item.in_catalog:
+                owner_named(
+                    item.resource,
+                    own_pk=item.own_pk,
+                    title=item.own_title,
+                    kind=item.own_kind,
+                    author=item.own_author,
+                )
+    return steps
 
 
 def own_paths_for(*, user) -> list[OwnPath]:
@@ -384,35 +421,83 @@ def own_path_follow(path: OwnPath) -> PathFollow:
 
 
 def own_path_view(*, path: OwnPath, user, statuses=None) -> PathView:
-    """`path`'s view for `user`: its owner's with their pace; anyone else's without a follow.
-    Three queries (steps, their visible items with resources, the statuses) whatever its size."""
-    plan = _own_plan(path)
+    """`path`'s view for `user`: its owner's with their own resources and their pace; anyone
+    else's with the catalog's resources only and without a follow. Three queries (steps, their
+    items with resources, the statuses) whatever its size."""
+    mine = user.is_authenticated and user.pk == path.owner_id
+    plan = _own_plan(path, for_owner=mine)
     if statuses is None:
         statuses = statuses_for(user=user)
-    mine = user.is_authenticated and user.pk == path.owner_id
     follow = own_path_follow(path) if mine else None
     return _build(path, statuses, follow, timezone.localdate(), plan=plan)
 
 
-def own_path_outline(path: OwnPath) -> PathView:
-    """`path` as nobody has started it (its minutes done when following start from it)."""
-    return _build(path, {}, None, timezone.localdate(), plan=_own_plan(path))
+def own_path_outline(path: OwnPath, *, user=None) -> PathView:
+    """`path` as nobody has started it, as `user` sees it (its owner: with their own resources;
+    anyone else, or no `user`: the catalog's only)."""
+    mine = user is not None and user.is_authenticated and user.pk == path.owner_id
+    return _build(path, {}, None, timezone.localdate(), plan=_own_plan(path, for_owner=mine))
 
 
-def _own_plan(path):
-    """An own path's steps as StepPlans (read once per path object: a prefetched one is reused)."""
+def _own_plan(path, *, for_owner: bool):
+    """An own path's steps as StepPlans, as its owner or as anyone else sees them (read once per
+    path object and viewer: a prefetched one is reused)."""
+    if for_owner:
+        prefetch_related_objects([path], own_steps_prefetch(owner=path.owner_id))
+        return _plans_of(_own_named_items(path.owner_steps))
     prefetch_related_objects([path], own_steps_prefetch())
     return _plans_of(path.ordered_steps)
 
 
-def resources_to_add(*, query: str, limit: int = 20) -> list:
-    """Catalog resources learners may see whose title or author holds `query` (the path editor's
-    search); empty for a blank query."""
+# What a learner is told when the resource they would add is neither the catalog's nor theirs.
+NOT_ADDABLE = _("Only a resource in the catalog or one of your own can be added to your path.")
+
+
+def addable_resource(*, user, uuid) -> Resource | None:
+    """The resource with this uuid if `user` may put it in their own path: one learners may see,
+    or one of `user`'s own resources (named as they named it); else None (another learner's own
+    resource, a hidden one, no such uuid)."""
+    try:
+        return visible_resource(uuid=uuid)
+    except Http404:
+        pass
+    try:
+        own = OwnResource.objects.select_related("resource").get(user=user, resource__uuid=uuid)
+    except (OwnResource.DoesNotExist, ValidationError):
+        return None
+    return owner_named(
+        own.resource, own_pk=own.pk, title=own.title, kind=own.kind, author=own.author
+    )
+
+
+def resources_to_add(*, query: str, user=None, limit: int = 20) -> list:
+    """What the path editor's search finds for `query` (empty for a blank one): catalog resources
+    learners may see whose title or author holds it, then `user`'s own resources whose title,
+    author or link does (named as they named them, `.own_pk` set; one query more)."""
     query = query.strip()
     if not query:
         return []
-    return list(
+    found = list(
         visible_resources()
         .filter(Q(title__icontains=query) | Q(author__icontains=query))
         .order_by("title")[:limit]
     )
+    if user is not None and user.is_authenticated:
+        own = (
+            OwnResource.objects.filter(user=user)
+            .filter(
+                Q(title__icontains=query)
+                | Q(author__icontains=query)
+                | Q(resource__url__icontains=query)
+            )
+            .exclude(resource__in=visible_resources())
+            .select_related("resource")
+            .order_by("title")[:limit]
+        )
+        found += [
+            owner_named(
+                row.resource, own_pk=row.pk, title=row.title, kind=row.kind, author=row.author
+            )
+            for row in own
+        ]
+    return found

@@ -108,13 +108,19 @@ def own_path_delete(*, path) -> None:
     path.delete()
 
 
-def own_step_add(*, path, title, effort_hours=None) -> OwnStep:
+def _step_fields(title, effort_hours) -> str:
+    """A step's title (stripped) once it and the estimate are good; OwnPathError if not."""
     _no_nul(title)
     title = title.strip()
     if not title:
         raise OwnPathError("A step needs a title.")
     if effort_hours is not None and effort_hours < 1:
         raise OwnPathError("A step's estimate is a whole number of hours, 1 or more.")
+    return title
+
+
+def own_step_add(*, path, title, effort_hours=None) -> OwnStep:
+    title = _step_fields(title, effort_hours)
     with transaction.atomic():
         OwnPath.objects.select_for_update().filter(pk=path.pk).first()
         return OwnStep.objects.create(
@@ -126,12 +132,7 @@ def own_step_add(*, path, title, effort_hours=None) -> OwnStep:
 
 
 def own_step_update(*, step, title, effort_hours=None) -> OwnStep:
-    title = title.strip()
-    if not title:
-        raise OwnPathError("A step needs a title.")
-    if effort_hours is not None and effort_hours < 1:
-        raise OwnPathError("A step's estimate is a whole number of hours, 1 or more.")
-    step.title, step.effort_hours = title, effort_hours
+    step.title, step.effort_hours = _step_fields(title, effort_hours), effort_hours
     step.save(update_fields=["title", "effort_hours"])
     return step
 
@@ -151,8 +152,8 @@ def own_step_move(*, step, by: int) -> None:
 
 
 def own_item_add(*, path, resource, step=None) -> OwnStepItem:
-    """Add a catalog `resource` (one learners may see: the caller looks it up through
-    catalog.selectors) to `step`, else to the path's last step (a first step is made when it has
+    """Add `resource` (one the owner may add: the caller looks it up through
+    selectors.addable_resource, a catalog resource or one of their own) to `step`, else to the path's last step (a first step is made when it has
     none). Adding a resource already in that step changes nothing."""
     with transaction.atomic():
         OwnPath.objects.select_for_update().filter(pk=path.pk).first()
@@ -207,11 +208,12 @@ def _move(rows, pk, by):
 
 
 def own_path_copy(*, user, source, title=None) -> OwnPath:
-    """A new own path of `user` with `source`'s steps and resources (an own path someone may see,
-    or a curated path): title, description, steps and their estimates; never the source's notes,
-    publishing or slug. Its pace starts from what `user` has done of it already."""
+    """A new own path of `user` with `source`'s steps and resources as `user` sees them (an own
+    path someone may see, or a curated path): title, description, steps and their estimates; never
+    the source's notes, publishing or slug, nor, in another learner's copy, its owner's own
+    resources. Its pace starts from what `user` has done of it already."""
     curated = isinstance(source, LearningPath)
-    outline = path_outline(source) if curated else own_path_outline(source)
+    outline = path_outline(source) if curated else own_path_outline(source, user=user)
     with transaction.atomic():
         copy = OwnPath.objects.create(
             owner=user,

@@ -10,7 +10,6 @@ from django.shortcuts import get_object_or_404, redirect, render
 from django.urls import reverse
 from django.views.decorators.http import require_http_methods, require_POST, require_safe
 
-from apps.catalog.selectors import visible_resource
 from apps.paths import services
 from apps.paths.forms import (
     FollowForm,
@@ -22,6 +21,8 @@ from apps.paths.forms import (
 )
 from apps.paths.models import LearningPath, OwnStep, OwnStepItem
 from apps.paths.selectors import (
+    NOT_ADDABLE,
+    addable_resource,
     own_path_for_owner,
     own_path_published,
     own_path_view,
@@ -83,7 +84,7 @@ def _editor(request, path):
             }
         ),
         "query": query,
-        "found": resources_to_add(query=query),
+        "found": resources_to_add(query=query, user=request.user),
         "in_path": {item.resource_id for step in view.steps for item, _ in step.items},
     }
     template = "paths/own_edit.html"
@@ -226,7 +227,9 @@ def own_item_add(request, uuid):
     form = OwnAddForm(request.POST)
     if not form.is_valid():
         return _done(request, path, error="Choose a resource to add.")
-    resource = visible_resource(uuid=form.cleaned_data["resource"])
+    resource = addable_resource(user=request.user, uuid=form.cleaned_data["resource"])
+    if resource is None:
+        return _done(request, path, error=NOT_ADDABLE)
     step = None
     if form.cleaned_data["step"]:
         step = get_object_or_404(OwnStep, path=path, uuid=form.cleaned_data["step"])
@@ -239,9 +242,13 @@ def own_add_resource(request):
     """From a resource row's menu: choose which of one's paths (or a new one) gets `resource`."""
     if refused := _signed_in(request):
         return refused
-    resource = visible_resource(
-        uuid=_uuid_or_404(request.GET.get("resource") or request.POST.get("resource"))
+    resource = addable_resource(
+        user=request.user,
+        uuid=_uuid_or_404(request.GET.get("resource") or request.POST.get("resource")),
     )
+    if resource is None:
+        messages.error(request, f"{NOT_ADDABLE} Nothing was changed.")
+        return redirect(reverse("paths:own-list"))
     if request.method == "POST":
         chosen = request.POST.get("path", "")
         if chosen == "new":

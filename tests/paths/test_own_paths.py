@@ -177,9 +177,10 @@ def test_hidden_resources_are_neither_added_nor_shown(client, learner, own_path,
     client.force_login(learner)
     hidden = Resource.objects.create(title="In no guide", url="https://example.com/nowhere")
     response = client.post(
-        reverse("paths:own-item-add", args=[own_path.uuid]), {"resource": hidden.uuid}
+        reverse("paths:own-item-add", args=[own_path.uuid]), {"resource": hidden.uuid}, follow=True
     )
-    assert response.status_code == 404
+    assert "Only a resource in the catalog or one of your own" in response.content.decode()
+    assert not OwnStepItem.objects.filter(resource=hidden).exists()
     Resource.objects.filter(pk=catalog["resources"][0].pk).update(is_published=False)
     html = client.get(reverse("paths:own-detail", args=[own_path.uuid])).content.decode()
     assert catalog["resources"][0].title not in html and "2 resources" in html
