@@ -2,6 +2,7 @@
 apps.learning); a learner's own paths: their list, editor, page and published page."""
 
 import uuid as uuid_module
+from functools import wraps
 from urllib.parse import quote
 
 from django.contrib import messages
@@ -54,9 +55,10 @@ def path_follow_view(request, slug):
     return redirect(path)
 
 
-# A learner's own paths. Every page and action looks the path up through
-# selectors.own_path_for_owner (its owner only: anyone else gets a 404, a visitor the sign-in page)
-# or selectors.own_path_published (a published one, read-only). Each action answers htmx with the
+# A learner's own paths. Every page and action looks the path up through _owners_path
+# (selectors.own_path_for_owner: its owner only; anyone else gets a 404, a visitor the sign-in
+# page) or selectors.own_path_published (a published one, read-only). What may be added to one is
+# selectors.addable_resource's to say. Each action answers htmx with the
 # editor's fragment and a plain form post with a redirect to the editor.
 
 
@@ -64,6 +66,19 @@ def _signed_in(request):
     if request.user.is_authenticated:
         return None
     return redirect(f"{reverse('account_login')}?next={quote(request.get_full_path())}")
+
+
+def _owners_path(view):
+    """`view(request, path, …)` for the own path at the URL's `uuid`: a visitor is sent to sign
+    in, anyone but its owner gets a 404 (selectors.own_path_for_owner)."""
+
+    @wraps(view)
+    def wrapped(request, uuid, **kwargs):
+        if refused := _signed_in(request):
+            return refused
+        return view(request, own_path_for_owner(user=request.user, uuid=uuid), **kwargs)
+
+    return wrapped
 
 
 def _editor(request, path):
@@ -123,10 +138,8 @@ def own_list(request):
 
 
 @require_safe
-def own_detail(request, uuid):
-    if refused := _signed_in(request):
-        return refused
-    path = own_path_for_owner(user=request.user, uuid=uuid)
+@_owners_path
+def own_detail(request, path):
     return render(
         request,
         "paths/own_detail.html",
@@ -135,10 +148,8 @@ def own_detail(request, uuid):
 
 
 @require_http_methods(["GET", "POST"])
-def own_edit(request, uuid):
-    if refused := _signed_in(request):
-        return refused
-    path = own_path_for_owner(user=request.user, uuid=uuid)
+@_owners_path
+def own_edit(request, path):
     if request.method == "GET":
         return _editor(request, path)
     form = OwnPathForm(request.POST)
@@ -153,20 +164,16 @@ def own_edit(request, uuid):
 
 
 @require_POST
-def own_delete(request, uuid):
-    if refused := _signed_in(request):
-        return refused
-    path = own_path_for_owner(user=request.user, uuid=uuid)
+@_owners_path
+def own_delete(request, path):
     services.own_path_delete(path=path)
     messages.success(request, f"“{path.title}” was deleted. Your progress is kept.")
     return redirect(reverse("paths:own-list"))
 
 
 @require_POST
-def own_step_add(request, uuid):
-    if refused := _signed_in(request):
-        return refused
-    path = own_path_for_owner(user=request.user, uuid=uuid)
+@_owners_path
+def own_step_add(request, path):
     form = OwnStepForm(request.POST)
     if not form.is_valid():
         return _done(request, path, error=_first_error(form))
@@ -175,10 +182,8 @@ def own_step_add(request, uuid):
 
 
 @require_POST
-def own_step_change(request, uuid, step_uuid):
-    if refused := _signed_in(request):
-        return refused
-    path = own_path_for_owner(user=request.user, uuid=uuid)
+@_owners_path
+def own_step_change(request, path, step_uuid):
     step = get_object_or_404(OwnStep, path=path, uuid=step_uuid)
     action = request.POST.get("action")
     if action in ("up", "down"):
@@ -195,10 +200,8 @@ def own_step_change(request, uuid, step_uuid):
 
 
 @require_POST
-def own_item_change(request, uuid, item_uuid):
-    if refused := _signed_in(request):
-        return refused
-    path = own_path_for_owner(user=request.user, uuid=uuid)
+@_owners_path
+def own_item_change(request, path, item_uuid):
     item = get_object_or_404(
         OwnStepItem.objects.select_related("step"), step__path=path, uuid=item_uuid
     )
@@ -220,10 +223,8 @@ def own_item_change(request, uuid, item_uuid):
 
 
 @require_POST
-def own_item_add(request, uuid):
-    if refused := _signed_in(request):
-        return refused
-    path = own_path_for_owner(user=request.user, uuid=uuid)
+@_owners_path
+def own_item_add(request, path):
     form = OwnAddForm(request.POST)
     if not form.is_valid():
         return _done(request, path, error="Choose a resource to add.")
