@@ -4,6 +4,7 @@ from django.db import IntegrityError, transaction
 from django.utils.text import slugify
 
 from apps.catalog.positions import next_position, positions_renumber
+from apps.catalog.selectors import visible_resources
 from apps.paths.models import LearningPath, OwnPath, OwnStep, OwnStepItem, PathFollow
 from apps.paths.selectors import own_path_outline, own_path_view, path_detail, path_outline
 from apps.progress.selectors import statuses_for
@@ -178,6 +179,22 @@ def own_item_remove(*, item) -> None:
         step = item.step
         item.delete()
         positions_renumber(rows=list(OwnStepItem.objects.filter(step=step).order_by("position")))
+
+
+def own_items_remove_resource(*, owner, resource) -> int:
+    """Take `resource` out of `owner`'s own paths unless learners may see it (a link they no longer
+    keep as their own); the steps it leaves are renumbered. Returns how many items went."""
+    if visible_resources().filter(pk=resource.pk).exists():
+        return 0
+    with transaction.atomic():
+        items = OwnStepItem.objects.filter(step__path__owner=owner, resource=resource)
+        steps = list(OwnStep.objects.filter(items__in=items).distinct())
+        removed, _ = items.delete()
+        for step in steps:
+            positions_renumber(
+                rows=list(OwnStepItem.objects.filter(step=step).order_by("position"))
+            )
+    return removed
 
 
 def own_item_move(*, item, by: int = 0, to_step=None) -> None:

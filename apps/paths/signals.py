@@ -1,11 +1,12 @@
-"""Follow again the paths an imported "Download all my data" file says its learner followed."""
+"""Follow again the paths an imported "Download all my data" file says its learner followed; take
+an own resource its learner removed out of their own paths."""
 
 from django.dispatch import receiver
 from django.utils.dateparse import parse_datetime
 
 from apps.paths.models import LearningPath
-from apps.paths.services import path_follow_restore
-from apps.progress.signals import account_data_imported
+from apps.paths.services import own_items_remove_resource, path_follow_restore
+from apps.progress.signals import account_data_imported, own_resource_removed
 
 
 @receiver(account_data_imported)
@@ -29,3 +30,10 @@ def restore_followed_paths(sender, user, followed_paths, **kwargs):
             followed_at=parse_datetime(followed_at) if isinstance(followed_at, str) else None,
             done_minutes_at_follow=minutes if isinstance(minutes, int) and minutes >= 0 else 0,
         )
+
+
+@receiver(own_resource_removed)
+def remove_own_resource_from_own_paths(sender, user, resource, **kwargs):
+    """A removed own resource leaves its learner's own paths with it (it showed to them alone);
+    a link the catalog lists stays, as a catalog resource."""
+    own_items_remove_resource(owner=user, resource=resource)

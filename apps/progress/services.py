@@ -372,11 +372,14 @@ def own_resource_update(*, own: OwnResource, title, kind, author, note=None) -> 
 def own_resource_delete(*, own: OwnResource) -> None:
     """Remove a learner's own resource with their progress on it; the shared link row stays for
     whoever else saved it, and is removed with the last one unless curators listed it."""
+    from apps.progress.signals import own_resource_removed  # the signals module imports this one
+
     with transaction.atomic():
         resource = own.resource
         Progress.objects.filter(user=own.user, resource=resource).delete()
         Activity.objects.filter(user=own.user, resource=resource).delete()
         own.delete()
+        own_resource_removed.send(sender=OwnResource, user=own.user, resource=resource)
         orphan = (
             not resource.entries.exists()
             and not resource.saved_by.exists()

@@ -13,6 +13,10 @@ PENDING_SESSION_KEY = "pending_progress"  # {"resource": uuid, "status": status}
 # Sent by import_apply, in its transaction, with `user` and `followed_paths` (the file's items,
 # each a dict with a "path" uuid): paths sit above progress, so apps.paths restores them.
 account_data_imported = Signal()
+# Sent by own_resource_delete, in its transaction, with `user` and `resource` (the link row of the
+# own resource they removed, before it is removed when nothing else needs it): apps.paths takes it
+# out of their own paths, where it showed to them alone.
+own_resource_removed = Signal()
 
 
 @receiver(user_logged_in)

@@ -222,3 +222,19 @@ def test_an_own_path_with_own_resources_query_count_does_not_grow(
         html = client.get(url).content.decode()
     assert "Mine 3" in html
     assert len(small) == len(large) == queries, [q["sql"] for q in large.captured_queries]
+
+
+def test_an_own_resource_removed_leaves_the_owners_paths_with_it(
+    client, learner, own_path, mine, catalog
+):
+    services.own_item_add(path=own_path, resource=mine.resource)
+    client.force_login(learner)
+    client.post(reverse("learning:own-delete", args=[mine.pk]), follow=True)
+    items = OwnStepItem.objects.filter(step__path=own_path).order_by("position")
+    assert [(i.resource_id, i.position) for i in items] == [
+        (catalog["resources"][0].pk, 1),
+        (catalog["resources"][1].pk, 2),
+    ]
+    assert not type(mine.resource).objects.filter(pk=mine.resource_id).exists()
+    html = client.get(reverse("paths:own-detail", args=[own_path.uuid])).content.decode()
+    assert "2 resources" in html and SECRET not in html
