@@ -432,10 +432,11 @@ def own_path_view(*, path: OwnPath, user, statuses=None) -> PathView:
     return _build(path, statuses, follow, timezone.localdate(), plan=plan)
 
 
-def own_path_outline(path: OwnPath, *, user=None) -> PathView:
-    """`path` as nobody has started it, as `user` sees it (its owner: with their own resources;
-    anyone else, or no `user`: the catalog's only)."""
-    mine = user is not None and user.is_authenticated and user.pk == path.owner_id
+def own_path_outline(path: OwnPath, *, user) -> PathView:
+    """`path` as nobody has started it, as `user` sees it: its owner with their own resources,
+    anyone else (a visitor too) with the catalog's only. `user` is required: which one decides
+    what a private resource shows to."""
+    mine = user.is_authenticated and user.pk == path.owner_id
     return _build(path, {}, None, timezone.localdate(), plan=_own_plan(path, for_owner=mine))
 
 
