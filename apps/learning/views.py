@@ -374,6 +374,18 @@ def _search_results(request, query: str, filters: dict) -> dict:
     ) | {"results": overlay_fill(request, results, statuses=statuses, query=query_params)}
 
 
+# The dashboard's "Paths you follow" shows every curated path the learner follows and their newest
+# own paths, up to this many (the rest are a link away, on /my/paths/).
+DASHBOARD_OWN_PATHS = 5
+
+
+def _dashboard_paths(*, user, statuses, follows):
+    """The dashboard's "Paths you follow", for the page and for a tick's refresh alike."""
+    return path_selectors.paths_followed(
+        user=user, statuses=statuses, follows=follows, own_limit=DASHBOARD_OWN_PATHS
+    )
+
+
 @login_required
 def dashboard(request):
     user = request.user
@@ -400,9 +412,7 @@ def dashboard(request):
         "recent_rows": overview.done,
         "year": progress_selectors.activity_year(user=user),
         "pins": quick.dashboard_pins(user=user, statuses=statuses),
-        "followed_paths": path_selectors.followed_paths(
-            user=user, statuses=statuses, follows=follows
-        ),
+        "followed": _dashboard_paths(user=user, statuses=statuses, follows=follows),
         "whats_new": whatsnew.whats_new(statuses=statuses, follows=follows, seen=seen, since=seen),
         "whats_new_shown_at": timezone.now(),
         "tick_scope": scopes.DASHBOARD,
@@ -597,9 +607,7 @@ def progress_set(request, resource_uuid):
             "in_progress_rows": overview.in_progress,
             "recent_rows": overview.done,
             "pins": quick.dashboard_pins(user=request.user, statuses=statuses),
-            "followed_paths": path_selectors.followed_paths(
-                user=request.user, statuses=statuses, follows=follows
-            ),
+            "followed": _dashboard_paths(user=request.user, statuses=statuses, follows=follows),
             # What's new names the finished sections that gained items: a tick can finish one.
             "whats_new": whatsnew.whats_new(
                 statuses=statuses, follows=follows, seen=seen, since=seen

@@ -502,3 +502,37 @@ def resources_to_add(*, query: str, user=None, limit: int = 20) -> list:
             for row in own
         ]
     return found
+
+
+@dataclass
+class FollowedPaths:
+    """The paths a learner follows, as the dashboard and the API list them (see paths_followed)."""
+
+    views: list  # PathView, curated and own, oldest start first
+    own_count: int  # every own path of the learner, shown or not
+
+    @property
+    def own_uuids(self) -> set:
+        """The uuids of the own paths among `views` (a page marks them "your path")."""
+        return {view.path.uuid for view in self.views if isinstance(view.path, OwnPath)}
+
+    @property
+    def own_hidden(self) -> int:
+        """The learner's own paths left out of `views` (past `own_limit`)."""
+        return self.own_count - len(self.own_uuids)
+
+
+def paths_followed(*, user, statuses, follows, own_limit=None) -> FollowedPaths:
+    """The curated paths `user` follows (followed_paths) and their own paths, which they follow by
+    owning them: the newest `own_limit` (all when None). In the order they were started, oldest
+    first: a curated path from the day it was followed, an own path from the day it was made.
+    From the learner's statuses and follows (read by the caller), one query for the own paths and,
+    when there are any, two for their steps and items, whatever their number."""
+    views = followed_paths(user=user, statuses=statuses, follows=follows)
+    own = own_paths_for(user=user)
+    shown = own if own_limit is None else own[:own_limit]
+    if shown:
+        prefetch_related_objects(shown, own_steps_prefetch(owner=user.pk))
+    views += [own_path_view(path=path, user=user, statuses=statuses) for path in shown]
+    views.sort(key=lambda view: view.follow.followed_at)
+    return FollowedPaths(views=views, own_count=len(own))

@@ -317,9 +317,10 @@ def test_query_counts_of_ticks_that_refresh_more_are_pinned(
 
     # The write is 5 (savepoint, row locked, deleted, its activity, release: no day count since the
     # heatmap reads the rows' dates). The statuses; the dashboard's rows (one query) and the follows, for its lists and paces;
-    # its activity days, for the streaks and heatmap a tick may change; its pins, whose bars it
-    # refreshes; the learner's "seen up to", for What's new's block a tick may change.
-    assert queries_of(resources[0], "dashboard") == 3 + 5 + 1 + 2 + 1 + 1 + 1
+    # the learner's own paths (none here: no steps read), followed by owning them; its activity
+    # days, for the streaks and heatmap a tick may change; its pins, whose bars it refreshes; the
+    # learner's "seen up to", for What's new's block a tick may change.
+    assert queries_of(resources[0], "dashboard") == 3 + 5 + 1 + 2 + 1 + 1 + 1 + 1
     # The statuses and the learner's follow of the path, for its pace. Its status filter's
     # counts come from the memo and the statuses: no query.
     path_page = f"{learning_path.get_absolute_url()}?status=not_done"

@@ -335,8 +335,8 @@ def test_the_dashboard_block_adds_one_query_however_much_is_new(client, learner,
     small = page_queries(client, DASHBOARD)
     _grow(grown, learner, 8)
     assert "New in grow8" in html_of(client, DASHBOARD)
-    # The dashboard's seven (see tests/learning/test_views.py) and the learner's "seen up to".
-    assert page_queries(client, DASHBOARD) == small == (small[0], 7 + 1)
+    # The dashboard's eight (see tests/learning/test_views.py) and the learner's "seen up to".
+    assert page_queries(client, DASHBOARD) == small == (small[0], 8 + 1)
 
 
 # --- When an entry counts as added ----------------------------------------------------------
