@@ -3,7 +3,8 @@
 Routers, one per kind of data: `catalog` (public reads, as the site's catalog pages are), `me`
 (the learner's own statuses, notes and export; a token or a signed-in browser), `own`
 (`/me/resources`: the learner's own resources) and `own paths` (`/me/paths`: the learner's own
-paths, CRUD). A later kind is one more router added below. The OpenAPI schema is at `/api/v1/openapi.json`, its docs page at `/api/v1/docs` (Swagger UI from our own static
+paths, CRUD). Progress on paths (`/me/path-progress`, `/me/paths/{uuid}/progress`) is read off the
+paths' selectors' PathView, as the pages draw it. A later kind is one more router added below. The OpenAPI schema is at `/api/v1/openapi.json`, its docs page at `/api/v1/docs` (Swagger UI from our own static
 files: the site's Content-Security-Policy allows no CDN).
 """
 
@@ -36,6 +37,7 @@ from apps.api.schemas import (
     OwnStepIn,
     PathDetailOut,
     PathOut,
+    PathProgressOut,
     ProgressIn,
     ProgressOut,
     ResourceOut,
@@ -52,19 +54,23 @@ from apps.catalog.selectors import (
     visible_resource_for_url,
 )
 from apps.core.content import published_get
+from apps.paths import selectors as path_selectors
 from apps.paths import services as path_services
 from apps.paths.models import OwnStep, OwnStepItem
 from apps.paths.selectors import (
     NOT_ADDABLE,
     addable_resource,
+    follows_for,
     own_path_for_owner,
+    own_path_view,
     own_paths_for,
+    paths_followed,
     published_path,
 )
 from apps.progress import exports
 from apps.progress import services as progress_services
 from apps.progress.models import OwnResource
-from apps.progress.selectors import notebook, own_rows
+from apps.progress.selectors import notebook, own_rows, statuses_for
 from apps.progress.services import progress_set_note, progress_set_status
 
 PAGE_SIZE = 50
@@ -292,6 +298,37 @@ def export(request, format: str = "json"):
     return HttpResponse(build(request.auth), content_type=content_type)
 
 
+@me.get(
+    "/path-progress",
+    response=list[PathProgressOut],
+    summary="Your progress on the paths you follow and your own paths",
+    description='The dashboard\'s "Paths you follow": every curated path you follow and every '
+    "path of your own (you follow it by owning it), in the order you started them (oldest "
+    "first). Each with its counts, minutes, next up and, with hours per week set, its pace: the "
+    "numbers the path's page shows.",
+)
+@paginate(Pages)
+def path_progress_list(request):
+    user = request.auth
+    followed = paths_followed(
+        user=user, statuses=statuses_for(user=user), follows=follows_for(user=user)
+    )
+    return [selectors.path_progress_out(view) for view in followed.views]
+
+
+@me.get(
+    "/path-progress/{slug}",
+    response=PathProgressOut,
+    summary="Your progress on a curated path",
+    description="Any published path, followed or not (`followed`; a pace only when followed "
+    "with hours per week). Your own paths: `/me/paths/{uuid}/progress`.",
+)
+def path_progress_detail(request, slug: str):
+    return selectors.path_progress_out(
+        path_selectors.path_detail(path=published_path(slug=slug), user=request.auth)
+    )
+
+
 # --- The learner's own resources -------------------------------------------------------------
 own = Router(tags=["own resources"], auth=LEARNER)
 
@@ -448,6 +485,17 @@ def own_path_create(request, data: OwnPathIn):
 )
 def own_path_detail(request, uuid: UUID):
     return selectors.own_path_out(_own_path(request, uuid), user=request.auth, steps=True)
+
+
+@own_paths.get(
+    "/{uuid}/progress",
+    response=PathProgressOut,
+    summary="Your progress on one of your paths: counts, minutes, next up, pace",
+)
+def own_path_progress(request, uuid: UUID):
+    return selectors.path_progress_out(
+        own_path_view(path=_own_path(request, uuid), user=request.auth)
+    )
 
 
 @own_paths.patch(

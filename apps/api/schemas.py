@@ -4,7 +4,7 @@ Catalog objects are named by their uuid or slug, never an auto id; `page` is the
 on the site (a path: prefix it with the site's address).
 """
 
-from datetime import datetime
+from datetime import date, datetime
 from typing import Literal
 from uuid import UUID
 
@@ -290,3 +290,49 @@ class OwnItemIn(Schema):
         None, description="One of your own resources, by its id in /me/resources."
     )
     step: UUID | None = Field(None, description="Which step; else the last (a first is made).")
+
+
+class NextUpStepOut(Schema):
+    uuid: UUID
+    position: int
+    title: str
+
+
+class NextUpOut(Schema):
+    resource: UUID = Field(description="The resource's uuid (set its status under /me/progress).")
+    title: str
+    url: str = Field(description="Its link; empty for a resource without one (a concept, a book).")
+    page: str = Field(description="Its page on the site.")
+    step: NextUpStepOut
+
+
+class PaceOut(Schema):
+    hours_per_week: int
+    standing: Literal["on_track", "ahead", "behind"] = Field(
+        description="Against the hours per week since you started the path."
+    )
+    gap_hours: float = Field(description="How far ahead or behind, in hours (0 on track).")
+    projected_finish: date = Field(description="When you finish at this pace.")
+
+
+class PathProgressOut(Schema):
+    kind: Literal["curated", "own"]
+    uuid: UUID
+    slug: str | None = Field(
+        description="A curated path's slug; an own path's link, if it has one."
+    )
+    title: str
+    page: str
+    followed: bool = Field(description="You follow it (an own path: always, by owning it).")
+    followed_at: datetime | None = Field(description="Since when (an own path: since it was made).")
+    total: int = Field(description="Resources on the path.")
+    done: int
+    skipped: int
+    in_progress: int
+    countable: int = Field(description="`total` less `skipped`: what the bar counts `done` of.")
+    percent: int
+    complete: bool
+    minutes_done: int = Field(description="The estimated minutes of what you finished.")
+    minutes_total: int = Field(description="The path's estimated minutes.")
+    next_up: NextUpOut | None = Field(description="The first resource not done or skipped.")
+    pace: PaceOut | None = Field(description="Only with hours per week set.")

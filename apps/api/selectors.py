@@ -21,7 +21,8 @@ from apps.catalog.selectors import (
     visible_resources,
     visible_tree,
 )
-from apps.paths.selectors import own_path_view, path_outline, published_paths
+from apps.paths.models import OwnPath
+from apps.paths.selectors import PathView, own_path_view, path_outline, published_paths
 from apps.progress.models import Progress, Status
 
 
@@ -271,3 +272,51 @@ def own_path_out(path, *, user, steps: bool = False) -> dict[str, Any]:
             ],
         }
     return out
+
+
+def path_progress_out(view: PathView) -> dict[str, Any]:
+    """A path's progress as the API sends it, read off the PathView the pages draw (apps.paths
+    .selectors: path_detail, own_path_view, paths_followed), so its numbers are the pages'."""
+    path, tally, follow, pace = view.path, view.tally, view.follow, view.pace
+    own = isinstance(path, OwnPath)
+    next_up = None
+    if view.next_up:
+        step, item = view.next_up
+        next_up = {
+            "resource": item.resource.uuid,
+            "title": item.resource.title,
+            "url": item.resource.url or "",
+            "page": item.resource.get_absolute_url(),
+            "step": {
+                "uuid": step.step.uuid,
+                "position": step.step.position,
+                "title": step.step.title,
+            },
+        }
+    return {
+        "kind": "own" if own else "curated",
+        "uuid": path.uuid,
+        "slug": path.slug,
+        "title": path.title,
+        "page": path.get_absolute_url(),
+        "followed": follow is not None,
+        "followed_at": follow.followed_at if follow else None,
+        "total": tally.total,
+        "done": tally.done,
+        "skipped": tally.skipped,
+        "in_progress": tally.in_progress,
+        "countable": tally.countable,
+        "percent": tally.percent,
+        "complete": tally.complete,
+        "minutes_done": view.done_minutes,
+        "minutes_total": view.minutes,
+        "next_up": next_up,
+        "pace": {
+            "hours_per_week": pace.hours_per_week,
+            "standing": "on_track" if pace.on_track else "ahead" if pace.ahead else "behind",
+            "gap_hours": 0 if pace.on_track else pace.gap_hours,
+            "projected_finish": pace.expected_finish,
+        }
+        if pace
+        else None,
+    }

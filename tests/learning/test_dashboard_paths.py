@@ -75,7 +75,9 @@ def test_own_paths_are_listed_beside_followed_curated_paths_with_bar_next_up_and
         f'<h3><a href="{own_path.get_absolute_url()}">My attention plan</a> '
         '<span class="muted">· your path</span></h3>' in section
     )
-    assert f'<h3><a href="{learning_path.get_absolute_url()}">Kernel development</a></h3>' in section
+    assert (
+        f'<h3><a href="{learning_path.get_absolute_url()}">Kernel development</a></h3>' in section
+    )
     bar = element(section, f"bar-path-{own_path.uuid}")
     assert 'class="bar bar--compact"' in bar and "1/2" in bar
     assert catalog["resources"][5].title in element(section, f"next-up-{own_path.uuid}")
@@ -192,7 +194,9 @@ def test_a_dashboard_ticks_query_count_does_not_grow_with_own_paths(
         headers = {"HX-Request": "true"}
         client.post(_tick(resource), {"status": "done", "scope": "dashboard"}, headers=headers)
         with CaptureQueriesContext(connection) as queries:
-            client.post(_tick(resource), {"status": "undone", "scope": "dashboard"}, headers=headers)
+            client.post(
+                _tick(resource), {"status": "undone", "scope": "dashboard"}, headers=headers
+            )
         return len(queries)
 
     one = tick_queries()
