@@ -386,6 +386,12 @@ def _dashboard_paths(*, user, statuses, follows):
     )
 
 
+def _whats_new_block(*, user, statuses, follows, seen):
+    """The dashboard's What's new block: the numbers the What's new page shows as new."""
+    since = whatsnew.page_since(user=user, seen=seen, now=timezone.now())
+    return whatsnew.whats_new_block(statuses=statuses, follows=follows, seen=seen, since=since)
+
+
 @login_required
 def dashboard(request):
     user = request.user
@@ -413,7 +419,7 @@ def dashboard(request):
         "year": progress_selectors.activity_year(user=user),
         "pins": quick.dashboard_pins(user=user, statuses=statuses),
         "followed": _dashboard_paths(user=user, statuses=statuses, follows=follows),
-        "whats_new": whatsnew.whats_new(statuses=statuses, follows=follows, seen=seen, since=seen),
+        "whats_new": _whats_new_block(user=user, statuses=statuses, follows=follows, seen=seen),
         "whats_new_shown_at": timezone.now(),
         "tick_scope": scopes.DASHBOARD,
         "statuses": statuses,
@@ -609,8 +615,8 @@ def progress_set(request, resource_uuid):
             "pins": quick.dashboard_pins(user=request.user, statuses=statuses),
             "followed": _dashboard_paths(user=request.user, statuses=statuses, follows=follows),
             # What's new names the finished sections that gained items: a tick can finish one.
-            "whats_new": whatsnew.whats_new(
-                statuses=statuses, follows=follows, seen=seen, since=seen
+            "whats_new": _whats_new_block(
+                user=request.user, statuses=statuses, follows=follows, seen=seen
             ),
             "whats_new_shown_at": timezone.now(),
         }

@@ -19,8 +19,14 @@ and the paths' published steps, all from the one owner of visibility.
 
 Warm, it costs two queries beyond the learner's statuses and follows (their "seen up to", and
 the page's write of it): the rest is read from the per-version memo.
+
+The dashboard's block (`whats_new_block`) shows the page's "New" numbers, its newest few and its
+new gained sections without building every addition: it reads `_index`, each place's additions
+in date order, built once per content version (tests/learning/test_whats_new_block.py holds it to
+`whats_new`'s numbers).
 """
 
+from bisect import bisect_right
 from collections import defaultdict
 from dataclasses import dataclass, field
 from datetime import datetime, timedelta
@@ -174,7 +180,7 @@ def whats_new(*, statuses, follows: dict, seen: datetime, since: datetime) -> Wh
         additions=sorted(
             additions.values(), key=lambda a: (a.added_at, a.resource.title), reverse=True
         ),
-        sections=_gained_sections(entries, guides_used, structure, statuses, seen),
+        sections=_gained_sections(guides_used, structure, statuses, seen, since),
     )
 
 
@@ -197,24 +203,27 @@ def _guide_places() -> dict[int, Place]:
     return memoized("whats-new-guide-places", build, catalog_selectors.PLACED)
 
 
-def _gained_sections(entries, guides_used, structure, statuses, seen) -> list[GainedSection]:
-    """Sections whose every item but those added was finished, with an added one not finished:
-    the innermost of them (labelled with their ancestors, so a parent is not listed again)."""
-    added_in: dict[int, list[Entry]] = defaultdict(list)
+def _gained_sections(guides_used, structure, statuses, seen, since) -> list[GainedSection]:
+    """Sections whose every item but those added after `since` was finished, with an added one
+    not finished: the innermost of them (labelled with their ancestors, so a parent is not listed
+    again). Each section's additions come from the index, newest first."""
+    added_in: dict[int, tuple] = {}
     sections: dict[int, Section] = {}
-    for entry in entries:
-        if entry.section.guide_id not in guides_used:
-            continue
-        for holder in (entry.section, *entry.section.ancestors):
-            added_in[holder.id].append(entry)
-            sections[holder.id] = holder
+    for section_id, (section, dates, entries) in _index().holders.items():
+        if section.guide_id in guides_used:
+            count = len(dates) - bisect_right(dates, since)
+            if count:
+                added_in[section_id], sections[section_id] = list(entries[:count]), section
+    finished = frozenset().union(
+        *(ids for status, ids in statuses.ids_by_status.items() if status in FINISHED)
+    )
     gained = []
     for section_id, added in added_in.items():
         added_ids = {entry.resource_id for entry in added}
         before = structure.section_resources.get(section_id, frozenset()) - added_ids
-        if not before or any(statuses.get(pk) not in FINISHED for pk in before):
+        if not before or not before <= finished:
             continue  # not finished before the additions
-        if all(statuses.get(pk) in FINISHED for pk in added_ids):
+        if added_ids <= finished:
             continue  # finished again since
         gained.append(
             GainedSection(
@@ -229,3 +238,220 @@ def _gained_sections(entries, guides_used, structure, statuses, seen) -> list[Ga
         (g for g in gained if g.section.id not in outer),
         key=lambda g: (g.section.guide.position, g.section.guide_id, g.section.position),
     )
+
+
+# --- The dashboard's block ---------------------------------------------------------------------
+# The block shows how many resources are new, the newest few and the new gained sections: the
+# page's numbers, without building an Addition for everything added since the learner's "seen up
+# to" (thousands, for a learner who never opened What's new). An index built once per content
+# version keeps each guide's, topic's and path's additions in date order, so a request takes the
+# new ones of the places it uses by bisection and counts them with set unions.
+
+BLOCK_NEWEST = 3  # additions the block names
+
+
+@dataclass(frozen=True)
+class _Timeline:
+    """One place's additions (a guide, a topic or a path), oldest first, ordered as the page ranks
+    them (date, then title): `keys[i]` is (added_at, title), `resource_ids[i]` its resource."""
+
+    keys: tuple
+    resource_ids: tuple
+
+    def since(self, when: datetime) -> int:
+        """The index of the first addition after `when`."""
+        return bisect_right(self.keys, when, key=lambda key: key[0])
+
+
+@dataclass(frozen=True)
+class _Index:
+    guides: dict  # guide id -> _Timeline
+    topics: dict  # topic id -> _Timeline (resources new to the catalog filed under it)
+    paths: dict  # path id -> _Timeline
+    path_resources: dict  # path id -> frozenset of its published resource ids
+    # resource id -> [(order, "guide"|"topic"|"path", place id, added_at, Place, Resource)]: every
+    # addition of it, `order` being the page's (whats_new's) order of its places.
+    placements: dict
+    # section id -> (its tree section, its and its subsections' entries' dates oldest first, the
+    # entries newest first): what a finished section gained (_gained_sections).
+    holders: dict
+
+
+def _index() -> _Index:
+    def build():
+        first = catalog_selectors.first_added()
+        membership = catalog_selectors.topic_membership()
+        guide_places = _guide_places()
+        rows: dict = {"guide": defaultdict(list), "topic": defaultdict(list), "path": {}}
+        placements: dict = defaultdict(list)
+        order = 0
+
+        def place_at(kind, place_id, entry_resource, added_at, place):
+            nonlocal order
+            order += 1
+            rows[kind][place_id].append(((added_at, entry_resource.title), entry_resource.id))
+            placements[entry_resource.id].append(
+                (order, kind, place_id, added_at, place, entry_resource)
+            )
+
+        topic_places: dict = {}
+        held: dict = {}
+        for entry in catalog_selectors.entries_added():  # newest first, as whats_new reads them
+            for holder in (entry.section, *entry.section.ancestors):
+                held.setdefault(holder.id, (holder, []))[1].append(entry)
+            place_at(
+                "guide",
+                entry.section.guide_id,
+                entry.resource,
+                entry.added_at,
+                guide_places[entry.id],
+            )
+            if first.get(entry.resource_id) == entry.added_at:
+                for topic_id in membership.topics_of.get(entry.resource_id, ()):
+                    if topic_id not in topic_places:
+                        topic = membership.topics[topic_id]
+                        topic_places[topic_id] = Place(
+                            "topic", topic.title, topic.get_absolute_url(), topic.title
+                        )
+                    place_at(
+                        "topic", topic_id, entry.resource, entry.added_at, topic_places[topic_id]
+                    )
+        path_resources = {}
+        for path in path_selectors.published_paths():
+            rows["path"][path.id] = []
+            path_resources[path.id] = frozenset(
+                item.resource_id for step in path.ordered_steps for item in step.published_items
+            )
+            for step in path.ordered_steps:
+                place = Place(
+                    "path",
+                    f"{path.title} › {step.title}",
+                    f"{path.get_absolute_url()}#{step.anchor}",
+                    path.title,
+                )
+                for item in step.published_items:
+                    if item.added_at is not None:
+                        place_at("path", path.id, item.resource, item.added_at, place)
+
+        def timelines(kind):
+            return {
+                place_id: _Timeline(
+                    keys=tuple(key for key, _ in sorted(found, key=lambda row: row[0])),
+                    resource_ids=tuple(pk for _, pk in sorted(found, key=lambda row: row[0])),
+                )
+                for place_id, found in rows[kind].items()
+            }
+
+        return _Index(
+            guides=timelines("guide"),
+            topics=timelines("topic"),
+            paths=timelines("path"),
+            path_resources=path_resources,
+            placements=dict(placements),
+            holders={
+                pk: (section, tuple(entry.added_at for entry in reversed(found)), tuple(found))
+                for pk, (section, found) in held.items()
+            },
+        )
+
+    return memoized(
+        "whats-new-index",
+        build,
+        (
+            *catalog_selectors.PLACED,
+            *catalog_selectors.TOPICS,
+            *path_selectors.path_titled_tokens(),
+        ),
+    )
+
+
+@dataclass
+class WhatsNewBlock:
+    """What the dashboard's block shows: the page's "New" numbers and the newest few."""
+
+    seen_up_to: datetime
+    new_count: int  # resources added since "seen up to" to what the learner uses
+    newest: list[Addition]  # the newest BLOCK_NEWEST of them, as the page lists them
+    new_sections: list[GainedSection]  # the page's new gained sections
+
+    @property
+    def anything_new(self) -> bool:
+        return bool(self.new_count or self.new_sections)
+
+
+def whats_new_block(*, statuses, follows: dict, seen: datetime, since: datetime) -> WhatsNewBlock:
+    """The dashboard's block for the learner (their `statuses` and `follows`, read by the caller):
+    the resources new since `seen` and the sections the page (listing from `since`, page_since)
+    marks new. Equal to whats_new(…, seen=seen, since=since)'s new additions and new sections,
+    without building them all. No query when the memo is warm."""
+    index = _index()
+    mine = set(statuses) | set(statuses.noted)
+    structure = catalog_selectors.guide_structure()
+    membership = catalog_selectors.topic_membership()
+    used = {
+        "guide": {
+            pk for pk, held in structure.guide_resources.items() if not held.isdisjoint(mine)
+        },
+        "topic": {pk for pk, held in membership.resources_of.items() if not held.isdisjoint(mine)},
+        "path": {
+            pk
+            for pk, held in index.path_resources.items()
+            if pk in follows or not held.isdisjoint(mine)
+        },
+    }
+    timelines = [
+        timeline
+        for kind, by_place in (
+            ("guide", index.guides),
+            ("topic", index.topics),
+            ("path", index.paths),
+        )
+        for place_id, timeline in by_place.items()
+        if place_id in used[kind]
+    ]
+    new_ids: set = set()
+    latest: dict = {}  # candidate resource id -> its latest (added_at, title) seen in the walks
+    for timeline in timelines:
+        start = timeline.since(seen)
+        new_ids.update(timeline.resource_ids[start:])
+        # A resource among the newest few overall is among the newest few distinct ones of the
+        # place where its latest addition is, and its key there is its own: walking each place's
+        # newest until that many distinct finds every one of them (and no key above its own).
+        distinct: set = set()
+        for at in range(len(timeline.keys) - 1, start - 1, -1):
+            pk = timeline.resource_ids[at]
+            if pk not in distinct:
+                if len(distinct) == BLOCK_NEWEST:
+                    break
+                distinct.add(pk)
+                if pk not in latest or latest[pk] < timeline.keys[at]:
+                    latest[pk] = timeline.keys[at]
+    top = sorted(latest, key=latest.__getitem__, reverse=True)[:BLOCK_NEWEST]
+    newest = [_block_addition(index, pk, used, statuses, seen) for pk in top]
+    sections = _gained_sections(used["guide"], structure, statuses, seen, since)
+    return WhatsNewBlock(
+        seen_up_to=seen,
+        new_count=len(new_ids),
+        newest=newest,
+        new_sections=[gained for gained in sections if gained.is_new],
+    )
+
+
+def _block_addition(index, pk, used, statuses, seen) -> Addition:
+    """The Addition of resource `pk` from its new placements in the places the learner uses."""
+    addition = None
+    for _, kind, place_id, added_at, place, resource in sorted(
+        index.placements[pk], key=lambda row: row[0]
+    ):
+        if place_id not in used[kind] or added_at <= seen:
+            continue
+        if addition is None:
+            addition = Addition(
+                resource=resource, added_at=added_at, status=statuses.get(pk, ""), is_new=True
+            )
+        addition.added_at = max(addition.added_at, added_at)
+        if place not in addition.place_set:
+            addition.place_set.add(place)
+            addition.places.append(place)
+    assert addition is not None  # a candidate has a new placement
+    return addition
