@@ -300,10 +300,21 @@ class NextUpStepOut(Schema):
 
 class NextUpOut(Schema):
     resource: UUID = Field(description="The resource's uuid (set its status under /me/progress).")
-    title: str
+    title: str = Field(description="One of your own resources is named as you named it.")
     url: str = Field(description="Its link; empty for a resource without one (a concept, a book).")
-    page: str = Field(description="Its page on the site.")
+    page: str = Field(description="Its page on the site (one of your own: your list's).")
+    own_resource: int | None = Field(
+        description="Its id in /me/resources when it is one of your own resources, else null."
+    )
     step: NextUpStepOut
+
+    @staticmethod
+    def resolve_page(next_up) -> str:
+        return ResourceBrief.resolve_page(next_up["resource_object"])
+
+    @staticmethod
+    def resolve_own_resource(next_up) -> int | None:
+        return getattr(next_up["resource_object"], "own_pk", None)
 
 
 class PaceOut(Schema):

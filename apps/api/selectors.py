@@ -286,7 +286,7 @@ def path_progress_out(view: PathView) -> dict[str, Any]:
             "resource": item.resource.uuid,
             "title": item.resource.title,
             "url": item.resource.url or "",
-            "page": item.resource.get_absolute_url(),
+            "resource_object": item.resource,  # its page and own id: NextUpOut's resolvers
             "step": {
                 "uuid": step.step.uuid,
                 "position": step.step.position,

@@ -230,3 +230,26 @@ def test_one_paths_queries_are_pinned(api, learner, catalog, follow, own_path, t
     assert _warm(api, f"{LIST}/kernels") == 2 + 2
     # The token, the content tokens, the path (its owner's), its steps and items, the statuses.
     assert _warm(api, f"{V1}/me/paths/{own_path.uuid}/progress") == 2 + 4
+
+
+def test_an_own_resource_next_up_is_named_as_its_owner_named_it(api, client, learner, catalog):
+    """One of the learner's own resources in their path: next up with their title, their list as
+    its page and its id; the page and the dashboard show the same."""
+    from apps.progress.services import own_resource_save
+
+    saved = own_resource_save(
+        user=learner, url="https://example.org/my-notes", title="My kernel notes"
+    )
+    path = path_services.own_path_create(user=learner, title="With my own")
+    path_services.own_item_add(path=path, resource=saved.own.resource)
+    path_services.own_item_add(path=path, resource=catalog["resources"][0])
+    body = api.get(f"{V1}/me/paths/{path.uuid}/progress").json()
+    assert body["total"] == 2 and body["next_up"]["title"] == "My kernel notes"
+    assert body["next_up"]["own_resource"] == saved.own.pk
+    assert body["next_up"]["page"].endswith(f"#own-{saved.own.pk}")
+    assert body["next_up"]["url"] == "https://example.org/my-notes"
+    client.force_login(learner)
+    assert_matches_page(body, client.get(path.get_absolute_url()))
+    dashboard = client.get("/dashboard/").content.decode()
+    assert "My kernel notes" in _element(dashboard, f"next-up-{path.uuid}")
+    assert "0/2" in _element(dashboard, f"bar-path-{path.uuid}")
