@@ -83,6 +83,7 @@ MIDDLEWARE = [
     # Django's BREACH mitigation; outside every middleware that reads or writes the body.
     "django.middleware.gzip.GZipMiddleware",
     "django.contrib.sessions.middleware.SessionMiddleware",  # makes the store, reads nothing yet
+    "django.middleware.locale.LocaleMiddleware",
     # Lets a page read the content token once, however many shared parts it shows.
     "apps.core.content.ContentVersionMiddleware",
     "django.middleware.common.CommonMiddleware",
@@ -294,11 +295,11 @@ FETCH_DEADLINE = env_int("FETCH_DEADLINE", 20)
 FETCH_ALLOW_LOOPBACK = False
 
 # --- I18N -----------------------------------------------------------------------------------
-LANGUAGE_CODE = "en-us"
+LANGUAGE_CODE = "en"
 TIME_ZONE = env_str("TIME_ZONE", "UTC")
-# The interface is English only. Without translation machinery every {% translate %}, plural
-# and date filter is a plain string operation (a tenth of the dashboard's render time).
-USE_I18N = False
+USE_I18N = True
+LANGUAGES = [("en", "English"), ("zh-hans", "简体中文")]
+LOCALE_PATHS = [BASE_DIR / "locale"]
 USE_TZ = True
 
 # --- Static files (whitenoise: compressed, hashed, long-cached) -----------------------------
