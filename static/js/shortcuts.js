@@ -89,12 +89,16 @@ document.addEventListener("htmx:beforeSwap", (event) => {
   }, 0);
 });
 document.addEventListener("htmx:afterRequest", notBusy);
+// The page's language: base.html gives the words on <body data-error-…> (no JavaScript catalog, CSP stays strict).
+function message(name, fallback) {
+  return document.body.dataset[name] || fallback;
+}
 document.addEventListener("htmx:responseError", (event) => {
   const xhr = event.detail.xhr;
   const plain = (xhr.getResponseHeader("Content-Type") || "").startsWith("text/plain");
-  showError(plain && xhr.responseText ? xhr.responseText : "That did not work, and nothing was changed. Reload the page and try again.", event.detail.elt);
+  showError(plain && xhr.responseText ? xhr.responseText : message("errorFailed", "That did not work, and nothing was changed. Reload the page and try again."), event.detail.elt);
 });
-document.addEventListener("htmx:sendError", (event) => showError("The server could not be reached, and nothing was changed. Try again.", event.detail.elt));
+document.addEventListener("htmx:sendError", (event) => showError(message("errorOffline", "The server could not be reached, and nothing was changed. Try again."), event.detail.elt));
 
 // Escape closes an open row menu (progress/includes/status_menu.html) and gives focus back to its toggle.
 document.addEventListener("keydown", (event) => {
