@@ -68,7 +68,15 @@ class MembershipAdmin(SuperuserOnlyAdmin):
 
 @admin.register(GroupInvite)
 class GroupInviteAdmin(SuperuserOnlyAdmin):
-    list_display = ["group", "created_by", "created_at", "expires_at", "uses", "max_uses", "revoked_at"]
+    list_display = [
+        "group",
+        "created_by",
+        "created_at",
+        "expires_at",
+        "uses",
+        "max_uses",
+        "revoked_at",
+    ]
     list_select_related = ["group", "created_by"]
     raw_id_fields = ["group"]
     readonly_fields = ["token", "uses", "revoked_at", "created_by", "created_at"]

@@ -100,7 +100,9 @@ def group_plans(*, group) -> list[Plan]:
     plans = []
     for path in published_paths():
         if path.id in path_ids:
-            resources = _unique(item.resource for step in path_outline(path).steps for item, _ in step.items)
+            resources = _unique(
+                item.resource for step in path_outline(path).steps for item, _ in step.items
+            )
             plans.append(Plan("path", path, resources, frozenset(r.id for r in resources)))
     for guide in guides_with_top_sections():
         if guide.id in guide_ids:
@@ -183,7 +185,9 @@ def group_board(*, viewer: Membership) -> Board:
         for member in members:
             mine = member.pk == viewer.pk
             visible = mine or not member.progress_hidden
-            tally = plan.tally(user=member.user, statuses=statuses[member.user_id]) if visible else None
+            tally = (
+                plan.tally(user=member.user, statuses=statuses[member.user_id]) if visible else None
+            )
             name = member_name(member.user)
             board.rows.append(
                 MemberRow(
@@ -199,7 +203,9 @@ def group_board(*, viewer: Membership) -> Board:
         board.next_up = _next_up(plan, [statuses[member.user_id] for member in shown])
         boards.append(board)
     week_start = week_start_of(timezone.localdate())
-    finishes = _finishes(members=shown, resource_ids=every_id, since=week_start, limit=WEEK_LIMIT + 1)
+    finishes = _finishes(
+        members=shown, resource_ids=every_id, since=week_start, limit=WEEK_LIMIT + 1
+    )
     return Board(
         group=group,
         viewer=viewer,
@@ -248,7 +254,9 @@ def _finish_rows(*, user_ids, resource_ids, since=None, until=None):
         rows = rows.filter(completed_at__gte=since)
     if until is not None:
         rows = rows.filter(completed_at__lt=until)
-    return rows.order_by("-completed_at", "-pk").values_list("user_id", "resource_id", "completed_at")
+    return rows.order_by("-completed_at", "-pk").values_list(
+        "user_id", "resource_id", "completed_at"
+    )
 
 
 def group_week(*, group, since, until) -> tuple[list[Finish], list[PlanBoard]]:

@@ -65,11 +65,7 @@ def group_join(*, invite, user) -> tuple[Membership, bool]:
     existing = Membership.objects.filter(group_id=invite.group_id, user=user).first()
     if existing:
         return existing, False
-    taken = (
-        GroupInvite.objects.usable()
-        .filter(pk=invite.pk)
-        .update(uses=F("uses") + 1)
-    )
+    taken = GroupInvite.objects.usable().filter(pk=invite.pk).update(uses=F("uses") + 1)
     if not taken:
         invite.refresh_from_db()
         raise GroupError(invite.refusal(now=timezone.now()) or _("This invite link is used up."))
@@ -96,7 +92,11 @@ def group_leave(*, membership) -> bool:
     """The member leaves; True when that deleted the group (its owner was its last member)."""
     membership = Membership.objects.select_for_update().get(pk=membership.pk)
     if membership.role == Role.OWNER:
-        if Membership.objects.filter(group_id=membership.group_id).exclude(pk=membership.pk).exists():
+        if (
+            Membership.objects.filter(group_id=membership.group_id)
+            .exclude(pk=membership.pk)
+            .exists()
+        ):
             raise GroupError(
                 _("Hand the group over to another member before you leave: you are its owner.")
             )

@@ -57,9 +57,7 @@ def group_create_view(request):
 def _board(request, membership, status=200):
     board = selectors.group_board(viewer=membership)
     template = "groups/group_detail.html#board" if request.htmx else "groups/group_detail.html"
-    return render(
-        request, template, {"board": board, "group": membership.group}, status=status
-    )
+    return render(request, template, {"board": board, "group": membership.group}, status=status)
 
 
 @never_cache
@@ -104,7 +102,9 @@ def group_activity_view(request, uuid):
         "previous_url": f"{here}?page={page.previous_page_number()}" if page.has_previous() else "",
         "next_url": f"{here}?page={page.next_page_number()}" if page.has_next() else "",
     }
-    template = "groups/group_activity.html#activity" if request.htmx else "groups/group_activity.html"
+    template = (
+        "groups/group_activity.html#activity" if request.htmx else "groups/group_activity.html"
+    )
     return render(request, template, context)
 
 

@@ -110,12 +110,16 @@ def test_a_visitor_signs_up_through_the_link_and_lands_in_the_group(invite, clie
 def test_a_visitor_who_logs_in_lands_on_the_join_page(invite, client, other_learner, password):
     url = reverse("groups:join", args=[invite.token])
     client.get(url)
-    response = client.post(reverse("account_login"), {"login": other_learner.email, "password": password})
+    response = client.post(
+        reverse("account_login"), {"login": other_learner.email, "password": password}
+    )
     assert response.status_code == 302 and response["Location"] == url
     assert not Membership.objects.filter(user=other_learner).exists(), "joining is confirmed"
     client.post(url)
     assert Membership.objects.filter(user=other_learner).exists()
     # The link no longer waits in the session: the next login goes home.
     client.post(reverse("account_logout"))
-    again = client.post(reverse("account_login"), {"login": other_learner.email, "password": password})
+    again = client.post(
+        reverse("account_login"), {"login": other_learner.email, "password": password}
+    )
     assert again["Location"] == "/"

@@ -1,13 +1,13 @@
 """The weekly mail: opted-in members only, the group's week, once per week however often the job
 runs."""
 
-from datetime import datetime, timedelta
+from datetime import timedelta
 
 import pytest
 from django.core import mail
 from django.utils import timezone
 
-from apps.groups.mail import weekly_mails_send, week_ended
+from apps.groups.mail import week_ended, weekly_mails_send
 from apps.groups.models import Membership
 from apps.progress.models import Progress, Status
 from apps.progress.services import progress_set_status
@@ -18,7 +18,9 @@ pytestmark = pytest.mark.django_db
 def _last_week(resource, user):
     progress_set_status(user=user, resource=resource, status=Status.DONE)
     _, start, _ = week_ended(timezone.now())
-    Progress.objects.filter(user=user, resource=resource).update(completed_at=start + timedelta(days=2))
+    Progress.objects.filter(user=user, resource=resource).update(
+        completed_at=start + timedelta(days=2)
+    )
 
 
 def test_the_job_mails_opted_in_members_once_a_week(group, learner, bob, catalog, run_jobs):
