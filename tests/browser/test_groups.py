@@ -49,7 +49,12 @@ def _screens(page, name):
 
 
 def test_owner_invites_a_newcomer_who_signs_up_joins_and_moves_their_bar(
-    page, browser, live_server, learner, learning_path, catalog  # noqa: F811
+    page,
+    browser,
+    live_server,
+    learner,
+    learning_path,
+    catalog,  # noqa: F811
 ):
     errors = []
     page.on("console", lambda m: errors.append(m.text) if m.type == "error" else None)
@@ -127,7 +132,11 @@ def test_owner_invites_a_newcomer_who_signs_up_joins_and_moves_their_bar(
     assert newcomer.evaluate("window.__same_page") is True
     swapped = newcomer.locator("#group-summary").text_content()
     newcomer.reload()
-    assert newcomer.locator("#group-summary").text_content() == swapped == "2 members · 1 showing progress"
+    assert (
+        newcomer.locator("#group-summary").text_content()
+        == swapped
+        == "2 members · 1 showing progress"
+    )
     page.reload()
     expect(page.locator(f"#path-{learning_path.uuid} .group-member__hidden")).to_have_text("hidden")
     expect(bar).to_have_count(0)

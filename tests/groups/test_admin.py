@@ -18,9 +18,12 @@ def test_a_curator_sees_groups_but_not_who_is_in_them(group, curator):
     assert listing.status_code == 200 and "Kernel club" in listing.content.decode()
     detail = client.get(reverse("admin:groups_studygroup_change", args=[group.pk]))
     assert detail.status_code == 200
-    assert client.post(
-        reverse("admin:groups_studygroup_change", args=[group.pk]), {"name": "Renamed"}
-    ).status_code == 403
+    assert (
+        client.post(
+            reverse("admin:groups_studygroup_change", args=[group.pk]), {"name": "Renamed"}
+        ).status_code
+        == 403
+    )
     for name in ("membership", "groupinvite"):
         assert client.get(reverse(f"admin:groups_{name}_changelist")).status_code == 403
 
