@@ -53,7 +53,7 @@ def test_owner_invites_a_newcomer_who_signs_up_joins_and_moves_their_bar(
     browser,
     live_server,
     learner,
-    learning_path,
+    learning_path,  # noqa: F811
     catalog,  # noqa: F811
 ):
     errors = []
