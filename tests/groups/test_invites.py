@@ -123,3 +123,20 @@ def test_a_visitor_who_logs_in_lands_on_the_join_page(invite, client, other_lear
         reverse("account_login"), {"login": other_learner.email, "password": password}
     )
     assert again["Location"] == "/"
+
+
+def test_another_groups_owner_cannot_reach_this_groups_links_or_members(
+    invite, other_learner, eve_client, bob
+):
+    theirs = services.group_create(user=other_learner, name="Eve's club")
+    revoke = reverse("groups:invite-revoke", args=[theirs.uuid, invite.pk])
+    assert eve_client.post(revoke).status_code == 404
+    member = Membership.objects.get(user=bob)
+    for name in ("member-remove", "member-owner"):
+        assert (
+            eve_client.post(reverse(f"groups:{name}", args=[theirs.uuid, member.pk])).status_code
+            == 404
+        )
+    invite.refresh_from_db()
+    assert invite.revoked_at is None
+    assert Membership.objects.get(user=bob).group == invite.group and not member.is_owner
