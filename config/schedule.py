@@ -20,4 +20,6 @@ SCHEDULE = [
     # The curator inbox: feeds found in resources not yet examined, and feeds due to be read.
     ("*/30 * * * *", "apps.inbox.tasks.discover_feeds"),
     ("15 * * * *", "apps.inbox.tasks.read_due_feeds"),
+    # Study groups' weekly mail (members who asked for it), Monday morning: one per member per week.
+    ("5 7 * * 1", "apps.groups.tasks.send_weekly_mails"),
 ]

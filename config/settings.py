@@ -70,6 +70,7 @@ LOCAL_APPS = [
     "apps.progress",
     "apps.paths",
     "apps.learning",
+    "apps.groups",
     "apps.curation",
     "apps.inbox",
     "apps.api",

@@ -11,6 +11,7 @@ urlpatterns = [
     path("", include("apps.core.urls")),
     path("", include("apps.progress.urls")),
     path("", include("apps.paths.urls")),
+    path("", include("apps.groups.urls")),
     path("", include("apps.learning.urls")),
     path("", include("apps.catalog.urls")),
 ]

@@ -8,6 +8,8 @@ from django.conf import settings
 from django.contrib.auth import SESSION_KEY, get_user_model
 from django.db import transaction
 
+from apps.groups.services import groups_account_closing
+
 
 def preferences_save(*, user, time_zone: str):
     """Store the learner's time zone ("" for their browser's); `time_zone` is a checked name."""
@@ -42,6 +44,7 @@ def account_delete(*, user) -> None:
                 "You are the only administrator. Make someone else an administrator "
                 "before deleting your account, or this instance has nobody to run it."
             )
+    groups_account_closing(user=user)  # a group they own goes to another member
     SocialAccount.objects.filter(user=user).delete()
     EmailAddress.objects.filter(user=user).delete()
     _sessions_delete(user=user)

@@ -21,6 +21,14 @@ NAV_SECTIONS = {
     "topic-detail": "topics",
     "path-list": "paths",
     "path-detail": "paths",
+    "group-list": "groups",
+    "group-create": "groups",
+    "group-detail": "groups",
+    "group-activity": "groups",
+    "group-settings": "groups",
+    "group-edit": "groups",
+    "group-invites": "groups",
+    "group-members": "groups",
 }
 
 
@@ -54,6 +62,7 @@ def _layout(
         "search": reverse("learning:search"),
         "catalog_feed": reverse("catalog:feed"),
         "whats_new": reverse("learning:whats-new"),
+        "groups": reverse("groups:group-list"),
         "account": reverse("accounts:account"),
         "login": reverse("account_login"),
         "logout": reverse("account_logout"),

@@ -113,6 +113,23 @@ def statuses_for(*, user) -> Statuses:
     return statuses
 
 
+def statuses_of_learners(*, user_ids, resource_ids) -> dict[int, Statuses]:
+    """{user_id: Statuses} of several learners, over `resource_ids` only, in one query whatever
+    their number (a study group's board). Notes are not read: nothing shared with others says
+    whether a learner has one."""
+    by_user = {user_id: Statuses() for user_id in user_ids}
+    rows = (
+        Progress.objects.filter(user_id__in=list(by_user), resource_id__in=list(resource_ids))
+        .exclude(status=Status.NOT_STARTED)
+        .order_by()
+        .values_list("user_id", "resource_id", "status")
+    )
+    for user_id, resource_id, status in rows:
+        if shown := Status.shown(status):
+            by_user[user_id][resource_id] = shown
+    return by_user
+
+
 def progress_row(*, user, resource) -> Progress | None:
     """The learner's row for one resource, if any."""
     return Progress.objects.filter(user=user, resource=resource).first()
@@ -129,13 +146,18 @@ def guide_tallies(*, guide, statuses, holding=None) -> GuideTally:
     With `holding` (a resource id), only the sections whose subtree holds that resource."""
     structure = guide_structure()
     return GuideTally(
-        tally=Tally.of(structure.guide_resources.get(guide.id, ()), statuses),
+        tally=guide_tally(guide=guide, statuses=statuses),
         sections={
             section_id: Tally.of(structure.section_resources[section_id], statuses)
             for section_id in structure.guide_sections.get(guide.id, ())
             if holding is None or holding in structure.section_resources[section_id]
         },
     )
+
+
+def guide_tally(*, guide, statuses) -> Tally:
+    """The guide's own bar: over its visible resources, for the learner's `statuses`."""
+    return Tally.of(guide_structure().guide_resources.get(guide.id, ()), statuses)
 
 
 def overall_tally(*, statuses) -> Tally:

@@ -84,7 +84,10 @@ def test_curator_sees_the_catalog_but_not_users_groups_or_progress(curator_clien
     assert "catalog" in app_labels
     # and curation's own lists: the link checks (they may change resources: they may check them),
     # the pending syncs and the sources' last fetches (they may sync guides)
-    assert app_labels <= {*permissions_module.CURATOR_APP_LABELS, "curation"}
+    # and that study groups exist (read-only; who is in them is for superusers: tests/groups)
+    assert app_labels <= {*permissions_module.CURATOR_APP_LABELS, "curation", "groups"}
+    groups = next(app for app in response.context["app_list"] if app["app_label"] == "groups")
+    assert [model["object_name"] for model in groups["models"]] == ["StudyGroup"]
     curation = next(app for app in response.context["app_list"] if app["app_label"] == "curation")
     assert [model["object_name"] for model in curation["models"]] == [
         "LinkCheckRun",
