@@ -250,6 +250,9 @@ MFA_PASSKEY_LOGIN_ENABLED = True
 MFA_PASSKEY_SIGNUP_ENABLED = env_bool("MFA_PASSKEY_SIGNUP_ENABLED", False)
 ACCOUNT_EMAIL_VERIFICATION_BY_CODE_ENABLED = MFA_PASSKEY_SIGNUP_ENABLED
 MFA_TOTP_ISSUER = SITE_NAME
+# A code from the step before or after is accepted too: phone clocks drift, and a code typed in
+# its last seconds arrives in the next step.
+MFA_TOTP_TOLERANCE = 1
 # fido2 refuses an origin that is not HTTPS (http://localhost included, in some versions): for a
 # local trial over plain HTTP only; production refuses to start with it.
 MFA_WEBAUTHN_ALLOW_INSECURE_ORIGIN = env_bool("MFA_WEBAUTHN_ALLOW_INSECURE_ORIGIN", False)
