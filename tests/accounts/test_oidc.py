@@ -135,3 +135,56 @@ def test_the_settings_helper_refuses_a_bad_url_or_id(provider_id, server_url):
         oidc_provider_settings(
             provider_id=provider_id, name="X", server_url=server_url, client_id="i", secret="s"
         )
+
+
+# --- settings.py from the environment (a fresh interpreter each, production settings) ---------
+
+OIDC_DUMP = (
+    "import json; from django.conf import settings; "
+    "print(json.dumps([settings.SOCIALACCOUNT_PROVIDERS.get('openid_connect'), "
+    "settings.SECURE_CSP['form-action']]))"
+)
+OIDC_ENV = {
+    "OIDC_PROVIDER_NAME": "Keycloak",
+    "OIDC_SERVER_URL": "https://sso.example.com/realms/myrealm/",
+    "OIDC_CLIENT_ID": "syllabus",
+    "OIDC_CLIENT_SECRET": "s3cret",
+}
+
+
+def test_the_oidc_variables_configure_the_provider_and_the_csp():
+    import json
+
+    from tests.core.test_production_settings import SECRET, run_python
+
+    result = run_python(OIDC_DUMP, DEBUG="false", SECRET_KEY=SECRET, **OIDC_ENV)
+    entry, form_action = json.loads(result.stdout)
+    app = entry["APPS"][0]
+    assert app["provider_id"] == "sso" and app["name"] == "Keycloak"
+    assert app["client_id"] == "syllabus" and app["secret"] == "s3cret"
+    assert app["settings"]["server_url"] == "https://sso.example.com/realms/myrealm"
+    assert app["settings"]["oauth_pkce_enabled"] is True
+    assert "https://sso.example.com" in form_action
+
+
+def test_without_all_four_oidc_variables_nothing_is_configured():
+    import json
+
+    from tests.core.test_production_settings import SECRET, run_python
+
+    partial = {k: v for k, v in OIDC_ENV.items() if k != "OIDC_CLIENT_SECRET"}
+    result = run_python(OIDC_DUMP, DEBUG="false", SECRET_KEY=SECRET, **partial)
+    entry, form_action = json.loads(result.stdout)
+    assert entry is None and "https://sso.example.com" not in form_action
+
+
+def test_production_refuses_webauthns_insecure_origin():
+    from tests.core.test_production_settings import SECRET, run_python
+
+    result = run_python(
+        "print('started')",
+        DEBUG="false",
+        SECRET_KEY=SECRET,
+        MFA_WEBAUTHN_ALLOW_INSECURE_ORIGIN="true",
+    )
+    assert result.returncode != 0 and "MFA_WEBAUTHN_ALLOW_INSECURE_ORIGIN" in result.stderr
