@@ -60,6 +60,10 @@ THIRD_PARTY_APPS = [
     "allauth.account",
     "allauth.socialaccount",
     "allauth.socialaccount.providers.github",
+    # Any OpenID Connect server (Authentik, Keycloak, Authelia, Pocket ID): OIDC_* below.
+    "allauth.socialaccount.providers.openid_connect",
+    # Second factors (authenticator app, recovery codes) and passkeys: MFA_* below.
+    "allauth.mfa",
     # Installed so that the API's docs page serves Swagger UI from our static files, never a CDN.
     "ninja",
 ]
@@ -218,6 +222,50 @@ if GITHUB_CLIENT_ID and GITHUB_CLIENT_SECRET:
         "APPS": [{"client_id": GITHUB_CLIENT_ID, "secret": GITHUB_CLIENT_SECRET}],
         "SCOPE": ["user:email"],
     }
+# One OpenID Connect server, configured like GitHub: its button shows when all four are set. Its
+# callback is SITE_URL/accounts/oidc/<OIDC_PROVIDER_ID>/login/callback/.
+OIDC_PROVIDER_ID = env_str("OIDC_PROVIDER_ID", "sso")
+OIDC_PROVIDER_NAME = env_str("OIDC_PROVIDER_NAME")
+OIDC_SERVER_URL = env_str("OIDC_SERVER_URL").rstrip("/")
+OIDC_CLIENT_ID = env_str("OIDC_CLIENT_ID")
+OIDC_CLIENT_SECRET = env_str("OIDC_CLIENT_SECRET")
+_oidc_form_action = []
+if OIDC_PROVIDER_NAME and OIDC_SERVER_URL and OIDC_CLIENT_ID and OIDC_CLIENT_SECRET:
+    from config.oidc import oidc_provider_settings
+
+    SOCIALACCOUNT_PROVIDERS["openid_connect"], _oidc_form_action = oidc_provider_settings(
+        provider_id=OIDC_PROVIDER_ID,
+        name=OIDC_PROVIDER_NAME,
+        server_url=OIDC_SERVER_URL,
+        client_id=OIDC_CLIENT_ID,
+        secret=OIDC_CLIENT_SECRET,
+    )
+
+# Second factors and passkeys (allauth.mfa): an authenticator app with recovery codes, and
+# passkeys, which sign in (and sign up) without a password. A passkey is bound to the host name
+# the browser reached (one of ALLOWED_HOSTS): serve the site under one name, over HTTPS or at
+# http://localhost (browsers refuse WebAuthn elsewhere, and on a bare IP address).
+MFA_SUPPORTED_TYPES = ["totp", "recovery_codes", "webauthn"]
+MFA_PASSKEY_LOGIN_ENABLED = True
+# Signing up with a passkey alone (no password) needs allauth's emailed code, not a link, to
+# confirm the address in the same browser: turning it on switches every confirmation to a code.
+MFA_PASSKEY_SIGNUP_ENABLED = env_bool("MFA_PASSKEY_SIGNUP_ENABLED", False)
+ACCOUNT_EMAIL_VERIFICATION_BY_CODE_ENABLED = MFA_PASSKEY_SIGNUP_ENABLED
+MFA_TOTP_ISSUER = SITE_NAME
+# A code from the step before or after is accepted too: phone clocks drift, and a code typed in
+# its last seconds arrives in the next step.
+MFA_TOTP_TOLERANCE = 1
+# fido2 refuses an origin that is not HTTPS (http://localhost included, in some versions): for a
+# local trial over plain HTTP only; production refuses to start with it.
+MFA_WEBAUTHN_ALLOW_INSECURE_ORIGIN = env_bool("MFA_WEBAUTHN_ALLOW_INSECURE_ORIGIN", False)
+if MFA_WEBAUTHN_ALLOW_INSECURE_ORIGIN and not DEBUG:
+    raise ImproperlyConfigured(
+        "MFA_WEBAUTHN_ALLOW_INSECURE_ORIGIN is for local development over plain HTTP (DEBUG=true); "
+        "unset it and serve the site over HTTPS."
+    )
+# Curators and admins need a second factor (authenticator app or passkey) before any admin page:
+# apps.curation's admin site sends one without to set it up. Off by default: see README.
+REQUIRE_MFA_FOR_STAFF = env_bool("REQUIRE_MFA_FOR_STAFF", False)
 
 # --- Email ----------------------------------------------------------------------------------
 EMAIL_URL = env_str("EMAIL_URL", "console://")
@@ -334,7 +382,8 @@ SECURE_CSP = {
     "img-src": [CSP.SELF, "data:"],
     "font-src": [CSP.SELF],
     "connect-src": [CSP.SELF],
-    "form-action": [CSP.SELF, "https://github.com"],
+    # A sign-in form posts to us and is redirected to the provider: browsers check the redirect.
+    "form-action": [CSP.SELF, "https://github.com", *_oidc_form_action],
     "frame-ancestors": [CSP.NONE],
     "base-uri": [CSP.NONE],
     "object-src": [CSP.NONE],
@@ -386,12 +435,13 @@ PERMISSIONS_POLICY = ", ".join(
         "midi",
         "payment",
         "picture-in-picture",
-        "publickey-credentials-get",
         "screen-wake-lock",
         "usb",
         "xr-spatial-tracking",
     )
 )
+# Passkeys (allauth.mfa): WebAuthn on our own pages, never in a frame from elsewhere.
+PERMISSIONS_POLICY += ", publickey-credentials-create=(self), publickey-credentials-get=(self)"
 # GitHub's sign-in URLs answer 404, not 500, when GitHub is not configured.
 SOCIALACCOUNT_ADAPTER = "apps.accounts.adapters.SocialAccountAdapter"
 if not DEBUG and SESSION_COOKIE_SECURE:

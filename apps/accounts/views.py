@@ -9,6 +9,7 @@ a user id, so nobody can reach anyone else's account through them.
 from allauth.account.models import EmailAddress
 from allauth.account.views import SignupView
 from allauth.core import ratelimit
+from allauth.mfa.models import Authenticator
 from django.contrib import messages
 from django.contrib.auth import logout
 from django.contrib.auth.decorators import login_required
@@ -25,6 +26,7 @@ from django.views.decorators.http import require_GET, require_POST
 from apps.accounts import profiles, ratelimits, services, timezones
 from apps.accounts.forms import AccountDeleteForm, PublicProfileForm, TimeZoneForm
 from apps.accounts.models import Invite, PublicProfile
+from apps.core import security
 from apps.learning.models import WhatsNewSeen
 from apps.paths.selectors import followed_paths_export
 from apps.progress import exports
@@ -43,6 +45,10 @@ def _render_account(request, *, delete_form, time_zone_form=None, status=200):
         ),
         "delete_form": delete_form,
         "public_profile": PublicProfile.objects.filter(user=request.user).first(),
+        "authenticator_types": set(
+            Authenticator.objects.filter(user=request.user).values_list("type", flat=True)
+        ),
+        "mfa_required": security.staff_second_factor_required(request.user),
     }
     return render(request, "accounts/account.html", context, status=status)
 

@@ -33,7 +33,7 @@ def test_curator_renames_a_resource_and_learners_see_the_new_title(page, live_se
     page.wait_for_url(f"{live_server.url}/accounts/login/**")
     page.get_by_label("Email").fill("cora@example.com")
     page.get_by_label("Password").fill(PASSWORD)
-    page.get_by_role("button", name="Sign In").click()
+    page.get_by_role("button", name="Sign in", exact=True).click()
     page.wait_for_url(f"{live_server.url}/admin/")
     assert page.get_by_role("link", name="Resources").first.is_visible()
     assert page.get_by_role("link", name="Users").count() == 0

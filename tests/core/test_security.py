@@ -251,6 +251,9 @@ def test_every_response_has_a_permissions_policy(client):
     for url in (reverse("learning:home"), "/healthz", "/no-such-page/"):
         policy = client.get(url)["Permissions-Policy"]
         assert "camera=()" in policy and "geolocation=()" in policy and "microphone=()" in policy
+        # Passkeys (allauth.mfa) on our own pages only, never from a frame of another site.
+        assert "publickey-credentials-get=(self)" in policy
+        assert "publickey-credentials-create=(self)" in policy
 
 
 # --- found by the malformed-input test -------------------------------------------------------

@@ -9,9 +9,14 @@ last fetches (``syncs``), are registered by the site itself: this package is imp
 site is being built, so it cannot register on ``admin.site``.
 """
 
-from allauth.account.decorators import secure_admin_login
-from django.contrib import admin
+from functools import update_wrapper
 
+from allauth.account.decorators import secure_admin_login
+from django.contrib import admin, messages
+from django.shortcuts import redirect
+from django.utils.translation import gettext as _
+
+from apps.core import security
 from apps.core.admin_autocomplete import LabelledAutocompleteJsonView
 
 
@@ -36,6 +41,25 @@ class CurationAdminSite(admin.AdminSite):
         # rules: the admin's own login view only ever sees a signed-in user (or sends the
         # visitor to allauth's).
         return secure_admin_login(super().login)(request, extra_context)
+
+    def admin_view(self, view, cacheable=False):
+        """Every admin page and curator action (ModelAdmins' and our own URLs all come through
+        here): with REQUIRE_MFA_FOR_STAFF, staff without a second factor are sent to set one up."""
+        inner = super().admin_view(view, cacheable)
+
+        def guarded(request, *args, **kwargs):
+            if security.staff_second_factor_missing(request.user):
+                messages.warning(
+                    request,
+                    _(
+                        "Curators and admins need a second factor on this site: add an "
+                        "authenticator app or a passkey, then open the admin again."
+                    ),
+                )
+                return redirect("mfa_index")
+            return inner(request, *args, **kwargs)
+
+        return update_wrapper(guarded, inner)
 
     def autocomplete_view(self, request):
         # Results labelled by their ModelAdmin (a section with its guide and parents).
