@@ -64,9 +64,11 @@ def progress_import(request):
             form.add_error(None, str(exc))
         else:
             if request.POST.get("confirm") == "1" and plan.anything_to_apply:
-                import_apply(user=request.user, plan=plan)
+                told = import_apply(user=request.user, plan=plan)
                 count = len(plan.changes)
                 messages.success(request, f"Imported: {count} resource{pluralize(count)} updated.")
+                for note in told:
+                    messages.warning(request, note)
                 return redirect("learning:dashboard")
             form = ImportForm(initial={"text": content})
     return render(request, "progress/import.html", {"form": form, "plan": plan})
