@@ -90,7 +90,8 @@ class ImportPlan:
 
     @property
     def anything_to_apply(self):
-        return bool(self.changes or self.followed_paths or self.own or self.account_lines)
+        # (the followed paths that are not followed yet are among account_lines)
+        return bool(self.changes or self.own or self.account_lines)
 
 
 @dataclass
@@ -419,7 +420,7 @@ def _plan_json(user, content):
 
 
 # The parts of an account export the layers above progress restore (account_data_checked).
-ACCOUNT_KEYS = ("own_paths", "pins", "whats_new_seen_up_to")
+ACCOUNT_KEYS = ("followed_paths", "own_paths", "pins", "whats_new_seen_up_to")
 
 
 MAX_OWN_RESOURCES = 10_000
