@@ -155,11 +155,17 @@ def own_paths_check(items) -> list[PlannedPath]:
         published = item.get("published", False)
         if not isinstance(published, bool) or (published and not slug):
             raise OwnPathsInvalid(
-                _("%(where)s: “published” must be true or false, and a published path needs a link.")
+                _(
+                    "%(where)s: “published” must be true or false, and a published path needs a link."
+                )
                 % {"where": where}
             )
         created_at = item.get("created_at")
-        created = parse_datetime(created_at) if isinstance(created_at, str) and len(created_at) <= 64 else None
+        created = (
+            parse_datetime(created_at)
+            if isinstance(created_at, str) and len(created_at) <= 64
+            else None
+        )
         if created is None or created.tzinfo is None:
             raise OwnPathsInvalid(
                 _("%(where)s: “created_at” must be an ISO date-time with its offset.")
@@ -264,9 +270,7 @@ def _resolver(user, planned):
         alias: resource.id
         for alias, resource in ResourceAlias.objects.survivors(uuids - set(by_uuid)).items()
     }
-    catalog = dict(
-        visible_resources().filter(url_key__in=keys).values_list("url_key", "id")
-    )
+    catalog = dict(visible_resources().filter(url_key__in=keys).values_list("url_key", "id"))
     own = dict(
         OwnResource.objects.filter(user=user, resource__url_key__in=keys).values_list(
             "resource__url_key", "resource_id"
@@ -292,9 +296,7 @@ def own_paths_restore(*, user, planned) -> tuple[dict, list[str]]:
     existing = _existing(user, planned)
     resolve = _resolver(user, planned)
     wanted_uuids = [path.uuid for path in planned if path.uuid]
-    taken_uuids = set(
-        OwnPath.objects.filter(uuid__in=wanted_uuids).values_list("uuid", flat=True)
-    )
+    taken_uuids = set(OwnPath.objects.filter(uuid__in=wanted_uuids).values_list("uuid", flat=True))
     slugs = [path.slug for path in planned if path.slug]
     taken_slugs = set(OwnPath.objects.filter(slug__in=slugs).values_list("slug", flat=True))
     sources = dict(
@@ -356,9 +358,7 @@ def own_paths_restore(*, user, planned) -> tuple[dict, list[str]]:
                 if resource_id in kept:  # two items merged into one resource since
                     continue
                 kept.add(resource_id)
-                items.append(
-                    OwnStepItem(step=step, resource_id=resource_id, position=len(kept))
-                )
+                items.append(OwnStepItem(step=step, resource_id=resource_id, position=len(kept)))
         OwnStepItem.objects.bulk_create(items)
         if missing:
             notes.append(

@@ -280,9 +280,7 @@ def test_a_malformed_account_file_is_refused_whole_with_a_message(
     assert _state(learner) == before
 
 
-def test_a_failure_while_restoring_changes_nothing(
-    learner, learner_client, ada_data, monkeypatch
-):
+def test_a_failure_while_restoring_changes_nothing(learner, learner_client, ada_data, monkeypatch):
     data = _export(learner_client)
     fresh = UserFactory(email="fresh@example.com")
 
@@ -335,7 +333,9 @@ def test_the_export_reads_a_fixed_number_of_queries_however_many_paths_and_steps
                 for resource in catalog["resources"][:3]:
                     own_item_add(path=path, resource=resource, step=step)
             pin_set(user=learner, pinned=True, own_path=path)
-            own_resource_save(user=learner, url=f"https://example.org/{len(str(path.uuid))}/{index}")
+            own_resource_save(
+                user=learner, url=f"https://example.org/{len(str(path.uuid))}/{index}"
+            )
 
     grow(1)
     _queries(learner_client)  # warm: a new link moves the content version, read once

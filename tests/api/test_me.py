@@ -6,10 +6,10 @@ import json
 from datetime import timedelta
 
 import pytest
-from django.urls import reverse
 from django.db import connection
 from django.test import Client
 from django.test.utils import CaptureQueriesContext
+from django.urls import reverse
 from django.utils import timezone
 
 from apps.api.models import ApiToken
@@ -142,7 +142,9 @@ def test_the_export_is_the_sites_own_document(api, learner, catalog):
     )
 
 
-def test_the_export_with_own_resources_is_the_sites_own_bytes(api, learner, learner_client, catalog):
+def test_the_export_with_own_resources_is_the_sites_own_bytes(
+    api, learner, learner_client, catalog
+):
     from apps.progress.services import own_resource_save
 
     own_resource_save(
@@ -160,7 +162,10 @@ def test_the_export_with_own_resources_is_the_sites_own_bytes(api, learner, lear
         assert mine.content == site.content and own_mark in site.content
     site = learner_client.get(reverse("progress:export", args=["json"])).json()
     mine = api.get(f"{V1}/me/export").json()
-    assert mine["own_resources"] == site["own_resources"] and mine["own_resources"][0]["author"] == "@me"
+    assert (
+        mine["own_resources"] == site["own_resources"]
+        and mine["own_resources"][0]["author"] == "@me"
+    )
     assert {k: v for k, v in mine.items() if k != "exported_at"} == {
         k: v for k, v in site.items() if k != "exported_at"
     }
