@@ -65,10 +65,22 @@ def progress_import(request):
         else:
             if request.POST.get("confirm") == "1" and plan.anything_to_apply:
                 told = import_apply(user=request.user, plan=plan)
-                count = len(plan.changes)
-                messages.success(request, f"Imported: {count} resource{pluralize(count)} updated.")
+                messages.success(request, _imported(plan))
                 for note in told:
                     messages.warning(request, note)
                 return redirect("learning:dashboard")
             form = ImportForm(initial={"text": content})
     return render(request, "progress/import.html", {"form": form, "plan": plan})
+
+
+def _imported(plan) -> str:
+    """What an applied import did, in one sentence."""
+    count, own = len(plan.changes), len(plan.own)
+    parts = [f"{count} resource{pluralize(count)} updated"] if count or not own else []
+    if own:
+        parts.append(f"{own} own resource{pluralize(own)} saved or updated")
+    if plan.account_lines:
+        parts.append("your paths, pins and What's new as the preview said")
+    return (
+        "Imported: " + ", ".join(parts[:-1]) + (" and " if len(parts) > 1 else "") + parts[-1] + "."
+    )
