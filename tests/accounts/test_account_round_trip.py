@@ -236,6 +236,13 @@ def _path(**changes):
 
 BAD = [
     ({"own_paths": "nope"}, "“own_paths” must be a list"),
+    ({"own_paths": [_path()] * 1001}, "at most 1000 paths"),
+    ({"pins": [{"guide": "g"}] * 1001}, "at most 1000 pins"),
+    ({"own_paths": [_path(description="x\x00")]}, "without NUL"),
+    (
+        {"own_paths": [_path(steps=[{"title": "s", "items": [{"url": "\x00"}]}])]},
+        "without NUL",
+    ),
     ({"own_paths": [_path(title="a\x00b")]}, "without NUL"),
     ({"own_paths": [_path(title="")]}, "has no title"),
     ({"own_paths": [_path(title="x" * 201)]}, "at most 200 characters"),
