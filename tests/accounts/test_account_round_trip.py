@@ -72,7 +72,7 @@ def ada_data(learner, other_learner, catalog):
     own_item_add(path=plan, resource=r[0], step=first)
     own_item_add(path=plan, resource=r[1], step=first)
     # an own resource in a path (the items reference it by its link)
-    OwnStepItem.objects.create(step=first, resource=own_a.resource, position=3)
+    own_item_add(path=plan, resource=own_a.resource, step=first)
     second = own_step_add(path=plan, title="More")
     own_item_add(path=plan, resource=r[2], step=second)
     copy = own_path_copy(user=learner, source=eves)
