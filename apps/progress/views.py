@@ -6,8 +6,8 @@ from django.contrib import messages
 from django.contrib.auth.decorators import login_required
 from django.http import HttpResponse, JsonResponse
 from django.shortcuts import redirect, render
-from django.template.defaultfilters import pluralize
 from django.utils import timezone
+from django.utils.translation import gettext, ngettext
 from django.views.decorators.http import require_GET, require_http_methods
 
 from apps.progress import exports
@@ -74,13 +74,23 @@ def progress_import(request):
 
 
 def _imported(plan) -> str:
-    """What an applied import did, in one sentence."""
+    """What an applied import did: a sentence for each kind of thing it wrote."""
     count, own = len(plan.changes), len(plan.own)
-    parts = [f"{count} resource{pluralize(count)} updated"] if count or not own else []
+    said = [
+        ngettext(
+            "Imported: %(count)s resource updated.", "Imported: %(count)s resources updated.", count
+        )
+        % {"count": count}
+    ]
     if own:
-        parts.append(f"{own} own resource{pluralize(own)} saved or updated")
+        said.append(
+            ngettext(
+                "%(count)s own resource saved or updated.",
+                "%(count)s own resources saved or updated.",
+                own,
+            )
+            % {"count": own}
+        )
     if plan.account_lines:
-        parts.append("your paths, pins and What's new as the preview said")
-    return (
-        "Imported: " + ", ".join(parts[:-1]) + (" and " if len(parts) > 1 else "") + parts[-1] + "."
-    )
+        said.append(gettext("Your paths, pins and What's new are as the preview said."))
+    return " ".join(said)

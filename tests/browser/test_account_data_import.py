@@ -52,8 +52,8 @@ def test_an_account_file_brings_own_paths_and_pins_into_a_fresh_account(
     expect(preview).not_to_contain_text("Nothing to change")
     page.get_by_role("button", name="Apply the import").click()
     expect(page.get_by_role("status")).to_contain_text(
-        "Imported: 1 own resource saved or updated and your paths, pins and What's new "
-        "as the preview said."
+        "Imported: 0 resources updated. 1 own resource saved or updated. Your paths, pins and "
+        "What's new are as the preview said."
     )
 
     # Ada still has the link: Fresh's copy comes back unpublished, and says so.

@@ -6,6 +6,9 @@ import csv
 import io
 
 import pytest
+from django.db import connection
+from django.test.utils import CaptureQueriesContext
+from django.urls import reverse
 
 from apps.progress.exports import CSV_COLUMNS, progress_csv, progress_markdown
 from apps.progress.imports import ProgressImportError, import_apply, import_plan
@@ -169,3 +172,28 @@ def test_an_empty_csv_or_header_only_is_a_message_not_a_crash(learner):
         import_plan(user=learner, content="resource,")
     plan = import_plan(user=learner, content=_csv())
     assert not plan.anything_to_apply
+
+
+@pytest.mark.parametrize("fmt", ["csv", "md", "json"])
+def test_the_export_reads_a_fixed_number_of_queries_however_many_own_resources(
+    learner, learner_client, fmt
+):
+    url = reverse("progress:export", args=[fmt])
+
+    def queries():
+        with CaptureQueriesContext(connection) as captured:
+            assert learner_client.get(url).status_code == 200
+        return len(captured)
+
+    def save(start, n):
+        for index in range(start, start + n):
+            own_resource_save(
+                user=learner, url=f"https://example.org/n/{index}", title=f"N{index}", status="done"
+            )
+
+    save(0, 1)
+    queries()  # warm: a new link moves the content version, read once
+    one = queries()
+    save(1, 20)
+    queries()
+    assert queries() == one
