@@ -8,6 +8,7 @@ file this module cannot read is refused before anything is written.
 """
 
 from django.dispatch import receiver
+from django.utils import timezone
 from django.utils.dateparse import parse_datetime
 from django.utils.translation import gettext as _
 from django.utils.translation import ngettext
@@ -59,8 +60,12 @@ def _pins_check(items) -> list[tuple[str, str, object]]:
         )
     pins = []
     for number, item in enumerate(items, start=1):
-        kinds = [kind for kind in ("guide", "path", "own_path") if kind in (item or {})]
-        if not isinstance(item, dict) or len(kinds) != 1 or not isinstance(item[kinds[0]], str):
+        kinds = (
+            [kind for kind in ("guide", "path", "own_path") if kind in item]
+            if isinstance(item, dict)
+            else []
+        )
+        if len(kinds) != 1 or not isinstance(item[kinds[0]], str):
             raise ProgressImportError(
                 _("Pin %(number)s names no guide, path or own path; nothing was imported.")
                 % {"number": number}
@@ -92,6 +97,8 @@ def _read(data):
     pins = _pins_check(data.get("pins"))
     seen = data.get("whats_new_seen_up_to")
     seen_at = _moment(seen)
+    if seen_at is not None:  # never past now: what is added later is new to them
+        seen_at = min(seen_at, timezone.now())
     if seen is not None and seen_at is None:
         raise ProgressImportError(
             _("“whats_new_seen_up_to” is not an ISO date-time; nothing was imported.")

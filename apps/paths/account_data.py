@@ -9,9 +9,11 @@ learner's own resource of its link (the same file restores those first).
 """
 
 from dataclasses import dataclass, field
+from datetime import UTC, datetime
 from uuid import UUID
 
 from django.db.models import Prefetch
+from django.utils import timezone
 from django.utils.dateparse import parse_datetime
 from django.utils.text import slugify
 from django.utils.translation import gettext as _
@@ -21,6 +23,7 @@ from apps.catalog.selectors import visible_resources
 from apps.paths.models import OwnPath, OwnStep, OwnStepItem
 from apps.progress.models import OwnResource
 
+EARLIEST = datetime(1970, 1, 1, tzinfo=UTC)
 MAX_PATHS = 1_000
 MAX_STEPS = 500  # per path
 MAX_ITEMS = 2_000  # per step
@@ -115,6 +118,24 @@ def _whole(item, key, where, *, low, high, default):
     return value
 
 
+def _moment(value):
+    """An ISO date-time with its offset, between 1970 and now; else None."""
+    if not isinstance(value, str) or len(value) > 64:
+        return None
+    try:
+        moment = parse_datetime(value)
+    except ValueError:  # well-formed but no such date (a 13th month)
+        return None
+    if moment is None or moment.tzinfo is None:
+        return None
+    try:
+        if not EARLIEST <= moment <= timezone.now():
+            return None
+    except OverflowError:
+        return None
+    return moment
+
+
 def file_uuid(value) -> UUID | None:
     if not isinstance(value, str) or len(value) > 64:
         return None
@@ -160,15 +181,12 @@ def own_paths_check(items) -> list[PlannedPath]:
                 )
                 % {"where": where}
             )
-        created_at = item.get("created_at")
-        created = (
-            parse_datetime(created_at)
-            if isinstance(created_at, str) and len(created_at) <= 64
-            else None
-        )
-        if created is None or created.tzinfo is None:
+        created = _moment(item.get("created_at"))
+        if created is None:
             raise OwnPathsInvalid(
-                _("%(where)s: “created_at” must be an ISO date-time with its offset.")
+                _(
+                    "%(where)s: “created_at” must be an ISO date-time with its offset, not in the future."
+                )
                 % {"where": where}
             )
         path_uuid = file_uuid(item.get("id"))
