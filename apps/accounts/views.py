@@ -27,7 +27,7 @@ from apps.accounts import profiles, ratelimits, services, timezones
 from apps.accounts.forms import AccountDeleteForm, PublicProfileForm, TimeZoneForm
 from apps.accounts.models import Invite, PublicProfile
 from apps.core import security
-from apps.learning.models import WhatsNewSeen
+from apps.learning.account_data import account_data_export
 from apps.paths.selectors import followed_paths_export
 from apps.progress import exports
 
@@ -86,12 +86,10 @@ def data_export(request):
     """Everything the learner recorded, as a JSON download they can keep or import elsewhere."""
     data = exports.user_data_export(request.user)
     data["followed_paths"] = followed_paths_export(user=request.user)
+    data |= account_data_export(user=request.user)  # own paths, pins, What's new
     profile = PublicProfile.objects.filter(user=request.user).first()
     if profile:  # the learner's choice of public page is theirs to take along too
         data["public_profile"] = {"address": profile.slug, "public": profile.is_public}
-    seen = WhatsNewSeen.objects.filter(user=request.user).first()
-    if seen:  # how far they read What's new
-        data["whats_new_seen_up_to"] = seen.seen_up_to.isoformat()
     response = JsonResponse(data, json_dumps_params={"indent": 2, "ensure_ascii": False})
     filename = f"syllabus-export-{timezone.localdate():%Y-%m-%d}.json"
     response["Content-Disposition"] = content_disposition_header(

@@ -6,3 +6,6 @@ class LearningConfig(AppConfig):
 
     name = "apps.learning"
     verbose_name = "Learner pages"
+
+    def ready(self):
+        from apps.learning import account_data  # noqa: F401 - restores own paths and pins on an import

@@ -3,10 +3,44 @@ an own resource its learner removed out of their own paths."""
 
 from django.dispatch import receiver
 from django.utils.dateparse import parse_datetime
+from django.utils.translation import ngettext
 
+from apps.paths.account_data import file_uuid
 from apps.paths.models import LearningPath
 from apps.paths.services import own_items_remove_resource, path_follow_restore
-from apps.progress.signals import account_data_imported, own_resource_removed
+from apps.progress.signals import (
+    account_data_checked,
+    account_data_imported,
+    own_resource_removed,
+)
+
+
+@receiver(account_data_checked)
+def preview_followed_paths(sender, user, data, **kwargs) -> list[str]:
+    """The preview's line for the file's published paths `user` does not follow yet, if any."""
+    items = data.get("followed_paths")
+    uuids = {
+        file_uuid(item.get("path"))
+        for item in (items if isinstance(items, list) else [])[:1_000]
+        if isinstance(item, dict)
+    } - {None}
+    count = (
+        LearningPath.objects.filter(is_published=True, uuid__in=uuids)
+        .exclude(follows__user=user)
+        .count()
+        if uuids
+        else 0
+    )
+    if not count:
+        return []
+    return [
+        ngettext(
+            "%(count)s path you do not follow yet will be followed again, with its pace.",
+            "%(count)s paths you do not follow yet will be followed again, with their pace.",
+            count,
+        )
+        % {"count": count}
+    ]
 
 
 @receiver(account_data_imported)

@@ -8,6 +8,7 @@ the database and reappear when the resource is visible again.
 
 import csv
 import io
+import json
 import re
 
 from django.utils import timezone
@@ -18,7 +19,9 @@ from apps.progress.models import Activity, Progress, Status
 from apps.progress.selectors import own_rows
 
 JSON_FORMAT = "syllabus-progress"
-JSON_VERSION = 1
+# 2: an account export also holds own paths and pins; the CSV has author and own columns and the
+# Markdown a section of own resources. Every version up to this one imports.
+JSON_VERSION = 2
 _BULLET = re.compile(r"^\s*(?:[-*+]|\d+\.)\s+(?:\[[ xX]\]\s+)?")
 
 
@@ -59,6 +62,7 @@ def own_resources_json(user) -> list[dict]:
     too: its progress is also under "progress"); the import reads them back."""
     return [
         {
+            "resource": str(row.own.resource.uuid),
             "url": row.own.resource.url,
             "title": row.own.title,
             "kind": row.own.kind,
@@ -73,7 +77,19 @@ def own_resources_json(user) -> list[dict]:
     ]
 
 
-CSV_COLUMNS = ["resource", "title", "url", "kind", "status", "started_at", "completed_at", "note"]
+CSV_COLUMNS = [
+    "resource",
+    "title",
+    "url",
+    "kind",
+    "status",
+    "started_at",
+    "completed_at",
+    "note",
+    "author",
+    "own",
+]
+OWN_MARK = "own"  # the "own" column of a learner's own resource's row
 # A cell starting with one of these is a formula to a spreadsheet (OWASP, "CSV Injection").
 _FORMULA_STARTS = ("=", "+", "-", "@", "\t", "\r")
 
@@ -91,29 +107,69 @@ def csv_cell_unguard(text: str) -> str:
 
 
 def progress_csv(user) -> str:
+    """The learner's progress on resources they may see, then their own resources (marked in the
+    "own" column, with their own title, kind and author for the link)."""
     out = io.StringIO()
     writer = csv.writer(out)
     writer.writerow(CSV_COLUMNS)
-    for row in _rows(user):
-        writer.writerow(
-            csv_cell(value)
-            for value in (
-                row.resource.uuid,
-                row.resource.title,
-                row.resource.url,
-                row.resource.kind,
-                row.status,
-                _iso(row.started_at),
-                _iso(row.completed_at),
-                row.note,
-            )
+    rows = [
+        (
+            row.resource.uuid,
+            row.resource.title,
+            row.resource.url,
+            row.resource.kind,
+            row.status,
+            _iso(row.started_at),
+            _iso(row.completed_at),
+            row.note,
+            row.resource.author,
+            "",
         )
+        for row in _rows(user)
+    ]
+    rows.extend(
+        (
+            row.own.resource.uuid,
+            row.own.title,
+            row.own.resource.url,
+            row.own.kind,
+            row.status or Status.NOT_STARTED,
+            _iso(row.started_at),
+            _iso(row.completed_at),
+            row.note,
+            row.own.author,
+            OWN_MARK,
+        )
+        for row in own_rows(user=user)
+    )
+    for values in rows:
+        writer.writerow(csv_cell(value) for value in values)
     return out.getvalue()
 
 
 # Each checklist line ends with its resource's uuid, hidden when the Markdown is rendered: the
 # import reads it before any link, so a line names exactly one resource, linked or not.
 MARKER = "<!-- syllabus:{} -->"
+# A learner's own resource's line ends with what it is to them, as JSON the comment cannot end
+# early on (no "-" or ">" in it); the import reads it back.
+OWN_MARKER = "<!-- syllabus-own:{} -->"
+
+
+def own_marker(*, url, title, kind, author) -> str:
+    data = json.dumps(
+        {"url": url, "title": title, "kind": kind, "author": author}, ensure_ascii=False
+    )
+    # and no character Python reads as the end of a line
+    for char in "-<>\x85\u2028\u2029":
+        data = data.replace(char, f"\\u{ord(char):04x}")
+    return OWN_MARKER.format(data)
+
+
+def _own_line(row) -> str:
+    title = " ".join(row.own.title.split()).replace("[", "\\[").replace("]", "\\]")
+    url = row.own.resource.url
+    marker = own_marker(url=url, title=row.own.title, kind=row.own.kind, author=row.own.author)
+    return f"- [{'x' if row.status == Status.DONE else ' '}] [{title}](<{url}>) {marker}"
 
 
 def _entry_line(entry, done, *, own_line=True):
@@ -129,7 +185,8 @@ def _entry_line(entry, done, *, own_line=True):
 
 
 def progress_markdown(user, guides=None) -> str:
-    """Every published guide as a checklist, `[x]` where the learner is done."""
+    """Every published guide as a checklist, `[x]` where the learner is done; then the learner's
+    own resources, as a checklist of their own."""
     done = set(
         Progress.objects.filter(user=user, status=Status.DONE).values_list("resource_id", flat=True)
     )
@@ -164,6 +221,10 @@ def progress_markdown(user, guides=None) -> str:
                 block(f"{'#' * min(entry.section.depth + 2, 6)} {entry.section}")
             own_line = lines_shared.get((entry.section_id, entry.raw.strip()), 0) <= 1
             lines.append(_entry_line(entry, entry.resource_id in done, own_line=own_line))
+    own = own_rows(user=user)
+    if own:
+        block("# Your own resources")
+        lines.extend(_own_line(row) for row in own)
     return "\n".join(lines).strip() + "\n"
 
 

@@ -25,7 +25,13 @@ from apps.catalog.importer.titles import title_key
 from apps.catalog.importer.urls import normalize_url
 from apps.catalog.models import Kind, Resource, ResourceAlias, url_key
 from apps.catalog.selectors import visible_resources, visible_resources_by_id, visible_url_keys
-from apps.progress.exports import CSV_COLUMNS, JSON_FORMAT, csv_cell_unguard
+from apps.progress.exports import (
+    CSV_COLUMNS,
+    JSON_FORMAT,
+    JSON_VERSION,
+    OWN_MARK,
+    csv_cell_unguard,
+)
 from apps.progress.models import Progress, Status
 from apps.progress.selectors import own_rows
 from apps.progress.services import (
@@ -34,7 +40,7 @@ from apps.progress.services import (
     own_resource_save,
     progress_apply_many,
 )
-from apps.progress.signals import account_data_imported
+from apps.progress.signals import account_data_checked, account_data_imported
 
 
 class ProgressImportError(Exception):
@@ -77,10 +83,15 @@ class ImportPlan:
     # An account export's followed paths ({"path": uuid, …}), restored by apps.paths on apply.
     followed_paths: list = field(default_factory=list)
     own: list = field(default_factory=list)  # PlannedOwn: the learner's own resources
+    # An account export's parts above progress (own paths, pins, What's new), restored by the
+    # receivers of account_data_imported; what they would change, as the preview's lines.
+    account: dict | None = None
+    account_lines: list = field(default_factory=list)
 
     @property
     def anything_to_apply(self):
-        return bool(self.changes or self.followed_paths or self.own)
+        # (the followed paths that are not followed yet are among account_lines)
+        return bool(self.changes or self.own or self.account_lines)
 
 
 @dataclass
@@ -91,10 +102,11 @@ class PlannedOwn:
     title: str
     kind: str
     author: str
-    status: str
-    note: str
+    status: str | None  # None: leave the learner's progress on it as it is (a Markdown "[ ]")
+    note: str | None
     started_at: object = None
     completed_at: object = None
+    saved_at: object = None
 
 
 # The inline Markdown a checklist item's text is read for, as patterns a regular-expression engine
@@ -111,6 +123,8 @@ _BARE_URL = re.compile(r"https?://[^\s<>\[\]`\"]+")
 _MARKS = re.compile(r"[*_`~]+")
 # The export's hidden marker at the end of a line (exports.MARKER): the resource it stands for.
 _MARKER = re.compile(r"<!--\s*syllabus:([0-9a-fA-F-]{32,36})\s*-->\s*$")
+# An own resource's line (exports.own_marker): JSON without "<" or ">" in it.
+_OWN_MARKER = re.compile(r"<!--\s*syllabus-own:(\{[^<>]*\})\s*-->\s*$")
 _MARKER_ANYWHERE = re.compile(r"<!--\s*syllabus:([0-9a-fA-F-]{32,36})\s*-->")
 # A checklist line longer than this is not an item anyone wrote: reported, not read.
 MAX_LINE_CHARS = 4_000
@@ -129,7 +143,9 @@ def import_plan(*, user, content: str) -> ImportPlan:
 
 
 @transaction.atomic
-def import_apply(*, user, plan: ImportPlan):
+def import_apply(*, user, plan: ImportPlan) -> list[str]:
+    """Write `plan`, all or nothing; returns what the learner must be told besides the counts
+    (a link of theirs another learner uses now, resources gone from a path)."""
     progress_apply_many(
         user=user,
         changes=[
@@ -155,9 +171,15 @@ def import_apply(*, user, plan: ImportPlan):
             status=own.status,
             dates={"started_at": own.started_at, "completed_at": own.completed_at},
             dated=True,
+            saved_at=own.saved_at,
         )
-    if plan.followed_paths:
-        account_data_imported.send(sender=ImportPlan, user=user, followed_paths=plan.followed_paths)
+    notes: list[str] = []
+    if plan.followed_paths or plan.account:
+        for _receiver, told in account_data_imported.send(
+            sender=ImportPlan, user=user, followed_paths=plan.followed_paths, data=plan.account
+        ):
+            notes.extend(told or [])
+    return notes
 
 
 def _current(user, resource_ids):
@@ -178,12 +200,19 @@ def _plan_markdown(user, content):
     marked = _marked_resources(content)
     plan = ImportPlan(format="markdown")
     wanted = {}  # resource_id -> line number
+    own_items = []  # (line number, item): the learner's own resources, ticked or not
     checklist_lines = 0
     for number, line in enumerate(content.splitlines(), start=1):
         ticked, text = _checklist_item(line)
         if ticked is None:
             continue
         checklist_lines += 1
+        if (own := _own_item(text, ticked)) is not None:
+            if isinstance(own, str):
+                plan.unmatched.append((number, text[:200], own))
+            else:
+                own_items.append((number, own))
+            continue
         if not ticked:
             continue  # unticked: nothing to record
         if len(text) > MAX_LINE_CHARS:
@@ -238,7 +267,29 @@ def _plan_markdown(user, content):
                     new=Status.DONE,
                 )
             )
+    _plan_own(user, own_items, plan)
+    plan.unmatched.sort(key=lambda unmatched: unmatched[0])
     return plan
+
+
+def _own_item(text, ticked):
+    """For a line the export wrote for an own resource: its item (done when ticked; unticked
+    leaves the learner's status as it is), or why it cannot be read. None for any other line."""
+    if "syllabus-own:" not in text:
+        return None
+    if len(text) > MAX_LINE_CHARS:
+        return "too long to be a checklist item"
+    match = _OWN_MARKER.search(text)
+    if match is None:
+        return "an own resource's marker that cannot be read"
+    try:
+        item = json.loads(match.group(1))
+    except (ValueError, RecursionError):
+        return "an own resource's marker that cannot be read"
+    if not isinstance(item, dict):
+        return "an own resource's marker that cannot be read"
+    keep = {key: item.get(key) for key in ("url", "title", "kind", "author")}
+    return {**keep, "status": Status.DONE if ticked else None}
 
 
 def _marked_resources(content) -> dict:
@@ -329,43 +380,98 @@ def _plan_json(user, content):
         raise ProgressImportError(
             "That JSON is not a Syllabus progress export; nothing was imported."
         )
-    plan = _plan_items(user, "json", enumerate(data["progress"], start=1))
+    version = data.get("version", 1)
+    if isinstance(version, bool) or not isinstance(version, int) or version < 1:
+        raise ProgressImportError(
+            "That export's version is not a whole number; nothing was imported."
+        )
+    if version > JSON_VERSION:
+        raise ProgressImportError(
+            f"That export was made by a newer Syllabus (format version {version}; this one "
+            f"reads up to {JSON_VERSION}); nothing was imported."
+        )
+    own = data.get("own_resources")
+    own_links = {
+        item["resource"]
+        for item in (own if isinstance(own, list) else [])[:MAX_OWN_RESOURCES]
+        if isinstance(item, dict) and isinstance(item.get("resource"), str)
+    }
+    # An own resource's progress is in both lists; its own item restores it (by its link).
+    progress = [
+        (index, item)
+        for index, item in enumerate(data["progress"], start=1)
+        if not (
+            isinstance(item, dict)
+            and isinstance(item.get("resource"), str)
+            and item["resource"] in own_links
+        )
+    ]
+    plan = _plan_items(user, "json", progress)
     plan.followed_paths = _followed_paths(data.get("followed_paths"))
-    _plan_own(user, data.get("own_resources"), plan)
+    if isinstance(own, list):
+        _plan_own(user, enumerate(own[:MAX_OWN_RESOURCES], start=1), plan)
+    if any(key in data for key in ACCOUNT_KEYS):
+        plan.account = {key: data[key] for key in ACCOUNT_KEYS if key in data}
+        for _receiver, lines in account_data_checked.send(
+            sender=ImportPlan, user=user, data=plan.account
+        ):
+            plan.account_lines.extend(lines or [])
     return plan
+
+
+# The parts of an account export the layers above progress restore (account_data_checked).
+ACCOUNT_KEYS = ("followed_paths", "own_paths", "pins", "whats_new_seen_up_to")
 
 
 MAX_OWN_RESOURCES = 10_000
 _ANY_UUID = "00000000-0000-0000-0000-000000000000"
 
 
-def _plan_own(user, items, plan):
-    """The export's own resources that would change something, each checked as a progress item
-    is (status, note, dates) and for its link, title, kind and author; others are reported."""
-    if not isinstance(items, list):
-        return
+def _plan_own(user, numbered_items, plan):
+    """The own resources of an export (JSON items, CSV rows, Markdown lines: dicts with a url,
+    title, kind, author, status, note and dates) that would change something, each checked as a
+    progress item is and for its link, title, kind and author; the others are reported. A status
+    of None (a Markdown "[ ]") leaves the learner's progress on it as it is."""
     now = timezone.now()
-    mine = {row.own.resource.url_key: row for row in own_rows(user=user)}
-    for index, item in enumerate(items[:MAX_OWN_RESOURCES], start=1):
+    mine = None
+    for index, item in numbered_items:
+        if mine is None:  # read once, and only for a file that has own resources
+            mine = {row.own.resource.url_key: row for row in own_rows(user=user)}
+        status_given = isinstance(item, dict) and item.get("status") is not None
         # the progress checks, with a stand-in for the uuid an own resource does not need
         problem, dates = (
-            _item_problem({**item, "resource": _ANY_UUID}, now)
+            _item_problem(
+                {**item, "resource": _ANY_UUID, "status": item.get("status") or Status.NOT_STARTED},
+                now,
+            )
             if isinstance(item, dict)
             else ("not an object", None)
         )
         url = item.get("url") if isinstance(item, dict) else None
         if not problem:
             problem = _own_problem(item, url)
+        saved_at = None
+        if not problem:
+            saved_at, saved_problem = _read_datetime(item.get("saved_at"), now)
+            problem = f"saved_at {saved_problem}" if saved_problem else None
         if problem:
             shown = url[:200] if isinstance(url, str) and url else f"own resource {index}"
             plan.unmatched.append((index, shown, problem))
             continue
-        row = mine.get(url_key(normalize_url(url)))
+        try:
+            key = url_key(normalize_url(url))
+        except ValueError:
+            plan.unmatched.append((index, url[:200], "an own resource needs an http(s) link"))
+            continue
+        row = mine.get(key)
+        note = item.get("note") or None  # an empty note in the file keeps the learner's
         if (
             row is not None
             and row.own.title == (item.get("title") or row.own.title)
-            and row.status == Status.shown(item["status"])
-            and row.note == (item.get("note") or "")
+            and row.own.kind == (item.get("kind") or row.own.kind)
+            and row.own.author == (item.get("author") or "")
+            and (not status_given or row.status == Status.shown(item["status"]))
+            and (note is None or row.note == note)
         ):
             plan.unchanged += 1
             continue
@@ -375,10 +481,11 @@ def _plan_own(user, items, plan):
                 title=item.get("title") or "",
                 kind=item.get("kind") or "",
                 author=item.get("author") or "",
-                status=item["status"],
-                note=item.get("note") or "",
+                status=item["status"] if status_given else None,
+                note=note,
                 started_at=dates[0],
                 completed_at=dates[1],
+                saved_at=saved_at,
             )
         )
 
@@ -422,6 +529,8 @@ def _plan_csv(user, content):
         raise ProgressImportError(
             f"That CSV cannot be read ({exc}); nothing was imported."
         ) from None
+    if not rows:
+        raise ProgressImportError("That CSV is empty; nothing was imported.")
     header = rows[0]
     missing = [name for name in ("resource", "status") if name not in header]
     if missing:
@@ -434,7 +543,11 @@ def _plan_csv(user, content):
         values = {name: (row[index] if index < len(row) else "") for name, index in columns.items()}
         return {
             "resource": values["resource"],
-            "title": values.get("title", ""),
+            "title": csv_cell_unguard(values.get("title", "")),
+            "url": values.get("url", ""),
+            "kind": values.get("kind", ""),
+            "author": csv_cell_unguard(values.get("author", "")),
+            "own": values.get("own", "") == OWN_MARK,
             "status": values["status"],
             "note": csv_cell_unguard(values.get("note", "")),
             "started_at": values.get("started_at") or None,
@@ -442,11 +555,11 @@ def _plan_csv(user, content):
         }
 
     # Numbered by line in the file: the header is line 1.
-    return _plan_items(
-        user,
-        "csv",
-        ((number, item(row)) for number, row in enumerate(rows[1:], start=2) if any(row)),
-    )
+    items = [(number, item(row)) for number, row in enumerate(rows[1:], start=2) if any(row)]
+    plan = _plan_items(user, "csv", ((n, i) for n, i in items if not i["own"]))
+    _plan_own(user, ((n, i) for n, i in items if i["own"]), plan)
+    plan.unmatched.sort(key=lambda unmatched: unmatched[0])
+    return plan
 
 
 def _plan_items(user, format, numbered_items):

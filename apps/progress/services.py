@@ -303,12 +303,23 @@ def link_resource(url: str) -> Resource:
 
 
 def own_resource_save(
-    *, user, url, title="", kind="", author="", note=None, status=None, dates=None, dated=False
+    *,
+    user,
+    url,
+    title="",
+    kind="",
+    author="",
+    note=None,
+    status=None,
+    dates=None,
+    dated=False,
+    saved_at=None,
 ) -> OwnSaved:
     """Save ``url`` as ``user``'s own resource (or update the one they have for it). A link the
     catalog shows learners is not saved twice: its note and status go to the catalog resource and
     ``OwnSaved.catalog`` says which. ``status``/``dates`` (started_at, completed_at) are an
-    import's; both go through progress_set_status, the one write path."""
+    import's; both go through progress_set_status, the one write path; so is ``saved_at``, the
+    date of a new row."""
     if not url or not url.strip():
         raise OwnResourceError("Give the link's address.")
     with transaction.atomic():
@@ -326,6 +337,9 @@ def own_resource_save(
             if own is None:
                 own = OwnResource.objects.create(user=user, resource=resource, **defaults)
                 created = True
+                if saved_at is not None:  # auto_now_add stamped it now
+                    OwnResource.objects.filter(pk=own.pk).update(created_at=saved_at)
+                    own.created_at = saved_at
                 if title_looks_poor(own.title, resource.url):
                     _title_fetch_after_commit(own.pk)
             else:

@@ -6,8 +6,8 @@ from django.contrib import messages
 from django.contrib.auth.decorators import login_required
 from django.http import HttpResponse, JsonResponse
 from django.shortcuts import redirect, render
-from django.template.defaultfilters import pluralize
 from django.utils import timezone
+from django.utils.translation import gettext, ngettext
 from django.views.decorators.http import require_GET, require_http_methods
 
 from apps.progress import exports
@@ -64,9 +64,33 @@ def progress_import(request):
             form.add_error(None, str(exc))
         else:
             if request.POST.get("confirm") == "1" and plan.anything_to_apply:
-                import_apply(user=request.user, plan=plan)
-                count = len(plan.changes)
-                messages.success(request, f"Imported: {count} resource{pluralize(count)} updated.")
+                told = import_apply(user=request.user, plan=plan)
+                messages.success(request, _imported(plan))
+                for note in told:
+                    messages.warning(request, note)
                 return redirect("learning:dashboard")
             form = ImportForm(initial={"text": content})
     return render(request, "progress/import.html", {"form": form, "plan": plan})
+
+
+def _imported(plan) -> str:
+    """What an applied import did: a sentence for each kind of thing it wrote."""
+    count, own = len(plan.changes), len(plan.own)
+    said = [
+        ngettext(
+            "Imported: %(count)s resource updated.", "Imported: %(count)s resources updated.", count
+        )
+        % {"count": count}
+    ]
+    if own:
+        said.append(
+            ngettext(
+                "%(count)s own resource saved or updated.",
+                "%(count)s own resources saved or updated.",
+                own,
+            )
+            % {"count": own}
+        )
+    if plan.account_lines:
+        said.append(gettext("Your paths, pins and What's new are as the preview said."))
+    return " ".join(said)

@@ -158,8 +158,9 @@ def test_the_export_holds_followed_paths_and_the_import_follows_them_again(
     assert restored["path-0"].hours_per_week == 3
     assert restored["path-0"].done_minutes_at_follow == 45
     assert restored["path-0"].followed_at == followed_at
-    # Imported again: nothing doubles, nothing changes.
-    _import(client, json.dumps(data))
+    # Imported again: nothing to apply, nothing doubles.
+    again = client.post(reverse("progress:import"), {"text": json.dumps(data), "confirm": "1"})
+    assert again.status_code == 200 and not again.context["plan"].anything_to_apply
     assert PathFollow.objects.filter(user=fresh).count() == 2
 
 

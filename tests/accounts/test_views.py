@@ -146,6 +146,8 @@ def test_data_export_is_a_json_attachment_of_only_my_data(
         "user": {"email": "ada@example.com"},
         "progress": [{"note": "note of ada"}],
         "followed_paths": [],
+        "own_paths": [],
+        "pins": [],
     }
     assert b"eve" not in response.content
 

@@ -9,6 +9,7 @@ import pytest
 from django.db import connection
 from django.test import Client
 from django.test.utils import CaptureQueriesContext
+from django.urls import reverse
 from django.utils import timezone
 
 from apps.api.models import ApiToken
@@ -139,6 +140,35 @@ def test_the_export_is_the_sites_own_document(api, learner, catalog):
     assert (
         bad.status_code == 422 and bad.json()["detail"] == "Unknown format “xlsx”: json, csv or md."
     )
+
+
+def test_the_export_with_own_resources_is_the_sites_own_bytes(
+    api, learner, learner_client, catalog
+):
+    from apps.progress.services import own_resource_save
+
+    own_resource_save(
+        user=learner,
+        url="https://example.org/mine",
+        title="=Mine [draft] -->",
+        kind="paper",
+        author="@me",
+        note="private",
+        status=Status.DONE,
+    )
+    for fmt, own_mark in (("csv", b",own\r\n"), ("md", b"<!-- syllabus-own:")):
+        site = learner_client.get(reverse("progress:export", args=[fmt]))
+        mine = api.get(f"{V1}/me/export", {"format": fmt})
+        assert mine.content == site.content and own_mark in site.content
+    site = learner_client.get(reverse("progress:export", args=["json"])).json()
+    mine = api.get(f"{V1}/me/export").json()
+    assert (
+        mine["own_resources"] == site["own_resources"]
+        and mine["own_resources"][0]["author"] == "@me"
+    )
+    assert {k: v for k, v in mine.items() if k != "exported_at"} == {
+        k: v for k, v in site.items() if k != "exported_at"
+    }
 
 
 # --- Refused ---------------------------------------------------------------------------------
