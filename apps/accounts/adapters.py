@@ -8,6 +8,7 @@ from allauth.account.adapter import DefaultAccountAdapter
 from allauth.socialaccount.adapter import DefaultSocialAccountAdapter
 from allauth.socialaccount.models import SocialApp
 from django.http import Http404
+from django.utils.translation import gettext as _
 
 from apps.accounts import services
 from apps.groups import invites as group_invites
@@ -39,5 +40,5 @@ class SocialAccountAdapter(DefaultSocialAccountAdapter):
             return super().get_app(request, provider, client_id=client_id)
         except SocialApp.DoesNotExist:
             raise ProviderNotConfigured(
-                f"Sign-in with {provider} is not set up on this site."
+                _("Sign-in with %(provider)s is not set up on this site.") % {"provider": provider}
             ) from None

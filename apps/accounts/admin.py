@@ -4,6 +4,7 @@ from django.conf import settings
 from django.contrib import admin, messages
 from django.utils import timezone
 from django.utils.html import format_html
+from django.utils.translation import gettext_lazy, ngettext
 
 from apps.accounts.models import Invite
 
@@ -36,14 +37,14 @@ class InviteAdmin(SuperuserOnly, admin.ModelAdmin):
     def get_changeform_initial_data(self, request):
         return {"expires_at": timezone.now() + timezone.timedelta(days=7)}
 
-    @admin.display(description="Link to hand out")
+    @admin.display(description=gettext_lazy("Link to hand out"))
     def link(self, obj):
         if not obj.pk:
             return "(shown once saved)"
         url = settings.SITE_URL + obj.get_absolute_url()
         return format_html("<code>{}</code>", url)
 
-    @admin.display(description="Status")
+    @admin.display(description=gettext_lazy("Status"))
     def status(self, obj):
         if not obj.pk:
             return "(shown once saved)"
@@ -54,7 +55,15 @@ class InviteAdmin(SuperuserOnly, admin.ModelAdmin):
             obj.created_by = request.user
         super().save_model(request, obj, form, change)
 
-    @admin.action(description="Revoke the selected invite links")
+    @admin.action(description=gettext_lazy("Revoke the selected invite links"))
     def revoke(self, request, queryset):
         count = queryset.filter(revoked_at__isnull=True).update(revoked_at=timezone.now())
-        messages.success(request, f"{count} invite link(s) revoked: they sign nobody up now.")
+        messages.success(
+            request,
+            ngettext(
+                "%(count)s invite link revoked: it signs nobody up now.",
+                "%(count)s invite links revoked: they sign nobody up now.",
+                count,
+            )
+            % {"count": count},
+        )

@@ -7,4 +7,5 @@ class AccountsConfig(AppConfig):
     verbose_name = "Accounts"
 
     def ready(self):
-        from apps.accounts import timezones  # noqa: F401 - timezones copies the saved zone at log-in
+        # Each copies its saved preference into the session at log-in.
+        from apps.accounts import languages, timezones  # noqa: F401

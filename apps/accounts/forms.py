@@ -5,9 +5,12 @@ import re
 from allauth.account.adapter import get_adapter
 from allauth.account.forms import SignupForm as AllauthSignupForm
 from django import forms
+from django.conf import settings
 from django.contrib import messages
 from django.contrib.auth.hashers import make_password
 from django.utils.html import format_html
+from django.utils.translation import get_language_info
+from django.utils.translation import gettext_lazy as _
 
 from apps.accounts.models import PublicProfile
 
@@ -52,14 +55,14 @@ class AccountDeleteForm(forms.Form):
     """
 
     confirm = forms.CharField(
-        label="Type your email address to confirm",
+        label=_("Type your email address to confirm"),
         max_length=254,
         widget=forms.TextInput(
             attrs={"autocomplete": "off", "autocapitalize": "none", "spellcheck": "false"}
         ),
     )
     password = forms.CharField(
-        label="Your password",
+        label=_("Your password"),
         strip=False,
         widget=forms.PasswordInput(attrs={"autocomplete": "current-password"}),
     )
@@ -69,7 +72,7 @@ class AccountDeleteForm(forms.Form):
         self.user = user
         # Escaped here: allauth's field element renders help text as HTML (`|safe`).
         self.fields["confirm"].help_text = format_html(
-            "Type {} exactly as shown.", self.expected_confirmation
+            _("Type {} exactly as shown."), self.expected_confirmation
         )
         if not user.has_usable_password():
             del self.fields["password"]
@@ -82,7 +85,7 @@ class AccountDeleteForm(forms.Form):
         typed = self.cleaned_data["confirm"].strip()
         if typed.casefold() != self.expected_confirmation.casefold():
             raise forms.ValidationError(
-                "That is not your email address, so nothing was deleted.", code="mismatch"
+                _("That is not your email address, so nothing was deleted."), code="mismatch"
             )
         return typed
 
@@ -90,7 +93,7 @@ class AccountDeleteForm(forms.Form):
         password = self.cleaned_data["password"]
         if not self.user.check_password(password):
             raise forms.ValidationError(
-                "That password is not correct, so nothing was deleted.", code="password"
+                _("That password is not correct, so nothing was deleted."), code="password"
             )
         return password
 
@@ -166,16 +169,18 @@ SLUG_PATTERN = (
 
 class PublicProfileForm(forms.Form):
     slug = forms.CharField(
-        label="Address",
+        label=_("Address"),
         max_length=40,
         required=False,
-        help_text="3 to 40 lower-case letters, digits and hyphens; your page is at /u/your-address/.",
+        help_text=_(
+            "3 to 40 lower-case letters, digits and hyphens; your page is at /u/your-address/."
+        ),
         widget=forms.TextInput(
             attrs={"autocomplete": "off", "autocapitalize": "none", "spellcheck": "false"}
         ),
     )
     is_public = forms.BooleanField(
-        label="Publish my page (your per-guide progress and streak; never your notes)",
+        label=_("Publish my page (your per-guide progress and streak; never your notes)"),
         required=False,
     )
 
@@ -189,29 +194,54 @@ class PublicProfileForm(forms.Form):
             return ""
         if not re.fullmatch(SLUG_PATTERN, slug):
             raise forms.ValidationError(
-                "Use 3 to 40 lower-case letters, digits and single hyphens, starting and ending with a letter or digit."
+                _(
+                    "Use 3 to 40 lower-case letters, digits and single hyphens, starting and ending with a letter or digit."
+                )
             )
         if slug in RESERVED_SLUGS:
-            raise forms.ValidationError(f"“{slug}” is reserved; choose another address.")
+            raise forms.ValidationError(
+                _("“%(slug)s” is reserved; choose another address.") % {"slug": slug}
+            )
         if PublicProfile.objects.filter(slug=slug).exclude(user=self.user).exists():
-            raise forms.ValidationError(f"“{slug}” is taken; choose another address.")
+            raise forms.ValidationError(
+                _("“%(slug)s” is taken; choose another address.") % {"slug": slug}
+            )
         return slug
 
     def clean(self):
         cleaned = super().clean()
         if cleaned.get("is_public") and not cleaned.get("slug") and "slug" not in self.errors:
-            self.add_error("slug", "Choose an address to publish your page at.")
+            self.add_error("slug", _("Choose an address to publish your page at."))
         return cleaned
 
 
 class TimeZoneForm(forms.Form):
     """The zone a learner's days are counted in; blank follows their browser."""
 
-    time_zone = forms.ChoiceField(label="Time zone", required=False)
+    time_zone = forms.ChoiceField(label=_("Time zone"), required=False)
 
     def __init__(self, *args, browser_zone="", **kwargs):
         from apps.accounts.timezones import zone_names
 
         super().__init__(*args, **kwargs)
-        browser = f"Your browser's ({browser_zone})" if browser_zone else "Your browser's"
+        browser = (
+            _("Your browser's (%(zone)s)") % {"zone": browser_zone}
+            if browser_zone
+            else _("Your browser's")
+        )
         self.fields["time_zone"].choices = [("", browser), *((name, name) for name in zone_names())]
+
+
+class LanguageForm(forms.Form):
+    """The interface's language; blank follows the browser. `next`: where to go back to."""
+
+    language = forms.ChoiceField(label=_("Language"), required=False)
+    next = forms.CharField(required=False, max_length=2000, widget=forms.HiddenInput)
+
+    def __init__(self, *args, **kwargs):
+        super().__init__(*args, **kwargs)
+        # Each language named in itself: a reader who cannot read the current one finds theirs.
+        self.fields["language"].choices = [
+            ("", _("Your browser's")),
+            *((code, get_language_info(code)["name_local"]) for code, _name in settings.LANGUAGES),
+        ]

@@ -7,6 +7,7 @@ from django.conf import settings
 from django.db import models
 from django.urls import reverse
 from django.utils import timezone
+from django.utils.translation import gettext
 
 
 class PublicProfile(models.Model):
@@ -30,12 +31,15 @@ class PublicProfile(models.Model):
 
 class Preferences(models.Model):
     """A learner's settings. `time_zone` (an IANA name) is the zone their days are counted in
-    (streaks, the heatmap, "today"); blank: their browser's (apps.accounts.timezones)."""
+    (streaks, the heatmap, "today"); blank: their browser's (apps.accounts.timezones).
+    `language` (one of LANGUAGES) is the interface's; blank: their browser's
+    (apps.accounts.languages)."""
 
     user = models.OneToOneField(
         settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="preferences"
     )
     time_zone = models.CharField(max_length=64, blank=True)
+    language = models.CharField(max_length=16, blank=True)
 
     class Meta:
         verbose_name_plural = "preferences"
@@ -97,13 +101,15 @@ class Invite(models.Model):
     def refusal(self, *, now) -> str:
         """Why this link signs nobody up now, for the visitor; "" while it is usable."""
         if self.revoked_at is not None:
-            return (
+            return gettext(
                 "This invite link has been withdrawn by the site’s admin. Ask them for a new one."
             )
         if self.expires_at <= now:
-            return "This invite link has expired. Ask the person who gave it to you for a new one."
+            return gettext(
+                "This invite link has expired. Ask the person who gave it to you for a new one."
+            )
         if self.uses >= self.max_uses:
-            return (
+            return gettext(
                 "This invite link has been used as many times as it allows. Ask the person who "
                 "gave it to you for a new one."
             )

@@ -7,15 +7,20 @@ from allauth.socialaccount.models import SocialAccount
 from django.conf import settings
 from django.contrib.auth import SESSION_KEY, get_user_model
 from django.db import transaction
+from django.utils.translation import gettext as _
 
 from apps.groups.services import groups_account_closing
 
 
-def preferences_save(*, user, time_zone: str):
-    """Store the learner's time zone ("" for their browser's); `time_zone` is a checked name."""
+def preferences_save(*, user, time_zone: str | None = None, language: str | None = None):
+    """Store the learner's time zone and/or language (each "" for their browser's; None leaves
+    it as it is); both are checked values."""
     from apps.accounts.models import Preferences
 
-    Preferences.objects.update_or_create(user=user, defaults={"time_zone": time_zone})
+    defaults = {"time_zone": time_zone, "language": language}
+    Preferences.objects.update_or_create(
+        user=user, defaults={name: value for name, value in defaults.items() if value is not None}
+    )
 
 
 class AccountError(Exception):
@@ -41,8 +46,10 @@ def account_delete(*, user) -> None:
         )
         if not other_admins.exists():
             raise AccountError(
-                "You are the only administrator. Make someone else an administrator "
-                "before deleting your account, or this instance has nobody to run it."
+                _(
+                    "You are the only administrator. Make someone else an administrator "
+                    "before deleting your account, or this instance has nobody to run it."
+                )
             )
     groups_account_closing(user=user)  # a group they own goes to another member
     SocialAccount.objects.filter(user=user).delete()
@@ -100,4 +107,4 @@ def invite_use(*, invite) -> None:
     taken = Invite.objects.usable().filter(pk=invite.pk).update(uses=F("uses") + 1)
     if not taken:
         invite.refresh_from_db()
-        raise InviteRefused(invite.refusal(now=timezone.now()) or "This invite link is used up.")
+        raise InviteRefused(invite.refusal(now=timezone.now()) or _("This invite link is used up."))

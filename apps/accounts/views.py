@@ -1,5 +1,5 @@
-"""The account page: email addresses, password, data export and account deletion; sign-up
-through an invite link, and the rate-limit page.
+"""The account page: email addresses, password, language, time zone, data export and account
+deletion; the language switcher; sign-up through an invite link, and the rate-limit page.
 
 Sign-up, log-in, email and password management are allauth's views (restyled through
 templates/allauth/); these views only ever act on ``request.user`` — no URL here carries
@@ -10,21 +10,25 @@ from allauth.account.models import EmailAddress
 from allauth.account.views import SignupView
 from allauth.core import ratelimit
 from allauth.mfa.models import Authenticator
+from django.conf import settings
 from django.contrib import messages
 from django.contrib.auth import logout
 from django.contrib.auth.decorators import login_required
 from django.db import IntegrityError, transaction
 from django.http import JsonResponse
 from django.shortcuts import get_object_or_404, redirect, render
-from django.utils import timezone
+from django.urls import reverse
+from django.utils import timezone, translation
 from django.utils.decorators import method_decorator
-from django.utils.http import content_disposition_header
+from django.utils.http import content_disposition_header, url_has_allowed_host_and_scheme
+from django.utils.translation import get_language_info
+from django.utils.translation import gettext as _
 from django.views.decorators.cache import never_cache
 from django.views.decorators.debug import sensitive_post_parameters
 from django.views.decorators.http import require_GET, require_POST
 
-from apps.accounts import profiles, ratelimits, services, timezones
-from apps.accounts.forms import AccountDeleteForm, PublicProfileForm, TimeZoneForm
+from apps.accounts import languages, profiles, ratelimits, services, timezones
+from apps.accounts.forms import AccountDeleteForm, LanguageForm, PublicProfileForm, TimeZoneForm
 from apps.accounts.models import Invite, PublicProfile
 from apps.core import security
 from apps.learning.account_data import account_data_export
@@ -32,9 +36,11 @@ from apps.paths.selectors import followed_paths_export
 from apps.progress import exports
 
 
-def _render_account(request, *, delete_form, time_zone_form=None, status=200):
+def _render_account(request, *, delete_form, time_zone_form=None, language_form=None, status=200):
     browser_zone = timezones.browser_zone_name(request)
     context = {
+        "language_form": language_form
+        or LanguageForm(initial={"language": request.session.get(languages.SESSION_KEY, "")}),
         "time_zone_form": time_zone_form
         or TimeZoneForm(
             initial={"time_zone": request.session.get(timezones.SESSION_KEY, "")},
@@ -75,8 +81,64 @@ def time_zone(request):
     name = form.cleaned_data["time_zone"]
     services.preferences_save(user=request.user, time_zone=name)
     timezones.remember_time_zone(request, name)
-    messages.success(request, f"Your days are now counted in {name or 'your browser’s time zone'}.")
+    if name:
+        messages.success(request, _("Your days are now counted in %(zone)s.") % {"zone": name})
+    else:
+        messages.success(request, _("Your days are now counted in your browser’s time zone."))
     return redirect("accounts:account")
+
+
+@never_cache
+@require_POST
+def language(request):
+    """Choose the interface's language (the footer's switcher and the account page's form): saved
+    on the account when signed in, in Django's language cookie for everyone; then back to `next`."""
+    form = LanguageForm(request.POST)
+    if not form.is_valid():
+        if request.user.is_authenticated:
+            return _render_account(
+                request,
+                delete_form=AccountDeleteForm(user=request.user),
+                language_form=form,
+                status=400,
+            )
+        return render(request, "accounts/language_refused.html", {"form": form}, status=400)
+    code, target = form.cleaned_data["language"], form.cleaned_data["next"]
+    if not url_has_allowed_host_and_scheme(
+        target, allowed_hosts={request.get_host()}, require_https=request.is_secure()
+    ):
+        target = reverse("accounts:account" if request.user.is_authenticated else "learning:home")
+    if request.user.is_authenticated:
+        services.preferences_save(user=request.user, language=code)
+        languages.remember_language(request, code)
+        with translation.override(code or translation.get_language()):  # said in the new one
+            messages.success(
+                request,
+                _("Language saved: %(language)s.")
+                % {"language": get_language_info(code)["name_local"]}
+                if code
+                else _("Language saved: your browser's."),
+            )
+    response = redirect(target)
+    if code:
+        response.set_cookie(
+            settings.LANGUAGE_COOKIE_NAME,
+            code,
+            max_age=settings.LANGUAGE_COOKIE_AGE,
+            path=settings.LANGUAGE_COOKIE_PATH,
+            domain=settings.LANGUAGE_COOKIE_DOMAIN,
+            secure=settings.LANGUAGE_COOKIE_SECURE,
+            httponly=settings.LANGUAGE_COOKIE_HTTPONLY,
+            samesite=settings.LANGUAGE_COOKIE_SAMESITE,
+        )
+    else:
+        response.delete_cookie(
+            settings.LANGUAGE_COOKIE_NAME,
+            path=settings.LANGUAGE_COOKIE_PATH,
+            domain=settings.LANGUAGE_COOKIE_DOMAIN,
+            samesite=settings.LANGUAGE_COOKIE_SAMESITE,
+        )
+    return response
 
 
 @never_cache
@@ -115,7 +177,9 @@ def account_delete(request):
         form.add_error(None, str(exc))
         return _render_account(request, delete_form=form)
     logout(request)
-    messages.success(request, "Your account and everything you recorded in it have been deleted.")
+    messages.success(
+        request, _("Your account and everything you recorded in it have been deleted.")
+    )
     return redirect("learning:home")
 
 
@@ -180,14 +244,18 @@ def public_profile_settings(request):
             try:
                 profile = profiles.profile_save(user=request.user, **form.cleaned_data)
             except IntegrityError:  # taken between the form's check and the write
-                form.add_error("slug", "That address was just taken; choose another.")
+                form.add_error("slug", _("That address was just taken; choose another."))
             else:
                 if profile and profile.is_public:
                     messages.success(
-                        request, f"Your page is public at {profile.get_absolute_url()}."
+                        request,
+                        _("Your page is public at %(address)s.")
+                        % {"address": profile.get_absolute_url()},
                     )
                 else:
-                    messages.success(request, "Your page is not public: its address shows nothing.")
+                    messages.success(
+                        request, _("Your page is not public: its address shows nothing.")
+                    )
                 return redirect("accounts:public-profile-settings")
         status = 400
     else:

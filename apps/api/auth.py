@@ -19,6 +19,7 @@ import threading
 from allauth.core.internal import ratelimit as allauth_ratelimit
 from django.conf import settings
 from django.contrib.auth.models import AnonymousUser
+from django.utils.translation import gettext_lazy
 from ninja.errors import AuthenticationError
 from ninja.security import APIKeyCookie, HttpBearer
 from ninja.throttling import BaseThrottle
@@ -27,7 +28,7 @@ from apps.accounts import ratelimits
 from apps.api import services
 
 RATE_LIMIT_ACTION = "api"  # settings.ACCOUNT_RATE_LIMITS
-BAD_TOKEN = (
+BAD_TOKEN = gettext_lazy(
     "That token is not valid: it was revoked, mistyped, or its account is closed. "
     "Make a new one on your account page."
 )
@@ -49,7 +50,7 @@ class BearerToken(HttpBearer):
     def authenticate(self, request, token):
         found = services.token_authenticate(secret=token)
         if found is None:
-            raise AuthenticationError(message=BAD_TOKEN)
+            raise AuthenticationError(message=str(BAD_TOKEN))
         # The rest of the stack (rate limits, `Cache-Control: no-store`) sees the learner.
         request.user = found.user
         request.api_token = found

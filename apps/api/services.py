@@ -8,6 +8,7 @@ from datetime import datetime, timedelta
 from django.contrib.auth import get_user_model
 from django.db import IntegrityError, transaction
 from django.utils import timezone
+from django.utils.translation import gettext as _
 
 from apps.api.models import ApiToken
 
@@ -32,16 +33,20 @@ def token_create(*, user, name: str) -> tuple[ApiToken, str]:
     (only its digest is). 256 bits from `secrets`, so one SHA-256 (no slow hash) is enough."""
     name = name.strip()
     if not name:
-        raise TokenError("Give the token a name, e.g. the script or device that will use it.")
+        raise TokenError(_("Give the token a name, e.g. the script or device that will use it."))
     with transaction.atomic():
         # The learner's row locked: two creates at once cannot both pass the count.
         get_user_model().objects.select_for_update().filter(pk=user.pk).first()
         if ApiToken.objects.filter(user=user).count() >= MAX_TOKENS:
             raise TokenError(
-                f"You have {MAX_TOKENS} tokens, the most one account may hold: revoke one first."
+                _("You have %(count)s tokens, the most one account may hold: revoke one first.")
+                % {"count": MAX_TOKENS}
             )
         if ApiToken.objects.filter(user=user, name=name).exists():
-            raise TokenError(f"You already have a token named “{name}”: choose another name.")
+            raise TokenError(
+                _("You already have a token named “%(name)s”: choose another name.")
+                % {"name": name}
+            )
         secret = TOKEN_START + secrets.token_urlsafe(32)
         try:
             with transaction.atomic():
@@ -50,7 +55,8 @@ def token_create(*, user, name: str) -> tuple[ApiToken, str]:
                 )
         except IntegrityError:  # the same name, made by a concurrent request
             raise TokenError(
-                f"You already have a token named “{name}”: choose another name."
+                _("You already have a token named “%(name)s”: choose another name.")
+                % {"name": name}
             ) from None
     return token, secret
 

@@ -6,6 +6,7 @@ from django.contrib import messages
 from django.contrib.auth.decorators import login_required
 from django.http import Http404
 from django.shortcuts import redirect, render
+from django.utils.translation import gettext as _
 from django.views.decorators.cache import never_cache
 from django.views.decorators.http import require_http_methods, require_POST
 
@@ -52,5 +53,5 @@ def token_revoke(request, uuid):
         token = services.token_revoke(user=request.user, uuid=uuid)
     except ApiToken.DoesNotExist:
         raise Http404("No token of yours has this id.") from None
-    messages.success(request, f"Revoked “{token.name}”: it no longer works.")
+    messages.success(request, _("Revoked “%(name)s”: it no longer works.") % {"name": token.name})
     return redirect("api:tokens")

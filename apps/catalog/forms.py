@@ -4,17 +4,22 @@ They never make a page fail: a bad value is reported and ignored, the rest still
 """
 
 from django import forms
+from django.utils.translation import gettext
+from django.utils.translation import gettext_lazy as _
 
 from apps.catalog.models import Kind, Priority
 
 SEARCH_MAX_LENGTH = 200
-TIER_CHOICES = [("1", "Tier 1"), ("2", "Tier 2"), ("3", "Tier 3")]
+TIER_CHOICES = [("1", _("Tier 1")), ("2", _("Tier 2")), ("3", _("Tier 3"))]
 
 
 def ignored_filter_message(label: str, value: str) -> str:
     """The sentence a page shows for a filter value it ignored (every list's filters, the
     learner's status filter too): names the filter and the value, cut to 40 characters."""
-    return f"Ignored the {label.lower()} filter “{value[:40]}”: it is not one of the choices."
+    return gettext("Ignored the %(filter)s filter “%(value)s”: it is not one of the choices.") % {
+        "filter": str(label).lower(),
+        "value": value[:40],
+    }
 
 
 class CatalogFilterForm(forms.Form):
@@ -35,13 +40,13 @@ class CatalogFilterForm(forms.Form):
 
 
 class GuideFilterForm(CatalogFilterForm):
-    tier = forms.ChoiceField(label="Tier", choices=TIER_CHOICES, required=False)
-    priority = forms.ChoiceField(label="Priority", choices=Priority.choices, required=False)
-    kind = forms.ChoiceField(label="Kind", choices=Kind.choices, required=False)
+    tier = forms.ChoiceField(label=_("Tier"), choices=TIER_CHOICES, required=False)
+    priority = forms.ChoiceField(label=_("Priority"), choices=Priority.choices, required=False)
+    kind = forms.ChoiceField(label=_("Kind"), choices=Kind.choices, required=False)
 
 
 class TopicFilterForm(CatalogFilterForm):
-    kind = forms.ChoiceField(label="Kind", choices=Kind.choices, required=False)
+    kind = forms.ChoiceField(label=_("Kind"), choices=Kind.choices, required=False)
 
 
 class SearchQueryField(forms.CharField):
@@ -53,17 +58,17 @@ class SearchQueryField(forms.CharField):
 
 
 class SearchForm(forms.Form):
-    q = SearchQueryField(label="Search", required=False)
+    q = SearchQueryField(label=_("Search"), required=False)
     kind = forms.ChoiceField(
-        label="Kind", choices=[("", "Any kind"), *Kind.choices], required=False
+        label=_("Kind"), choices=[("", _("Any kind")), *Kind.choices], required=False
     )
-    guide = forms.ChoiceField(label="Guide", choices=[("", "Any guide")], required=False)
+    guide = forms.ChoiceField(label=_("Guide"), choices=[("", _("Any guide"))], required=False)
     truncated = False  # set by clean_q when the query was cut to SEARCH_MAX_LENGTH
 
     def __init__(self, *args, guides=(), **kwargs):
         """`guides`: (slug, title) of the published guides a search may be narrowed to."""
         super().__init__(*args, **kwargs)
-        self.fields["guide"].choices = [("", "Any guide"), *guides]
+        self.fields["guide"].choices = [("", _("Any guide")), *guides]
 
     def clean_q(self):
         query = " ".join(self.cleaned_data["q"].split())

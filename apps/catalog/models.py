@@ -13,25 +13,26 @@ from django.core.validators import MaxValueValidator, MinValueValidator
 from django.db import models
 from django.db.models import Q
 from django.utils import timezone
+from django.utils.translation import gettext_lazy as _
 
 from apps.core.reversing import reverse_cached
 
 
 class Kind(models.TextChoices):
-    PAPER = "paper", "Paper"
-    ARTICLE = "article", "Article"
-    VIDEO = "video", "Video"
-    COURSE = "course", "Course"
-    BOOK = "book", "Book"
-    REPO = "repo", "Repository"
-    TOOL = "tool", "Tool"
-    TALK = "talk", "Talk"
-    SLIDES = "slides", "Slides"
-    THREAD = "thread", "Thread"
-    SITE = "site", "Blog / site"
-    DOCS = "docs", "Documentation"
-    CONCEPT = "concept", "Concept"
-    CHAPTER = "chapter", "Notes chapter"
+    PAPER = "paper", _("Paper")
+    ARTICLE = "article", _("Article")
+    VIDEO = "video", _("Video")
+    COURSE = "course", _("Course")
+    BOOK = "book", _("Book")
+    REPO = "repo", _("Repository")
+    TOOL = "tool", _("Tool")
+    TALK = "talk", _("Talk")
+    SLIDES = "slides", _("Slides")
+    THREAD = "thread", _("Thread")
+    SITE = "site", _("Blog / site")
+    DOCS = "docs", _("Documentation")
+    CONCEPT = "concept", _("Concept")
+    CHAPTER = "chapter", _("Notes chapter")
 
 
 class Priority(models.TextChoices):

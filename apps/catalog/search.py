@@ -3,7 +3,13 @@
 "quantisation" is also "quantization" (and back), and a word found nowhere gets a "did you mean"
 from the catalog's own words: PostgreSQL trigram similarity (pg_trgm) over an indexed table of
 the titles' and authors' words (catalog/0006), difflib over the same words elsewhere (SQLite). A
-query in another script than the catalog's (English) gets a hint instead. The catalog's search
+query in another script than the catalog's (English) gets a hint instead.
+
+Chinese, Japanese and Korean are written without spaces: a run of their characters is read as
+its overlapping pairs (`cjk_words`: "注意力机制" is "注意", "意力", "力机", "机制"), each looked
+for as a substring, as search engines index such text; so "注意力原理" finds "注意力机制的原理"
+with most pairs, best first. A Chinese term the catalog has only in English gets a "did you
+mean" from a small glossary (`GLOSSARY`: "量化" → "quantization"). The catalog's search
 (`apps.catalog.selectors`) and the learner's notes search (`apps.progress.selectors`) both read
 words here.
 
@@ -55,6 +61,77 @@ JOINED_MIN_LENGTH = 4  # shorter words are only looked for as typed
 
 SUGGEST_MIN_SIMILARITY = 0.35  # pg_trgm similarity of a suggestion to the typed word
 SUGGEST_MAX_WORDS = 6
+
+
+# Scripts written without spaces between words: Hiragana, Katakana, CJK ideographs (and their
+# extensions and compatibility forms), Hangul syllables.
+_CJK_RUN = re.compile(r"[\u3040-\u30ff\u3400-\u4dbf\u4e00-\u9fff\uf900-\ufaff\uac00-\ud7af]+")
+
+# Common terms of the field, Chinese → the catalog's English word: a Chinese query that finds
+# nothing is offered the English one ("did you mean"). Extend freely; keys are whole runs.
+GLOSSARY = {
+    "注意力": "attention",
+    "注意力机制": "attention",
+    "量化": "quantization",
+    "推理": "inference",
+    "大模型": "llm",
+    "大语言模型": "llm",
+    "语言模型": "language model",
+    "变换器": "transformer",
+    "微调": "fine-tuning",
+    "训练": "training",
+    "分布式": "distributed",
+    "并行": "parallelism",
+    "显卡": "gpu",
+    "内核": "kernel",
+    "算子": "kernel",
+    "缓存": "cache",
+    "编译器": "compiler",
+    "强化学习": "reinforcement learning",
+    "智能体": "agents",
+    "检索增强生成": "rag",
+    "向量数据库": "vector database",
+    "嵌入": "embeddings",
+    "扩散模型": "diffusion",
+    "论文": "paper",
+    "推测解码": "speculative decoding",
+    "投机解码": "speculative decoding",
+    "混合专家": "mixture of experts",
+    "蒸馏": "distillation",
+    "评测": "evaluation",
+    "提示词": "prompt",
+}
+
+
+def cjk_words(word: str) -> list[str]:
+    """`word` as search reads it: a run of CJK characters longer than two as its overlapping
+    pairs, the rest (Latin letters, digits) as it is: "GPU显存管理" → "GPU", "显存", "存管",
+    "管理". Linear in the word."""
+    if not _CJK_RUN.search(word):
+        return [word]
+    parts: list[str] = []
+    last = 0
+    for run in _CJK_RUN.finditer(word):
+        if run.start() > last:
+            parts.append(word[last : run.start()])
+        text = run.group()
+        parts += [text] if len(text) <= 2 else [text[i : i + 2] for i in range(len(text) - 1)]
+        last = run.end()
+    if last < len(word):
+        parts.append(word[last:])
+    return [part for part in parts if part.strip("-_/")]
+
+
+def query_words(query: str, limit: int) -> list[str]:
+    """The first `limit` words of a query as search reads them: joined words apart ("kv-cache":
+    "kv", "cache"), a run of Chinese characters as its pairs (`cjk_words`)."""
+    return [part for word in split_joined(query).split()[: limit * 2] for part in cjk_words(word)][
+        :limit
+    ]
+
+
+def has_cjk(text: str) -> bool:
+    return bool(_CJK_RUN.search(text))
 
 
 def split_joined(query: str) -> str:
@@ -124,8 +201,21 @@ def suggestion(words: list[str]) -> str:
     when nothing would change."""
     words = words[:SUGGEST_MAX_WORDS]
     nearest = _nearest_postgres if connection.vendor == "postgresql" else _nearest_python
-    fixed = [nearest(word.lower()) if is_plain(word) else word for word in words]
+    fixed = [
+        word
+        if not is_plain(word)
+        else _nearest_cjk(word)
+        if has_cjk(word)
+        else nearest(word.lower())
+        for word in words
+    ]
     return " ".join(fixed) if [w.lower() for w in fixed] != [w.lower() for w in words] else ""
+
+
+def _nearest_cjk(word: str) -> str:
+    """A Chinese word's English term from the glossary; else the word (trigram and difflib
+    similarity mean nothing between two-character pairs)."""
+    return GLOSSARY.get(word, word)
 
 
 # The nearest word of a visible resource's title or author: candidates from the trigram index

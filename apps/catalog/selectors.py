@@ -15,6 +15,7 @@ import re
 from collections import Counter, defaultdict
 from collections.abc import Collection, Sequence
 from dataclasses import dataclass, field
+from typing import TYPE_CHECKING
 
 from django.contrib.postgres.search import SearchQuery, SearchRank, SearchVectorField
 from django.core.exceptions import ValidationError
@@ -37,6 +38,7 @@ from django.db.models import (
 )
 from django.http import Http404
 from django.shortcuts import get_object_or_404
+from django.utils.translation import gettext, gettext_lazy
 
 from apps.catalog import search
 from apps.catalog.forms import TIER_CHOICES
@@ -53,6 +55,9 @@ from apps.catalog.models import (
 )
 from apps.core.content import memoized, table_tokens
 
+if TYPE_CHECKING:  # django-stubs is a development dependency
+    from django_stubs_ext import StrOrPromise
+
 SEARCH_PAGE_SIZE = 20
 # A topic page's rows per page. Every topic of the seeded catalog fits on one (the largest has 72
 # resources), so its pages are unchanged; at the catalog grown ×6 a topic of 1,033 resources was
@@ -62,9 +67,9 @@ SEARCH_MAX_WORDS = (
     8  # each word is a few LIKEs and a regex per row, counted twice: a bound on the cost
 )
 SEARCH_CONFIG = "english"
-PRIORITY_LABELS: list[tuple[str, str]] = [
-    (Priority.MUST, "Must read"),
-    (Priority.MAYBE, "Maybe"),
+PRIORITY_LABELS: list[tuple[str, "StrOrPromise"]] = [
+    (Priority.MUST, gettext_lazy("Must read")),
+    (Priority.MAYBE, gettext_lazy("Maybe")),
 ]  # as the badges say it
 
 
@@ -159,7 +164,7 @@ class Facet:
     """One filter group ("Tier", "Kind") with the values present and how many rows each would show."""
 
     name: str
-    label: str
+    label: "StrOrPromise"
     options: list[FacetOption]
     active: bool
     total: int  # rows the other filters leave, with or without a value for this facet
@@ -280,9 +285,11 @@ def _section_badges(section: Section) -> list[Badge]:
     title = section.title.strip().rstrip(":").lower()
     badges = []
     if section.tier and title != f"tier {section.tier}":
-        badges.append(Badge(f"Tier {section.tier}", f"tier-{section.tier}"))
+        badges.append(
+            Badge(gettext("Tier %(tier)s") % {"tier": section.tier}, f"tier-{section.tier}")
+        )
     if section.priority and title != section.priority:
-        badges.append(Badge(dict(PRIORITY_LABELS)[section.priority], section.priority))
+        badges.append(Badge(str(dict(PRIORITY_LABELS)[section.priority]), section.priority))
     badges += [Badge(text) for text in (section.phase, section.effort) if text]
     return badges
 
@@ -390,7 +397,7 @@ def guides_with_top_sections() -> list[Guide]:
     return memoized("guides-top-sections", build, GUIDE_TREE)
 
 
-def _facet(name: str, label: str, choices, counts: Counter, active: str | None) -> Facet:
+def _facet(name: str, label: "StrOrPromise", choices, counts: Counter, active: str | None) -> Facet:
     """Options for the values that occur (plus the active one, so it can be switched off)."""
     options = [
         FacetOption(
@@ -514,9 +521,9 @@ def topic_membership() -> TopicMembership:
 
 # --- Guide -----------------------------------------------------------------------------------
 GUIDE_FACETS = (
-    ("tier", "Tier", TIER_CHOICES),
-    ("priority", "Priority", PRIORITY_LABELS),
-    ("kind", "Kind", Kind.choices),
+    ("tier", gettext_lazy("Tier"), TIER_CHOICES),
+    ("priority", gettext_lazy("Priority"), PRIORITY_LABELS),
+    ("kind", gettext_lazy("Kind"), Kind.choices),
 )
 
 
@@ -631,7 +638,9 @@ def topic_contents(*, topic: Topic, filters: dict[str, str]) -> TopicContents:
         resource_ids=tuple(resources.order_by("title", "id").values_list("id", flat=True)),
         facets=[
             facet
-            for facet in [_facet("kind", "Kind", Kind.choices, kind_counts, filters.get("kind"))]
+            for facet in [
+                _facet("kind", gettext_lazy("Kind"), Kind.choices, kind_counts, filters.get("kind"))
+            ]
             if facet.worth_showing
         ],
         total_count=sum(kind_counts.values()),
@@ -760,8 +769,8 @@ def _count_of(conditions: list[Q]):
 
 
 def search_words(query: str) -> list[str]:
-    """The words of a query as search reads them: joined words apart ("kv-cache": "kv", "cache")."""
-    return search.split_joined(query).split()[:SEARCH_MAX_WORDS]
+    """The words of a query as search reads them (apps.catalog.search.query_words)."""
+    return search.query_words(query, SEARCH_MAX_WORDS)
 
 
 def _spelling_query(words: list[str]):
@@ -843,7 +852,8 @@ def search_resources(query: str, *, filters: dict | None = None) -> QuerySet:
         somewhere = Exists(resources.filter(every_word))  # one subquery, stops at the first row
         matched |= ~somewhere & any_word
         words_found = Case(When(somewhere, then=words_found), default=_count_of(word_found))
-    phrase = "".join(plain)
+    # The query's words run together (a Chinese run whole, not as its pairs).
+    phrase = "".join(filter(search.is_plain, search.split_joined(query).split()[:SEARCH_MAX_WORDS]))
     title_phrase = Case(
         When(title__iregex=search.joined_pattern(phrase, at="whole"), then=Value(3)),
         When(title__iregex=search.joined_pattern(phrase, at="start"), then=Value(2)),
@@ -885,7 +895,8 @@ def search_page(
     page.suggestion = ""
     page.other_script = not page.object_list and search.in_another_script(query)
     if (page.some_words or not page.object_list) and within is None:
-        suggested = search.suggestion(search_words(query))
+        # The words as typed: a Chinese run whole, as the glossary knows it.
+        suggested = search.suggestion(search.split_joined(query).split()[:SEARCH_MAX_WORDS])
         best = search_resources(suggested, filters=filters).first() if suggested else None
         if best is not None and _has_every_word(best, suggested):
             page.suggestion = suggested

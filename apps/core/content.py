@@ -19,6 +19,10 @@ back; a table without a token row is never cached.
 Concurrent requests for the same part under the same tokens build it once: the others wait for
 that build (`BUILD_WAIT` at most, then build themselves). The memo is bounded in bytes
 (`MEMO_BYTES`), each entry measured when stored (`value_nbytes`).
+
+Every part is kept per language (the active one when it is asked for): rendered HTML holds the
+interface's words, and data may hold translated labels. A reader of one language never gets a
+part built in another; a part nobody reads in a language is never built in it.
 """
 
 import sys
@@ -36,6 +40,7 @@ from django.apps import apps
 from django.core.exceptions import ValidationError
 from django.db import migrations, router
 from django.http import Http404
+from django.utils.translation import get_language
 
 from apps.core.models import ContentVersion
 
@@ -423,7 +428,8 @@ class ContentMemo:
     ):
         """The value of `key` built from `tables` (token names; every content token when None)
         under `tokens`: from the memo when it was built under the same tokens of those tables,
-        else from `build()`, once however many threads ask at the same time."""
+        else from `build()`, once however many threads ask at the same time; per language."""
+        key = (get_language(), key)
         version = self._version(tokens, tables)
         if version is None:
             return build()

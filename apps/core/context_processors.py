@@ -64,6 +64,7 @@ def _layout(
         "whats_new": reverse("learning:whats-new"),
         "groups": reverse("groups:group-list"),
         "account": reverse("accounts:account"),
+        "language": reverse("accounts:language"),
         "login": reverse("account_login"),
         "logout": reverse("account_logout"),
         "logo": static("img/logo.svg"),

@@ -13,6 +13,8 @@ from django.core.validators import URLValidator
 from django.http import HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
 from django.urls import reverse
+from django.utils.translation import gettext as _
+from django.utils.translation import gettext_lazy
 from django.views.decorators.http import require_http_methods, require_POST
 from django.views.decorators.vary import vary_on_headers
 from django_htmx.http import HttpResponseClientRedirect
@@ -27,28 +29,37 @@ from apps.progress import services
 from apps.progress.models import OwnResource, Status, Suggestion
 
 STATUS_BUTTONS = [
-    (Status.NOT_STARTED, "Not started"),
-    (Status.IN_PROGRESS, "In progress"),
-    (Status.DONE, "Done"),
-    (Status.SKIPPED, "Skipped"),
+    (Status.NOT_STARTED, Status.NOT_STARTED.label),
+    (Status.IN_PROGRESS, Status.IN_PROGRESS.label),
+    (Status.DONE, Status.DONE.label),
+    (Status.SKIPPED, Status.SKIPPED.label),
 ]
 
 
 class OwnEditForm(forms.Form):
-    title = forms.CharField(max_length=300, required=False)
-    kind = forms.ChoiceField(choices=[("", "Guess from the link"), *Kind.choices], required=False)
-    author = forms.CharField(max_length=300, required=False, label="Author / publisher")
+    title = forms.CharField(max_length=300, required=False, label=gettext_lazy("Title"))
+    kind = forms.ChoiceField(
+        label=gettext_lazy("Kind"),
+        choices=[("", gettext_lazy("Guess from the link")), *Kind.choices],
+        required=False,
+    )
+    author = forms.CharField(
+        max_length=300, required=False, label=gettext_lazy("Author / publisher")
+    )
     note = forms.CharField(
-        max_length=10_000, required=False, widget=forms.Textarea(attrs={"rows": 3})
+        max_length=10_000,
+        required=False,
+        widget=forms.Textarea(attrs={"rows": 3}),
+        label=gettext_lazy("Note"),
     )
 
 
 class OwnSaveForm(OwnEditForm):
     url = forms.CharField(
         max_length=2000,
-        label="Link",
+        label=gettext_lazy("Link"),
         validators=[URLValidator(schemes=["http", "https"])],
-        error_messages={"required": "Give the link's address."},
+        error_messages={"required": gettext_lazy("Give the link's address.")},
     )
     field_order = ["url", "title", "kind", "author", "note"]
 
@@ -143,15 +154,22 @@ def _save(request):
             request, "learning/own/own_list.html", _list_context(request, form=form), status=422
         )
     if saved.catalog is not None:
-        messages.info(request, f"“{saved.catalog.title}” is in the catalog: tick it there.")
+        messages.info(
+            request,
+            _("“%(title)s” is in the catalog: tick it there.") % {"title": saved.catalog.title},
+        )
         if request.htmx:  # the whole page changes: htmx navigates rather than swap a page in
             return HttpResponseClientRedirect(saved.catalog.get_absolute_url())
         return redirect(saved.catalog.get_absolute_url())
     if request.htmx:
         context = _list_context(request) | {"saved": saved}
         return render(request, "learning/own/own_list.html#own-main", context)
-    verb = "Saved" if saved.created else "Updated"
-    messages.success(request, f"{verb} “{saved.own.title}” in your resources.")
+    message = (
+        _("Saved “%(title)s” in your resources.")
+        if saved.created
+        else _("Updated “%(title)s” in your resources.")
+    )
+    messages.success(request, message % {"title": saved.own.title})
     return redirect(f"{reverse('learning:own-list')}#own-{saved.own.pk}")
 
 
@@ -206,7 +224,7 @@ def own_edit(request, pk):
             else:
                 if request.htmx:
                     return _row_response(request, own.pk)
-                messages.success(request, f"Saved “{own.title}”.")
+                messages.success(request, _("Saved “%(title)s”.") % {"title": own.title})
                 return redirect(f"{reverse('learning:own-list')}#own-{own.pk}")
         status = 422
     else:
@@ -245,7 +263,7 @@ def own_status(request, pk):
     own = _own_for_user(request, pk)
     form = OwnStatusForm(request.POST)
     if not form.is_valid():
-        return _refused(request, "Choose a status.", own)
+        return _refused(request, _("Choose a status."), own)
     services.progress_set_status(
         user=request.user, resource=own.resource, status=form.cleaned_data["status"]
     )
@@ -261,7 +279,7 @@ def own_suggest(request, pk):
     services.own_resource_suggest(own=own)
     if request.htmx:
         return _row_response(request, own.pk)
-    messages.success(request, f"“{own.title}” was offered to the curators.")
+    messages.success(request, _("“%(title)s” was offered to the curators.") % {"title": own.title})
     return redirect(f"{reverse('learning:own-list')}#own-{own.pk}")
 
 
@@ -280,7 +298,7 @@ def own_delete(request, pk):
             "learning/own/own_list.html#own-count",
             {"own_page": {"total": total}, "oob": True},
         )
-    messages.success(request, f"Removed “{title}” from your resources.")
+    messages.success(request, _("Removed “%(title)s” from your resources.") % {"title": title})
     return redirect("learning:own-list")
 
 

@@ -19,6 +19,8 @@ from django.shortcuts import redirect, render
 from django.urls import reverse
 from django.utils import timezone
 from django.utils.http import url_has_allowed_host_and_scheme
+from django.utils.translation import gettext as _
+from django.utils.translation import ngettext
 from django.views.decorators.http import require_http_methods, require_POST
 from django_htmx.http import HttpResponseClientRedirect
 
@@ -65,16 +67,25 @@ def section_mark(request, uuid):
     fallback = f"{section.guide.get_absolute_url()}#{section.anchor}"
     status = request.POST.get("status")
     if status not in (Status.DONE, Status.SKIPPED):
-        messages.error(request, "A section can be marked done or skipped; nothing was changed.")
+        messages.error(request, _("A section can be marked done or skipped; nothing was changed."))
         return _back(request, fallback)
     ids = selectors.guide_structure().section_resources.get(section.id, frozenset())
     resources = [r for pk, r in selectors.visible_resources_by_id().items() if pk in ids]
     changed = progress_set_many(user=request.user, resources=resources, status=status)
-    label = Status(status).label.lower()
-    messages.success(
-        request,
-        f"“{section.title}”: {changed} resource{'s' if changed != 1 else ''} marked {label}.",
+    message = (
+        ngettext(
+            "“%(title)s”: %(count)s resource marked done.",
+            "“%(title)s”: %(count)s resources marked done.",
+            changed,
+        )
+        if status == Status.DONE
+        else ngettext(
+            "“%(title)s”: %(count)s resource marked skipped.",
+            "“%(title)s”: %(count)s resources marked skipped.",
+            changed,
+        )
     )
+    messages.success(request, message % {"title": section.title, "count": changed})
     return _back(request, fallback)
 
 
@@ -132,15 +143,19 @@ def progress_undo(request, token):
     undos = request.session.get(UNDO_SESSION_KEY, [])
     undo = next((u for u in undos if u["token"] == token), None)
     if undo is None or timezone.now().timestamp() - undo["at"] > UNDO_SECONDS:
-        messages.info(request, "That reset can no longer be undone.")
+        messages.info(request, _("That reset can no longer be undone."))
         return redirect("learning:dashboard")
     if request.method == "POST":
         restored = progress_restore(user=request.user, snapshot=undo["rows"])
         request.session[UNDO_SESSION_KEY] = [u for u in undos if u["token"] != token]
         messages.success(
             request,
-            f"Undone: {restored} resource{'s' if restored != 1 else ''} of “{undo['title']}” "
-            "back as they were.",
+            ngettext(
+                "Undone: %(count)s resource of “%(title)s” back as it was.",
+                "Undone: %(count)s resources of “%(title)s” back as they were.",
+                restored,
+            )
+            % {"count": restored, "title": undo["title"]},
         )
         return HttpResponseClientRedirect(undo["page"]) if request.htmx else redirect(undo["page"])
     return render(request, "progress/undo.html", {"undo": undo, "count": len(undo["rows"])})
@@ -161,9 +176,12 @@ def pin_toggle(request, kind, key):
         raise Http404("Nothing to pin here.")
     pin_set(user=request.user, pinned=pinned, **target)
     (what,) = target.values()
-    messages.success(
-        request, f"“{what.title}” {'is pinned to' if pinned else 'is no longer on'} your dashboard."
+    message = (
+        _("“%(title)s” is pinned to your dashboard.")
+        if pinned
+        else _("“%(title)s” is no longer on your dashboard.")
     )
+    messages.success(request, message % {"title": what.title})
     return _back(request, what.get_absolute_url())
 
 

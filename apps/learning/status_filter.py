@@ -9,10 +9,20 @@ Visitors have no statuses: they see no filter, and a `status` in their URL is ig
 from dataclasses import dataclass, field
 from urllib.parse import urlencode
 
+from django.utils.translation import gettext_lazy as _
+from django.utils.translation import pgettext_lazy
+
 from apps.catalog.forms import ignored_filter_message
 from apps.progress.models import Status
 
 PARAM = "status"
+# What a list's rows are called, one and many ("Showing 3 of 12 entries").
+ENTRIES = (pgettext_lazy("rows of a list", "entry"), pgettext_lazy("rows of a list", "entries"))
+RESOURCES = (
+    pgettext_lazy("rows of a list", "resource"),
+    pgettext_lazy("rows of a list", "resources"),
+)
+RESULTS = (pgettext_lazy("rows of a list", "result"), pgettext_lazy("rows of a list", "results"))
 
 
 @dataclass(frozen=True)
@@ -23,9 +33,9 @@ class Choice:
 
 
 CHOICES = (
-    Choice("not_done", "Hide done", frozenset({"", Status.IN_PROGRESS, Status.SKIPPED})),
-    Choice("in_progress", "In progress", frozenset({Status.IN_PROGRESS})),
-    Choice("skipped", "Skipped", frozenset({Status.SKIPPED})),
+    Choice("not_done", _("Hide done"), frozenset({"", Status.IN_PROGRESS, Status.SKIPPED})),
+    Choice("in_progress", _("In progress"), frozenset({Status.IN_PROGRESS})),
+    Choice("skipped", _("Skipped"), frozenset({Status.SKIPPED})),
 )
 _BY_VALUE = {choice.value: choice for choice in CHOICES}
 
@@ -59,7 +69,7 @@ def status_filter_of(*, user, params) -> StatusFilter:
         return StatusFilter(offered=True)
     choice = _BY_VALUE.get(value)
     if choice is None:
-        return StatusFilter(errors=[ignored_filter_message("Status", value)], offered=True)
+        return StatusFilter(errors=[ignored_filter_message(_("Status"), value)], offered=True)
     return StatusFilter(choice=choice, offered=True)
 
 
@@ -81,7 +91,7 @@ def status_filter_context(
 
     options = [
         {
-            "label": "All",
+            "label": _("All"),
             "value": "all",  # the chip's id: htmx keeps focus on it across the swap
             "href": href(None),
             "count": total,

@@ -39,6 +39,7 @@ from typing import Any
 from django.template import defaultfilters
 from django.template.loader import get_template
 from django.utils.safestring import SafeString
+from django.utils.translation import get_language
 
 from apps.catalog.models import Resource
 from apps.catalog.templatetags.catalog_tags import hostname
@@ -344,8 +345,9 @@ def _entry_row_stand_ins(shape):
 
 
 @lru_cache(maxsize=64)
-def _kind_display(kind: str) -> str:
-    """A kind's label, escaped: get_kind_display's lookup cost more than the rest of a row."""
+def _kind_display(kind: str, language: str) -> str:
+    """A kind's label in `language` (the active one), escaped: get_kind_display's lookup cost
+    more than the rest of a row."""
     return _escape(Resource(kind=kind).get_kind_display())
 
 
@@ -358,7 +360,7 @@ def _entry_row_values(*, entry) -> dict[str, str]:
         "url": escape(resource.url),
         "host": escape(hostname(resource.url)) if resource.url else "",
         "kind": escape(resource.kind),
-        "kind_display": _kind_display(resource.kind),
+        "kind_display": _kind_display(resource.kind, get_language()),
         "author": escape(resource.author),
         "year": str(resource.year) if resource.year else "",
         "description": escape(resource.description),

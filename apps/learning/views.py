@@ -12,11 +12,13 @@ from django.contrib import messages
 from django.contrib.auth.decorators import login_required
 from django.http import Http404, HttpResponse, QueryDict
 from django.shortcuts import redirect, render
-from django.template.defaultfilters import pluralize
 from django.urls import reverse
 from django.utils import timezone
+from django.utils.formats import number_format
 from django.utils.http import url_has_allowed_host_and_scheme
 from django.utils.safestring import mark_safe
+from django.utils.translation import gettext as _
+from django.utils.translation import gettext_lazy, ngettext
 from django.views.decorators.http import require_POST, require_safe
 from django.views.decorators.vary import vary_on_headers
 from django_htmx.http import HttpResponseClientRedirect, retarget
@@ -33,6 +35,9 @@ from apps.learning.scope import TickScope
 from apps.learning.services import whats_new_mark_seen
 from apps.learning.shared import overlay_fill
 from apps.learning.status_filter import (
+    ENTRIES,
+    RESOURCES,
+    RESULTS,
     status_filter_context,
     status_filter_from,
     status_filter_of,
@@ -123,7 +128,7 @@ def guide_detail(request, slug):
         tallies=_section_bar_tallies(guide, tallies),
         params=filters,
         target="guide-entries",
-        nouns=("entry", "entries"),
+        nouns=ENTRIES,
     )
     context |= status_filter | {
         "guide": guide,
@@ -255,7 +260,7 @@ def topic_detail(request, slug):
         path=request.path,
         params=filters,
         target="topic-resources",
-        nouns=("resource", "resources"),
+        nouns=RESOURCES,
     ) | {
         "topic": topic,
         "parts": parts,
@@ -289,9 +294,21 @@ def _rows_shown(first, stop: int, *, of_all: bool) -> str:
     """ "Showing 101–200 of 1,033 resources" for the rows from page `first` to the list's index
     `stop`. Under a status filter the total is the filter's own sentence, which a tick refreshes
     (here it would go stale as ticked rows leave)."""
-    shown = f"Showing {first.start_index():,}–{stop:,}"
-    count = first.paginator.count
-    return f"{shown} of {count:,} resource{pluralize(count)}" if of_all else shown
+    start, count = number_format(first.start_index(), force_grouping=True), first.paginator.count
+    if not of_all:
+        return _("Showing %(start)s–%(stop)s") % {
+            "start": start,
+            "stop": number_format(stop, force_grouping=True),
+        }
+    return ngettext(
+        "Showing %(start)s–%(stop)s of %(count)s resource",
+        "Showing %(start)s–%(stop)s of %(count)s resources",
+        count,
+    ) % {
+        "start": start,
+        "stop": number_format(stop, force_grouping=True),
+        "count": number_format(count, force_grouping=True),
+    }
 
 
 def _row_after(value) -> int | None:
@@ -370,7 +387,7 @@ def _search_results(request, query: str, filters: dict) -> dict:
         path=request.path,
         params=params,
         target="search-results",
-        nouns=("result", "results"),
+        nouns=RESULTS,
     ) | {"results": overlay_fill(request, results, statuses=statuses, query=query_params)}
 
 
@@ -447,7 +464,7 @@ def whats_new(request):
     return render(request, "learning/whats_new.html", {"news": news})
 
 
-SEEN_REFUSED = (
+SEEN_REFUSED = gettext_lazy(
     "That “Mark as seen” could not be read; nothing was changed. Reload the page and try again."
 )
 
@@ -467,7 +484,7 @@ def whats_new_seen(request):
     )
     if request.htmx:
         return HttpResponse("")  # the block is swapped for nothing
-    messages.success(request, "Marked as seen.")
+    messages.success(request, _("Marked as seen."))
     return redirect(back)
 
 
@@ -505,7 +522,7 @@ def path_detail(request, slug):
         tallies={step_bar(step).dom_id: step.tally for step in view.steps},
         params={},
         target="path-steps",
-        nouns=("resource", "resources"),
+        nouns=RESOURCES,
     )
     return _page_or_fragment(
         request, "paths/path_detail.html", "path-steps", context | status_filter
@@ -536,11 +553,11 @@ def progress_note(request, resource_uuid):
         return retarget(
             _resource_progress(request, resource, row, note_saved=True), f"#{RESOURCE_PROGRESS_ID}"
         )
-    messages.success(request, "Note saved.")
+    messages.success(request, _("Note saved."))
     return redirect(safe_next(request, resource.get_absolute_url()))
 
 
-NOTE_TOO_LONG = "Notes can be at most 10,000 characters; nothing was saved."
+NOTE_TOO_LONG = gettext_lazy("Notes can be at most 10,000 characters; nothing was saved.")
 TICK_BUTTON_ID_PREFIX = "tick-btn-"  # progress/includes/tick.html
 
 
@@ -553,7 +570,7 @@ def progress_set(request, resource_uuid):
     form = StatusForm(_with_slot(request))
     if not form.is_valid():
         return _refused(
-            request, "That status is not valid; nothing was changed.", status=400, back=back
+            request, _("That status is not valid; nothing was changed."), status=400, back=back
         )
     status = form.cleaned_data["status"]
     note = None  # the resource page posts its note with a status: typed text is saved, not lost
@@ -566,7 +583,11 @@ def progress_set(request, resource_uuid):
         # Remembered across sign-in (see apps.progress.signals), then applied.
         request.session[PENDING_SESSION_KEY] = {"resource": str(resource.uuid), "status": status}
         login_url = f"{reverse('account_login')}?next={quote(back)}"
-        messages.info(request, f"Sign in to track your progress; “{resource.title}” will be saved.")
+        messages.info(
+            request,
+            _("Sign in to track your progress; “%(title)s” will be saved.")
+            % {"title": resource.title},
+        )
         return HttpResponseClientRedirect(login_url) if request.htmx else redirect(login_url)
 
     row = progress_set_status(user=request.user, resource=resource, status=status, note=note)
@@ -668,7 +689,7 @@ def _guide_list(*, key, current, params, statuses, path_view):
     page = guide.get_absolute_url()
     filters, _ = _filters_from(params, GuideFilterForm)
     rows = shared.guide_parts(guide=guide, filters=filters, path=page).entries
-    return page, filters, rows.row_statuses(statuses), "guide-entries", ("entry", "entries")
+    return page, filters, rows.row_statuses(statuses), "guide-entries", ENTRIES
 
 
 def _topic_list(*, key, current, params, statuses, path_view):
@@ -677,7 +698,7 @@ def _topic_list(*, key, current, params, statuses, path_view):
     filters, _ = _filters_from(params, TopicFilterForm)
     ids = shared.topic_parts(topic=topic, filters=filters, path=page).resource_ids
     found = [statuses.get(pk, "") for pk in ids]  # every row's, not one page's
-    return page, filters, found, "topic-resources", ("resource", "resources")
+    return page, filters, found, "topic-resources", RESOURCES
 
 
 def _search_list(*, key, current, params, statuses, path_view):
@@ -694,7 +715,7 @@ def _search_list(*, key, current, params, statuses, path_view):
         {"q": query, **search_filters},
         found,
         "search-results",
-        ("result", "results"),
+        RESULTS,
     )
 
 
@@ -704,7 +725,7 @@ def _path_list(*, key, current, params, statuses, path_view):
     path = path_view.path
     rows = shared.path_steps(path=path, outline=lambda: path_selectors.path_outline(path))
     found = rows.row_statuses(statuses)
-    return path.get_absolute_url(), {}, found, "path-steps", ("resource", "resources")
+    return path.get_absolute_url(), {}, found, "path-steps", RESOURCES
 
 
 LIST_REFRESHES = {"guide": _guide_list, "topic": _topic_list, "": _search_list, "path": _path_list}
@@ -747,7 +768,7 @@ def _refused(request, message, *, status, back):
     """A tick that changed nothing: htmx gets `message` as plain text (static/js/shortcuts.js shows
     it), a page without JavaScript goes `back` with it as an error message."""
     if request.htmx:
-        return HttpResponse(message, status=status, content_type="text/plain; charset=utf-8")
+        return HttpResponse(str(message), status=status, content_type="text/plain; charset=utf-8")
     messages.error(request, message)
     return redirect(back)
 

@@ -15,8 +15,10 @@ from functools import lru_cache
 
 from django.http import Http404
 from django.template.loader import render_to_string
+from django.utils.formats import date_format
 from django.utils.html import escape
 from django.utils.safestring import SafeString, mark_safe
+from django.utils.translation import get_language, gettext, pgettext, pgettext_lazy
 
 from apps.catalog.models import Guide, Topic
 from apps.catalog.selectors import (
@@ -58,10 +60,13 @@ def bar_html(bar: Bar, *, compact=False, oob=False) -> SafeString:
         "bar" + (" bar--compact" if compact else "") + (" bar--complete" if tally.complete else "")
     )
     swap = ' hx-swap-oob="true"' if oob else ""
-    label = escape(bar.label)
+    label = escape(
+        gettext("%(label)s: %(done)s of %(total)s done")
+        % {"label": bar.label, "done": done, "total": countable}
+    )
     return SafeString(
         f'<div id="{escape(bar.dom_id)}" class="{classes}"{swap}>\n'
-        f'<progress max="{tally.progress_max}" value="{done}" aria-label="{label}: {done} of {countable} done">'
+        f'<progress max="{tally.progress_max}" value="{done}" aria-label="{label}">'
         f"{percent}%</progress>\n"
         f'<span class="bar-text">{done}/{countable}{"" if compact else f" · {percent}%"}</span>\n</div>'
     )
@@ -99,10 +104,11 @@ STATUS_MENU_CHOICES = tuple(
 
 def note_mark_html(resource) -> SafeString:
     """The marker on a row whose resource the learner has a note on: a link to the note."""
-    title = escape(resource.title)
+    hint = escape(gettext("You have a note on this"))
+    label = escape(gettext("Your note on %(title)s") % {"title": resource.title})
     return SafeString(
         f'<a class="note-mark" href="{escape(resource.get_absolute_url())}#my-progress-title" '
-        f'title="You have a note on this">✎<span class="visually-hidden">Your note on {title}</span></a>'
+        f'title="{hint}">✎<span class="visually-hidden">{label}</span></a>'
     )
 
 
@@ -124,7 +130,7 @@ def topic_bar(topic, tally):
 
 
 def overall_bar(tally):
-    return Bar("bar-overall", "All guides", tally)
+    return Bar("bar-overall", gettext("All guides"), tally)
 
 
 def step_bar(step_view):
@@ -252,8 +258,30 @@ def bars_for_scope(*, user, scope: TickScope, resource, statuses):
         return [], [], None
 
 
-_WEEKDAYS = ("Mon", "Tue", "Wed", "Thu", "Fri", "Sat", "Sun")
-_MONTHS = ("Jan", "Feb", "Mar", "Apr", "May", "Jun", "Jul", "Aug", "Sep", "Oct", "Nov", "Dec")
+# Spelled out for makemessages, which reads only literal strings.
+_WEEKDAYS = (
+    pgettext_lazy("heatmap weekday", "Mon"),
+    pgettext_lazy("heatmap weekday", "Tue"),
+    pgettext_lazy("heatmap weekday", "Wed"),
+    pgettext_lazy("heatmap weekday", "Thu"),
+    pgettext_lazy("heatmap weekday", "Fri"),
+    pgettext_lazy("heatmap weekday", "Sat"),
+    pgettext_lazy("heatmap weekday", "Sun"),
+)
+_MONTHS = (
+    pgettext_lazy("heatmap month", "Jan"),
+    pgettext_lazy("heatmap month", "Feb"),
+    pgettext_lazy("heatmap month", "Mar"),
+    pgettext_lazy("heatmap month", "Apr"),
+    pgettext_lazy("heatmap month", "May"),
+    pgettext_lazy("heatmap month", "Jun"),
+    pgettext_lazy("heatmap month", "Jul"),
+    pgettext_lazy("heatmap month", "Aug"),
+    pgettext_lazy("heatmap month", "Sep"),
+    pgettext_lazy("heatmap month", "Oct"),
+    pgettext_lazy("heatmap month", "Nov"),
+    pgettext_lazy("heatmap month", "Dec"),
+)
 
 
 def heatmap_cells(days) -> SafeString:
@@ -263,11 +291,11 @@ def heatmap_cells(days) -> SafeString:
     if not days:
         return SafeString("")
     peak = max(max(count for _, count in days), 1)
-    frame = _heatmap_frame(days[0][0], len(days))
+    frame = _heatmap_frame(days[0][0], len(days), get_language())
     return SafeString(
         "".join(
-            f'{before}{0 if count == 0 else min(4, 1 + (3 * count) // peak)}"><title>{count}{after}'
-            for (before, after), (_, count) in zip(frame, days, strict=True)
+            f'{before}{0 if count == 0 else min(4, 1 + (3 * count) // peak)}"><title>{title}{count}{after}'
+            for (before, title, after), (_, count) in zip(frame, days, strict=True)
         )
     )
 
@@ -283,7 +311,7 @@ def heatmap_labels(days) -> SafeString:
     labels = [
         f'<text class="hm-label" x="0" y="{HEATMAP_TOP + row * 14 + 9}">{_WEEKDAYS[(start.weekday() + row) % 7]}</text>'
         for row in range(7)
-        if _WEEKDAYS[(start.weekday() + row) % 7] in ("Mon", "Wed", "Fri")
+        if (start.weekday() + row) % 7 in (0, 2, 4)  # Mon, Wed, Fri
     ]
     last_x = -99
     for index in range(len(days)):
@@ -295,16 +323,26 @@ def heatmap_labels(days) -> SafeString:
     return SafeString("".join(labels))
 
 
-@lru_cache(maxsize=4)
-def _heatmap_frame(start, length: int) -> tuple[tuple[str, str], ...]:
-    """Per cell, the markup before its level and after its count."""
+@lru_cache(maxsize=8)
+def _heatmap_frame(start, length: int, language: str) -> tuple[tuple[str, str], ...]:
+    """Per cell, the markup before its level and after its count, in `language` (the active one:
+    a cache key, so each language has its own)."""
+    # A cell's title is "3 on Mon 2 Mar 2026": the count is the cell's own, the rest its day's.
+    title = gettext("%(count)s on %(day)s")
+    day_format = pgettext("heatmap day (Django date format)", "D j M Y")
     frame = []
     for index in range(length):
         day = start + timedelta(days=index)
+        before_count, _, after_count = (
+            escape(title.replace("%(day)s", date_format(day, day_format)))
+            .replace("%(count)s", "\x00")
+            .partition("\x00")
+        )
         frame.append(
             (
                 f'<rect x="{(index // 7) * 14}" y="{(index % 7) * 14}" width="11" height="11" rx="2" class="hm hm-',
-                f" on {_WEEKDAYS[day.weekday()]} {day.day} {_MONTHS[day.month - 1]} {day.year}</title></rect>",
+                before_count,
+                after_count + "</title></rect>",
             )
         )
     return tuple(frame)

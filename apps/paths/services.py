@@ -2,6 +2,7 @@
 
 from django.db import IntegrityError, transaction
 from django.utils.text import slugify
+from django.utils.translation import gettext as _
 
 from apps.catalog.positions import next_position, positions_renumber
 from apps.catalog.selectors import visible_resources
@@ -64,16 +65,16 @@ class OwnPathError(Exception):
 def _no_nul(*values) -> None:
     """Text with a NUL character is refused (PostgreSQL cannot store it)."""
     if any(isinstance(value, str) and "\x00" in value for value in values):
-        raise OwnPathError("Text cannot hold a NUL character.")
+        raise OwnPathError(_("Text cannot hold a NUL character."))
 
 
 def own_path_create(*, user, title, description="", notes="") -> OwnPath:
     _no_nul(title, description, notes)
     title = title.strip()
     if not title:
-        raise OwnPathError("A path needs a title.")
+        raise OwnPathError(_("A path needs a title."))
     if len(title) > 200:
-        raise OwnPathError("A path's title is at most 200 characters.")
+        raise OwnPathError(_("A path's title is at most 200 characters."))
     return OwnPath.objects.create(owner=user, title=title, description=description, notes=notes)
 
 
@@ -82,26 +83,28 @@ def own_path_update(*, path, **fields) -> OwnPath:
     A published path needs a slug no other path has."""
     allowed = {"title", "description", "notes", "hours_per_week", "slug", "published"}
     if unknown := set(fields) - allowed:
-        raise OwnPathError(f"Unknown field: {', '.join(sorted(unknown))}.")
+        raise OwnPathError(_("Unknown field: %(fields)s.") % {"fields": ", ".join(sorted(unknown))})
     _no_nul(*fields.values())
     for name, value in fields.items():
         setattr(path, name, value)
     path.title = path.title.strip()
     if not path.title:
-        raise OwnPathError("A path needs a title.")
+        raise OwnPathError(_("A path needs a title."))
     if path.slug:
         path.slug = slugify(path.slug)[:100] or None
     if path.published and not path.slug:
-        raise OwnPathError("Choose a link (letters, digits and dashes) to publish this path.")
+        raise OwnPathError(_("Choose a link (letters, digits and dashes) to publish this path."))
     if path.hours_per_week is not None and not 1 <= path.hours_per_week <= 168:
-        raise OwnPathError("Hours per week must be a whole number from 1 to 168.")
+        raise OwnPathError(_("Hours per week must be a whole number from 1 to 168."))
     if path.slug and OwnPath.objects.filter(slug=path.slug).exclude(pk=path.pk).exists():
-        raise OwnPathError(f"The link “{path.slug}” is taken; choose another.")
+        raise OwnPathError(_("The link “%(slug)s” is taken; choose another.") % {"slug": path.slug})
     try:
         with transaction.atomic():
             path.save()
     except IntegrityError:  # a concurrent publish took the slug
-        raise OwnPathError(f"The link “{path.slug}” is taken; choose another.") from None
+        raise OwnPathError(
+            _("The link “%(slug)s” is taken; choose another.") % {"slug": path.slug}
+        ) from None
     return path
 
 
@@ -114,9 +117,9 @@ def _step_fields(title, effort_hours) -> str:
     _no_nul(title)
     title = title.strip()
     if not title:
-        raise OwnPathError("A step needs a title.")
+        raise OwnPathError(_("A step needs a title."))
     if effort_hours is not None and effort_hours < 1:
-        raise OwnPathError("A step's estimate is a whole number of hours, 1 or more.")
+        raise OwnPathError(_("A step's estimate is a whole number of hours, 1 or more."))
     return title
 
 
@@ -161,9 +164,9 @@ def own_item_add(*, path, resource, step=None) -> OwnStepItem:
         if step is None:
             step = OwnStep.objects.filter(path=path).order_by("-position").first()
         if step is None:
-            step = OwnStep.objects.create(path=path, title="Step 1", position=1)
+            step = OwnStep.objects.create(path=path, title=_("Step 1"), position=1)
         if step.path_id != path.pk:
-            raise OwnPathError("That step is not in this path.")
+            raise OwnPathError(_("That step is not in this path."))
         existing = OwnStepItem.objects.filter(step=step, resource=resource).first()
         if existing:
             return existing
@@ -202,9 +205,9 @@ def own_item_move(*, item, by: int = 0, to_step=None) -> None:
     with transaction.atomic():
         if to_step is not None and to_step.pk != item.step_id:
             if to_step.path_id != item.step.path_id:
-                raise OwnPathError("That step is not in this path.")
+                raise OwnPathError(_("That step is not in this path."))
             if OwnStepItem.objects.filter(step=to_step, resource_id=item.resource_id).exists():
-                raise OwnPathError("That step holds this resource already.")
+                raise OwnPathError(_("That step holds this resource already."))
             old_step = item.step
             item.step = to_step
             item.position = next_position(OwnStepItem.objects.filter(step=to_step))

@@ -9,6 +9,7 @@ from django.contrib import messages
 from django.http import Http404
 from django.shortcuts import get_object_or_404, redirect, render
 from django.urls import reverse
+from django.utils.translation import gettext as _
 from django.views.decorators.http import require_http_methods, require_POST, require_safe
 
 from apps.paths import services
@@ -42,16 +43,23 @@ def path_follow_view(request, slug):
     form = FollowForm(request.POST)
     if not form.is_valid():
         messages.error(
-            request, "Hours per week must be a whole number from 1 to 168; nothing was changed."
+            request,
+            _("Hours per week must be a whole number from 1 to 168; nothing was changed."),
         )
     elif form.cleaned_data["action"] == "unfollow":
         path_unfollow(user=request.user, path=path)
-        messages.success(request, f"You no longer follow “{path.title}”. Your progress is kept.")
+        messages.success(
+            request,
+            _("You no longer follow “%(title)s”. Your progress is kept.") % {"title": path.title},
+        )
     else:
         path_follow(
             user=request.user, path=path, hours_per_week=form.cleaned_data["hours_per_week"]
         )
-        messages.success(request, f"You follow “{path.title}”; it shows on your dashboard.")
+        messages.success(
+            request,
+            _("You follow “%(title)s”; it shows on your dashboard.") % {"title": path.title},
+        )
     return redirect(path)
 
 
@@ -110,7 +118,7 @@ def _editor(request, path):
 
 def _done(request, path, message=None, *, error=None):
     if error:
-        messages.error(request, f"{error} Nothing was changed.")
+        messages.error(request, _("%(error)s Nothing was changed.") % {"error": error})
     elif message:
         messages.success(request, message)
     if request.htmx:
@@ -128,7 +136,7 @@ def own_list(request):
             path = services.own_path_create(user=request.user, title=form.cleaned_data["title"])
             messages.success(request, f"“{path.title}” is yours: add resources to it.")
             return redirect(reverse("paths:own-edit", args=[path.uuid]))
-        messages.error(request, "A path needs a title; nothing was changed.")
+        messages.error(request, _("A path needs a title; nothing was changed."))
         return redirect(reverse("paths:own-list"))
     return render(
         request,
@@ -178,7 +186,7 @@ def own_step_add(request, path):
     if not form.is_valid():
         return _done(request, path, error=_first_error(form))
     services.own_step_add(path=path, **form.cleaned_data)
-    return _done(request, path, "Step added.")
+    return _done(request, path, _("Step added."))
 
 
 @require_POST
@@ -191,12 +199,12 @@ def own_step_change(request, path, step_uuid):
         return _done(request, path)
     if action == "remove":
         services.own_step_remove(step=step)
-        return _done(request, path, f"Step “{step.title}” removed.")
+        return _done(request, path, _("Step “%(title)s” removed.") % {"title": step.title})
     form = OwnStepForm(request.POST)
     if not form.is_valid():
         return _done(request, path, error=_first_error(form))
     services.own_step_update(step=step, **form.cleaned_data)
-    return _done(request, path, "Step saved.")
+    return _done(request, path, _("Step saved."))
 
 
 @require_POST
@@ -207,7 +215,7 @@ def own_item_change(request, path, item_uuid):
     )
     form = OwnMoveForm(request.POST)
     if not form.is_valid():
-        return _done(request, path, error="Choose up, down, remove or a step to move to.")
+        return _done(request, path, error=_("Choose up, down, remove or a step to move to."))
     action = form.cleaned_data["action"]
     try:
         if action == "remove":
@@ -227,7 +235,7 @@ def own_item_change(request, path, item_uuid):
 def own_item_add(request, path):
     form = OwnAddForm(request.POST)
     if not form.is_valid():
-        return _done(request, path, error="Choose a resource to add.")
+        return _done(request, path, error=_("Choose a resource to add."))
     resource = addable_resource(user=request.user, uuid=form.cleaned_data["resource"])
     if resource is None:
         return _done(request, path, error=NOT_ADDABLE)
@@ -235,7 +243,7 @@ def own_item_add(request, path):
     if form.cleaned_data["step"]:
         step = get_object_or_404(OwnStep, path=path, uuid=form.cleaned_data["step"])
     services.own_item_add(path=path, resource=resource, step=step)
-    return _done(request, path, f"Added “{resource.title}”.")
+    return _done(request, path, _("Added “%(title)s”.") % {"title": resource.title})
 
 
 @require_http_methods(["GET", "POST"])
@@ -253,16 +261,23 @@ def own_add_resource(request):
     if request.method == "POST":
         chosen = request.POST.get("path", "")
         if chosen == "new":
-            title = request.POST.get("title", "").strip() or f"My path: {resource.title}"[:200]
+            title = (
+                request.POST.get("title", "").strip()
+                or (_("My path: %(title)s") % {"title": resource.title})[:200]
+            )
             try:
                 path = services.own_path_create(user=request.user, title=title)
             except services.OwnPathError as error:
-                messages.error(request, f"{error} Nothing was changed.")
+                messages.error(request, _("%(error)s Nothing was changed.") % {"error": error})
                 return redirect(f"{reverse('paths:own-add-resource')}?resource={resource.uuid}")
         else:
             path = own_path_for_owner(user=request.user, uuid=_uuid_or_404(chosen))
         services.own_item_add(path=path, resource=resource)
-        messages.success(request, f"Added “{resource.title}” to “{path.title}”.")
+        messages.success(
+            request,
+            _("Added “%(resource)s” to “%(path)s”.")
+            % {"resource": resource.title, "path": path.title},
+        )
         return redirect(reverse("paths:own-edit", args=[path.uuid]))
     return render(
         request,
@@ -320,7 +335,7 @@ def _first_error(form) -> str:
             else ""
         )
         return f"{label}: {errors[0]}" if label else errors[0]
-    return "Check the form."
+    return _("Check the form.")
 
 
 def _uuid_or_404(value):

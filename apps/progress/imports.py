@@ -19,6 +19,7 @@ from uuid import UUID
 from django.db import transaction
 from django.utils import timezone
 from django.utils.dateparse import parse_datetime
+from django.utils.translation import gettext as _
 
 from apps.catalog.importer.markdown import trim_bare_url
 from apps.catalog.importer.titles import title_key
@@ -243,16 +244,16 @@ def _plan_markdown(user, content):
                 resource_id = next(iter(candidates))
             else:
                 reason = (
-                    "several resources have this title"
+                    _("several resources have this title")
                     if candidates
-                    else "no resource has this link or title"
+                    else _("no resource has this link or title")
                 )
                 plan.unmatched.append((number, text, reason))
                 continue
         wanted.setdefault(resource_id, number)
     if checklist_lines == 0:
         raise ProgressImportError(
-            'No checklist lines ("- [x] …") were found; nothing was imported.'
+            _('No checklist lines ("- [x] …") were found; nothing was imported.')
         )
     current = _current(user, list(wanted))
     for resource_id in wanted:
@@ -366,11 +367,15 @@ def _plan_json(user, content):
         data = json.loads(content)
     except json.JSONDecodeError as exc:
         raise ProgressImportError(
-            f"That is not valid JSON ({exc.msg}, line {exc.lineno}); nothing was imported."
+            _("That is not valid JSON (%(error)s, line %(line)s); nothing was imported.")
+            % {"error": exc.msg, "line": exc.lineno}
         ) from None
     except (ValueError, RecursionError):  # nested too deep, or a number too long to read
         raise ProgressImportError(
-            "That JSON is nested too deeply or holds a number too long to read; nothing was imported."
+            _(
+                "That JSON is nested too deeply or holds a number too long to read; "
+                "nothing was imported."
+            )
         ) from None
     if (
         not isinstance(data, dict)
@@ -378,7 +383,7 @@ def _plan_json(user, content):
         or not isinstance(data.get("progress"), list)
     ):
         raise ProgressImportError(
-            "That JSON is not a Syllabus progress export; nothing was imported."
+            _("That JSON is not a Syllabus progress export; nothing was imported.")
         )
     version = data.get("version", 1)
     if isinstance(version, bool) or not isinstance(version, int) or version < 1:
@@ -527,7 +532,7 @@ def _plan_csv(user, content):
         rows = list(csv.reader(io.StringIO(content, newline="")))
     except csv.Error as exc:
         raise ProgressImportError(
-            f"That CSV cannot be read ({exc}); nothing was imported."
+            _("That CSV cannot be read (%(error)s); nothing was imported.") % {"error": exc}
         ) from None
     if not rows:
         raise ProgressImportError("That CSV is empty; nothing was imported.")
@@ -535,7 +540,10 @@ def _plan_csv(user, content):
     missing = [name for name in ("resource", "status") if name not in header]
     if missing:
         raise ProgressImportError(
-            "That CSV is not a Syllabus progress export (no resource or status column); nothing was imported."
+            _(
+                "That CSV is not a Syllabus progress export (no resource or status column); "
+                "nothing was imported."
+            )
         )
     columns = {name: header.index(name) for name in CSV_COLUMNS if name in header}
 
@@ -645,41 +653,51 @@ def _shown(item):
         for key in ("title", "url", "resource"):
             if isinstance(item.get(key), str) and item[key].strip():
                 return item[key].strip()[:200]
-        return "an item with no title, URL or resource"
-    return {list: "a list", str: "a text", bool: "a true/false value", type(None): "null"}.get(
-        type(item), "a number"
-    ) + ", where an item (an object) belongs"
+        return _("an item with no title, URL or resource")
+    what = {
+        list: _("a list"),
+        str: _("a text"),
+        bool: _("a true/false value"),
+        type(None): _("null"),
+    }.get(type(item), _("a number"))
+    return _("%(what)s, where an item (an object) belongs") % {"what": what}
 
 
 def _item_problem(item, now):
     """(why the item cannot be imported, or None; its (started_at, completed_at), read)."""
     if not isinstance(item, dict):
-        return "not an object", None
+        return _("not an object"), None
     resource = item.get("resource")
     try:
         if not isinstance(resource, str) or len(resource) > 64:
             raise ValueError
         UUID(resource)
     except ValueError:
-        return "missing or malformed resource uuid", None
+        return _("missing or malformed resource uuid"), None
     status = item.get("status")
     if not isinstance(status, str) or status not in Status.values:
-        shown = f"unknown status “{status[:40]}”" if isinstance(status, str) else "no status"
-        return shown + " (in_progress, done, skipped or not_started)", None
+        shown = (
+            _("unknown status “%(status)s”") % {"status": status[:40]}
+            if isinstance(status, str)
+            else _("no status")
+        )
+        return _("%(problem)s (in_progress, done, skipped or not_started)") % {
+            "problem": shown
+        }, None
     note = item.get("note") or ""
     if not isinstance(note, str) or len(note) > 10_000:
-        return "note must be text of at most 10,000 characters", None
+        return _("note must be text of at most 10,000 characters"), None
     if "\x00" in note:
-        return "note holds a NUL character", None
+        return _("note holds a NUL character"), None
     dates = []
     for key in ("started_at", "completed_at"):
         value, problem = _read_datetime(item.get(key), now)
         if problem:
-            return f"{key} {problem}", None
+            return f"{key} {problem}", None  # the field, as the file names it
         dates.append(value)
     started_at, completed_at = dates
     if status == Status.DONE and started_at and completed_at and started_at > completed_at:
-        return "started_at is after completed_at", None
+        return _("started_at is after completed_at"), None
     return None, (started_at, completed_at)
 
 
@@ -689,23 +707,23 @@ def _read_datetime(value, now):
     if value is None or value == "":
         return None, None
     if not isinstance(value, str) or len(value) > 64:
-        return None, "is not an ISO date-time"
+        return None, _("is not an ISO date-time")
     try:
         parsed = parse_datetime(value.strip())
     except ValueError:
         parsed = None
     if parsed is None:
-        return None, "is not an ISO date-time"
+        return None, _("is not an ISO date-time")
     try:
         if timezone.is_naive(parsed):
             parsed = timezone.make_aware(parsed)
         if abs(parsed.utcoffset()) > MAX_OFFSET:
-            return None, "has a time-zone offset no place uses"
+            return None, _("has a time-zone offset no place uses")
         parsed = parsed.astimezone(UTC)
     except (OverflowError, ValueError):
-        return None, "is out of range"
+        return None, _("is out of range")
     if parsed < EARLIEST:
-        return None, "is before 1970"
+        return None, _("is before 1970")
     if parsed > now:
-        return None, "is in the future"
+        return None, _("is in the future")
     return parsed, None

@@ -8,15 +8,16 @@ heatmap and the streaks (the days of the rows' start and completion dates).
 from django.conf import settings
 from django.db import models
 from django.db.models import Q
+from django.utils.translation import gettext_lazy as _
 
 from apps.catalog.models import Kind, Resource
 
 
 class Status(models.TextChoices):
-    NOT_STARTED = "not_started", "Not started"
-    IN_PROGRESS = "in_progress", "In progress"
-    DONE = "done", "Done"
-    SKIPPED = "skipped", "Skipped"
+    NOT_STARTED = "not_started", _("Not started")
+    IN_PROGRESS = "in_progress", _("In progress")
+    DONE = "done", _("Done")
+    SKIPPED = "skipped", _("Skipped")
 
     @classmethod
     def shown(cls, status) -> str:
@@ -50,19 +51,21 @@ class Progress(models.Model):
             models.UniqueConstraint(
                 fields=["user", "resource"],
                 name="progress_one_row_per_user_resource",
-                violation_error_message="This learner already has progress on this resource.",
+                violation_error_message=_("This learner already has progress on this resource."),
                 violation_error_code="progress_exists",
             ),
             models.CheckConstraint(
                 condition=Q(status__in=Status.values),
                 name="progress_status_valid",
-                violation_error_message="Status must be not started, in progress, done or skipped.",
+                violation_error_message=_(
+                    "Status must be not started, in progress, done or skipped."
+                ),
                 violation_error_code="status_invalid",
             ),
             models.CheckConstraint(
                 condition=Q(completed_at__isnull=True) | Q(status=Status.DONE),
                 name="progress_completed_only_when_done",
-                violation_error_message="Only a resource marked done has a completion date.",
+                violation_error_message=_("Only a resource marked done has a completion date."),
                 violation_error_code="completed_not_done",
             ),
         ]
@@ -121,10 +124,10 @@ class Activity(models.Model):
 class Suggestion(models.TextChoices):
     """Where a learner's offer of their own resource to the catalog stands (set by the inbox)."""
 
-    NONE = "", "Not suggested"
-    PENDING = "pending", "Suggested to the curators"
-    ACCEPTED = "accepted", "Accepted into the catalog"
-    DISMISSED = "dismissed", "Not taken into the catalog"
+    NONE = "", _("Not suggested")
+    PENDING = "pending", _("Suggested to the curators")
+    ACCEPTED = "accepted", _("Accepted into the catalog")
+    DISMISSED = "dismissed", _("Not taken into the catalog")
 
 
 class OwnResource(models.Model):
@@ -160,7 +163,7 @@ class OwnResource(models.Model):
             models.UniqueConstraint(
                 fields=["user", "resource"],
                 name="ownresource_one_per_user_link",
-                violation_error_message="This link is already in your resources.",
+                violation_error_message=_("This link is already in your resources."),
                 violation_error_code="own_exists",
             ),
             models.CheckConstraint(

@@ -5,7 +5,7 @@ from collections import defaultdict
 from dataclasses import dataclass, field
 from datetime import date, datetime, timedelta
 from functools import cached_property, lru_cache
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from django.db.models import Count, F, OuterRef, Q, Subquery, Value
 from django.db.models.functions import TruncDate
@@ -20,6 +20,9 @@ from apps.catalog.selectors import (
     visible_resources_by_id,
 )
 from apps.progress.models import FINISHED, OwnResource, Progress, Status
+
+if TYPE_CHECKING:  # django-stubs is a development dependency
+    from django_stubs_ext import StrOrPromise
 
 
 @dataclass
@@ -364,7 +367,7 @@ def notebook(*, user, query: str = "") -> Notebook:
         key=lambda row: row.started_at or row.updated_at,
         reverse=True,
     )
-    words = search.split_joined(query).split()[:SEARCH_MAX_WORDS]
+    words = search.query_words(query, SEARCH_MAX_WORDS)
 
     def matches(row):  # as the catalog's search reads words: spellings, joined and split forms
         return search.text_has_words(
@@ -393,7 +396,7 @@ class OwnRow:
     catalog: Any
 
     @property
-    def status_label(self) -> str:
+    def status_label(self) -> "StrOrPromise":
         return Status(self.status).label if self.status else ""
 
 

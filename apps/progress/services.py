@@ -13,6 +13,7 @@ from functools import partial
 
 from django.db import IntegrityError, transaction
 from django.utils import timezone
+from django.utils.translation import gettext as _
 
 from apps.catalog.importer.kinds import guess_kind
 from apps.catalog.importer.urls import normalize_url, title_from_url, title_looks_poor
@@ -321,7 +322,7 @@ def own_resource_save(
     import's; both go through progress_set_status, the one write path; so is ``saved_at``, the
     date of a new row."""
     if not url or not url.strip():
-        raise OwnResourceError("Give the link's address.")
+        raise OwnResourceError(_("Give the link's address."))
     with transaction.atomic():
         resource = link_resource(url)
         catalog = visible_resources().filter(pk=resource.pk).first()
@@ -372,7 +373,7 @@ def own_resource_update(*, own: OwnResource, title, kind, author, note=None) -> 
     """Change a learner's own resource (its link stays: another link is another resource)."""
     title = (title or "").strip()
     if not title:
-        raise OwnResourceError("A resource needs a title.")
+        raise OwnResourceError(_("A resource needs a title."))
     if kind not in Kind.values:
         raise OwnResourceError(f"Unknown kind {kind!r}.")
     with transaction.atomic():
@@ -467,7 +468,7 @@ def progress_set_many(*, user, resources, status) -> int:
     many changed. Rows already finished keep their status and dates: marking a section skipped
     does not undo what was done in it."""
     if status not in (Status.DONE, Status.SKIPPED):
-        raise ProgressError("A section can be marked done or skipped.")
+        raise ProgressError(_("A section can be marked done or skipped."))
     changed = 0
     with transaction.atomic():
         current = dict(

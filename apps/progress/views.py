@@ -7,7 +7,7 @@ from django.contrib.auth.decorators import login_required
 from django.http import HttpResponse, JsonResponse
 from django.shortcuts import redirect, render
 from django.utils import timezone
-from django.utils.translation import gettext, ngettext
+from django.utils.translation import gettext, gettext_lazy, ngettext
 from django.views.decorators.http import require_GET, require_http_methods
 
 from apps.progress import exports
@@ -37,7 +37,7 @@ def progress_export(request, fmt):
 
 # allauth's rate limiter (the sign-in and sign-up limits' own): per learner, in the shared cache.
 IMPORT_RATE_LIMIT_ACTION = "progress_import"  # settings.ACCOUNT_RATE_LIMITS
-IMPORT_RATE_LIMITED = (
+IMPORT_RATE_LIMITED = gettext_lazy(
     "You have imported several times in a short while: wait a few minutes and try again. "
     "Nothing was imported."
 )

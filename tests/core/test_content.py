@@ -11,6 +11,7 @@ import pytest
 import sqlparse
 from django.db import connection
 from django.db.migrations.loader import MigrationLoader
+from django.utils import translation
 
 from apps.catalog.models import Entry, Guide, Resource, Section, Topic
 from apps.core import content
@@ -127,6 +128,25 @@ def test_memo_builds_once_per_token_and_again_after_a_write():
     assert memo.get(content_tokens(), "key", build) == 2
     assert memo.get(None, "key", build) == 3  # no version known: never served from the memo
     assert memo.get(None, "key", build) == 4
+
+
+def test_memo_keeps_a_part_per_language():
+    """Rendered text holds the interface's words: a part built for one language is never
+    served in another, and each language's is kept beside the other's."""
+    memo = ContentMemo()
+
+    def build():
+        return translation.gettext("Done")
+
+    tokens = content_tokens()
+    with translation.override("en"):
+        assert memo.get(tokens, "key", build) == "Done"
+    with translation.override("zh-hans"):
+        assert memo.get(tokens, "key", build) == "已完成"
+    with translation.override("en"):
+        assert memo.get(tokens, "key", lambda: "rebuilt") == "Done"  # kept, not rebuilt
+    with translation.override("zh-hans"):
+        assert memo.get(tokens, "key", lambda: "rebuilt") == "已完成"
 
 
 def test_a_part_is_rebuilt_only_when_a_table_it_is_built_from_changes():

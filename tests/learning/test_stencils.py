@@ -8,6 +8,7 @@ import itertools
 from decimal import Decimal
 
 import pytest
+from django.utils import translation
 
 from apps.catalog.models import Kind, Priority
 from apps.catalog.selectors import guide_contents
@@ -45,6 +46,14 @@ VARIANTS = list(
         [False, True],  # menu open
     )
 )
+
+
+@pytest.fixture(autouse=True, params=["en", "zh-hans"])
+def language(request):
+    """Every stencil is byte-identical to the template in each language (a stencil is built in
+    the language of the memo entry it belongs to)."""
+    with translation.override(request.param):
+        yield request.param
 
 
 @pytest.mark.parametrize("title", TITLES)

@@ -98,7 +98,7 @@ def test_each_learner_has_their_own_import_rate_limit(
     refused = _preview(client)
     assert refused.status_code == 429
     html = unescape(refused.content.decode())
-    assert IMPORT_RATE_LIMITED in html and 'role="alert"' in html
+    assert str(IMPORT_RATE_LIMITED) in html and 'role="alert"' in html
     assert "Preview" in html  # the form, to try again later
     # A confirmation counts too: nothing is written past the limit.
     confirmed = client.post(
