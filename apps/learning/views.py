@@ -564,9 +564,11 @@ TICK_BUTTON_ID_PREFIX = "tick-btn-"  # progress/includes/tick.html
 @require_POST
 def progress_set(request, resource_uuid):
     """Put a resource in the status the request names. htmx gets the tick back plus every bar
-    on its page (out-of-band); without JavaScript the form posts here and we redirect back."""
-    resource = selectors.visible_resource(uuid=resource_uuid)
-    back = safe_next(request, resource.get_absolute_url())
+    on its page (out-of-band); without JavaScript the form posts here and we redirect back.
+    The resource is one the learner may tick (progress.selectors.tickable_resource): one learners
+    may see, or one of their own; anything else (another learner's own) is a 404."""
+    resource = progress_selectors.tickable_resource(user=request.user, uuid=resource_uuid)
+    back = safe_next(request, _resource_home(resource))
     form = StatusForm(_with_slot(request))
     if not form.is_valid():
         return _refused(
@@ -593,7 +595,8 @@ def progress_set(request, resource_uuid):
     row = progress_set_status(user=request.user, resource=resource, status=status, note=note)
     scope = TickScope.parse(form.cleaned_data["scope"])
     if not request.htmx:
-        return redirect(back + _row_anchor(scope, form.cleaned_data["slot"]))
+        anchor = "" if "#" in back else _row_anchor(scope, form.cleaned_data["slot"])
+        return redirect(back + anchor)
     if scope == scopes.RESOURCE:  # the resource page: its whole progress block, status buttons too
         return retarget(_resource_progress(request, resource, row), f"#{RESOURCE_PROGRESS_ID}")
     status = Status.shown(row and row.status)
@@ -642,6 +645,15 @@ def progress_set(request, resource_uuid):
             "whats_new_shown_at": timezone.now(),
         }
     return render(request, "progress/tick_response.html", context)
+
+
+def _resource_home(resource) -> str:
+    """Where a resource is at home for its learner: its page, or for one of their own resources
+    (it has no page) its row in "My resources"."""
+    own_pk = getattr(resource, "own_pk", None)
+    if own_pk:
+        return f"{reverse_cached('learning:own-list')}#own-{own_pk}"
+    return resource.get_absolute_url()
 
 
 def _list_refresh(request, *, scope: TickScope, statuses, status, slots, path_view) -> dict:
@@ -737,6 +749,7 @@ ROW_ID_PREFIXES = {
     "guide": "entry-",
     "dashboard": "entry-",
     "path": "step-item-",
+    "own": "step-item-",
     "topic": "resource-",
     "": "resource-",
 }

@@ -32,7 +32,7 @@ from apps.catalog.selectors import (
 )
 from apps.core.content import memoized, published_get
 from apps.learning.scope import TickScope
-from apps.paths.selectors import path_scope
+from apps.paths.selectors import own_path_scope, path_scope
 from apps.progress.models import Status
 from apps.progress.selectors import Tally, guide_tallies, overall_tally, tallies_of
 
@@ -199,12 +199,19 @@ def guide_card_tallies(*, statuses) -> dict[str, Tally]:
     )
 
 
-def _path_refresh(*, user, key, resource, statuses):
-    found = path_scope(user=user, path_uuid=key, resource=resource, statuses=statuses)
+def _path_refresh(*, user, key, resource, statuses, scope=path_scope):
+    found = scope(user=user, path_uuid=key, resource=resource, statuses=statuses)
     if found is None:
         return [], [], None
     view, steps, slots = found
     return [path_bar(view)] + [step_bar(step) for step in steps], slots, view
+
+
+def _own_path_refresh(*, user, key, resource, statuses):
+    """An own path's page: the same bars, next up and pace as a curated path's."""
+    return _path_refresh(
+        user=user, key=key, resource=resource, statuses=statuses, scope=own_path_scope
+    )
 
 
 def _guide_refresh(*, user, key, resource, statuses):
@@ -239,6 +246,7 @@ def _dashboard_refresh(*, user, key, resource, statuses):
 # notebook, a search) has no bars a tick changes.
 TICK_REFRESHES = {
     "path": _path_refresh,
+    "own": _own_path_refresh,
     "guide": _guide_refresh,
     "topic": _topic_refresh,
     "dashboard": _dashboard_refresh,

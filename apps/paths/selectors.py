@@ -14,7 +14,7 @@ from django.utils import timezone
 from django.utils.translation import gettext_lazy as _
 
 from apps.catalog.models import Kind, Resource
-from apps.catalog.selectors import VISIBLE, visible_resource, visible_resources
+from apps.catalog.selectors import VISIBLE, visible_resources
 from apps.core.content import content_token_names, memoized
 from apps.paths.models import (
     LearningPath,
@@ -26,7 +26,7 @@ from apps.paths.models import (
     StepResource,
 )
 from apps.progress.models import FINISHED, OwnResource, Status
-from apps.progress.selectors import Tally, statuses_for
+from apps.progress.selectors import Tally, owner_named, statuses_for, tickable_resource
 
 # Rough effort when a resource has no estimate of its own (minutes).
 DEFAULT_MINUTES = {
@@ -304,6 +304,11 @@ def path_scope(*, user, path_uuid, resource, statuses):
         return None
     follows = {follow.path_id: follow for follow in PathFollow.objects.filter(user=user, path=path)}
     view = path_detail(path=path, user=user, statuses=statuses, follows=follows)
+    return _scope_of(view, resource)
+
+
+def _scope_of(view, resource):
+    """(view, the steps of `view` holding `resource`, the slots of its items there)."""
     steps = [step for step in view.steps if resource.id in step.resource_ids]
     slots = [
         str(item.uuid)
@@ -358,15 +363,6 @@ def own_steps_prefetch(*, owner=None):
         own_author=Subquery(mine.values("author")[:1]),
     ).filter(Q(in_catalog=True) | Q(own_pk__isnull=False))
     return steps_prefetch(OwnStep.objects.all(), "items", items, to_attr="owner_steps")
-
-
-def owner_named(resource, *, own_pk, title, kind, author):
-    """`resource` (a hidden link row, fetched for this request alone: never shared nor saved) as
-    the learner named it in their OwnResource `own_pk`: its title, kind and author, and `own_pk`
-    (their row in "My resources", where its status buttons are)."""
-    resource.title, resource.kind, resource.author = title, kind, author
-    resource.own_pk = own_pk
-    return resource
 
 
 def _own_named_items(steps):
@@ -432,6 +428,21 @@ def own_path_view(*, path: OwnPath, user, statuses=None) -> PathView:
     return _build(path, statuses, follow, timezone.localdate(), plan=plan)
 
 
+def own_path_scope(*, user, path_uuid, resource, statuses):
+    """What a tick on an own path's page refreshes, as path_scope does for a curated one: the
+    path's bar, its steps holding `resource`, next up and (to its owner) the pace, from the view
+    that page shows `user` (own_path_view). The page is the owner's, or the published one for
+    anyone; None for any other path (not theirs and not published, or no such path)."""
+    shown = OwnPath.objects.filter(published=True)
+    if user.is_authenticated:
+        shown = OwnPath.objects.filter(Q(owner=user) | Q(published=True))
+    try:
+        path = shown.get(uuid=path_uuid)
+    except (OwnPath.DoesNotExist, ValidationError):
+        return None
+    return _scope_of(own_path_view(path=path, user=user, statuses=statuses), resource)
+
+
 def own_path_outline(path: OwnPath, *, user) -> PathView:
     """`path` as nobody has started it, as `user` sees it: its owner with their own resources,
     anyone else (a visitor too) with the catalog's only. `user` is required: which one decides
@@ -455,20 +466,13 @@ NOT_ADDABLE = _("Only a resource in the catalog or one of your own can be added 
 
 
 def addable_resource(*, user, uuid) -> Resource | None:
-    """The resource with this uuid if `user` may put it in their own path: one learners may see,
-    or one of `user`'s own resources (named as they named it); else None (another learner's own
-    resource, a hidden one, no such uuid)."""
+    """The resource with this uuid if `user` may put it in their own path: one they may tick
+    (progress.selectors.tickable_resource: one learners may see, or one of `user`'s own, named as
+    they named it); else None (another learner's own resource, a hidden one, no such uuid)."""
     try:
-        return visible_resource(uuid=uuid)
+        return tickable_resource(user=user, uuid=uuid)
     except Http404:
-        pass
-    try:
-        own = OwnResource.objects.select_related("resource").get(user=user, resource__uuid=uuid)
-    except (OwnResource.DoesNotExist, ValidationError):
         return None
-    return owner_named(
-        own.resource, own_pk=own.pk, title=own.title, kind=own.kind, author=own.author
-    )
 
 
 def resources_to_add(*, query: str, user=None, limit: int = 20) -> list:

@@ -7,8 +7,10 @@ from datetime import date, datetime, timedelta
 from functools import cached_property, lru_cache
 from typing import TYPE_CHECKING, Any
 
+from django.core.exceptions import ValidationError
 from django.db.models import Count, F, OuterRef, Q, Subquery, Value
 from django.db.models.functions import TruncDate
+from django.http import Http404
 from django.utils import timezone
 
 from apps.catalog import search
@@ -17,6 +19,7 @@ from apps.catalog.selectors import (
     SEARCH_MAX_WORDS,
     guide_entries,
     guide_structure,
+    visible_resource,
     visible_resources_by_id,
 )
 from apps.progress.models import FINISHED, OwnResource, Progress, Status
@@ -131,6 +134,35 @@ def statuses_of_learners(*, user_ids, resource_ids) -> dict[int, Statuses]:
         if shown := Status.shown(status):
             by_user[user_id][resource_id] = shown
     return by_user
+
+
+def tickable_resource(*, user, uuid) -> Resource:
+    """The resource with this uuid if `user` may set a status on it: one learners may see
+    (catalog.selectors.visible_resource: a visitor's tick too), or one of `user`'s own resources
+    (the hidden link row of their OwnResource, named as they named it; fetched for this request
+    alone). Http404 otherwise: another learner's own resource, a hidden one, no such uuid. The one
+    rule the tick, and what may go in an own path (paths.selectors.addable_resource), ask."""
+    try:
+        return visible_resource(uuid=uuid)
+    except Http404:
+        if not user.is_authenticated:
+            raise
+    try:
+        own = OwnResource.objects.select_related("resource").get(user=user, resource__uuid=uuid)
+    except (OwnResource.DoesNotExist, ValidationError):
+        raise Http404("No Resource matches the given query.") from None
+    return owner_named(
+        own.resource, own_pk=own.pk, title=own.title, kind=own.kind, author=own.author
+    )
+
+
+def owner_named(resource, *, own_pk, title, kind, author):
+    """`resource` (a hidden link row, fetched for this request alone: never shared nor saved) as
+    the learner named it in their OwnResource `own_pk`: its title, kind and author, and `own_pk`
+    (their row in "My resources")."""
+    resource.title, resource.kind, resource.author = title, kind, author
+    resource.own_pk = own_pk
+    return resource
 
 
 def progress_row(*, user, resource) -> Progress | None:

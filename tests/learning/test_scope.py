@@ -14,6 +14,7 @@ def test_a_scope_reads_back_what_it_writes():
         TickScope.of_guide(guide),
         TickScope.of_topic(topic),
         TickScope.of_path(guide),
+        TickScope.of_own_path(guide),
         scopes.DASHBOARD,
         scopes.RESOURCE,
         scopes.NOTEBOOK,
@@ -22,6 +23,7 @@ def test_a_scope_reads_back_what_it_writes():
         assert TickScope.parse(str(scope)) == scope
     assert str(TickScope.of_guide(guide)) == f"guide:{guide.uuid}"
     assert str(TickScope.of_topic(topic)) == "topic:attention"
+    assert str(TickScope.of_own_path(guide)) == f"own:{guide.uuid}"
 
 
 def test_no_scope_or_any_text_is_read_without_failing():
@@ -33,7 +35,7 @@ def test_no_scope_or_any_text_is_read_without_failing():
 def test_only_pages_with_bars_have_a_refresh():
     from apps.learning.widgets import TICK_REFRESHES
 
-    assert set(TICK_REFRESHES) == {"guide", "topic", "path", "dashboard"}
+    assert set(TICK_REFRESHES) == {"guide", "topic", "path", "own", "dashboard"}
 
 
 def test_only_pages_with_a_filtered_list_refresh_it():

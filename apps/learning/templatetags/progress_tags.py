@@ -2,6 +2,7 @@
 
 from django import template
 
+from apps.learning.scope import TickScope
 from apps.learning.shared import HOLES, bar_hole
 from apps.learning.widgets import (
     HEATMAP_LEFT,
@@ -97,6 +98,13 @@ def tick_form(context, scope=""):
         "next": context.get("tick_next") or (request.get_full_path() if request else ""),
         "csrf_token": context.get("csrf_token"),
     }
+
+
+@register.filter
+def own_path_tick_scope(path):
+    """The tick scope of an own path's page (its owner's or its published one): the page's
+    view lives in apps.paths, below the scope's owner."""
+    return TickScope.of_own_path(path)
 
 
 @register.simple_tag(takes_context=True)
