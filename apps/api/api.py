@@ -70,7 +70,7 @@ from apps.paths.selectors import (
 from apps.progress import exports
 from apps.progress import services as progress_services
 from apps.progress.models import OwnResource
-from apps.progress.selectors import notebook, own_rows, statuses_for
+from apps.progress.selectors import notebook, own_rows, statuses_for, tickable_resource
 from apps.progress.services import progress_set_note, progress_set_status
 
 PAGE_SIZE = 50
@@ -242,7 +242,9 @@ def progress_list(request, status: StatusName | None = None):
 
 @me.get("/progress/{uuid}", response=ProgressOut, summary="Your status and note on a resource")
 def progress_detail(request, uuid: str):
-    return selectors.progress_of(user=request.auth, resource=visible_resource(uuid=uuid))
+    return selectors.progress_of(
+        user=request.auth, resource=tickable_resource(user=request.auth, uuid=uuid)
+    )
 
 
 @me.patch(
@@ -250,10 +252,11 @@ def progress_detail(request, uuid: str):
     response={200: ProgressOut, 422: Message},
     summary="Set your status or note on a resource",
     description="The same write as the site's tick: dates, activity, streaks follow. Send the "
-    "state you want (retries are harmless).",
+    "state you want (retries are harmless). A resource of the catalog or one of your own "
+    "(its `resource.uuid` in `/me/resources`).",
 )
 def progress_update(request, uuid: str, change: ProgressIn):
-    resource = visible_resource(uuid=uuid)
+    resource = tickable_resource(user=request.auth, uuid=uuid)
     if change.status is None and change.note is None:
         raise HttpError(422, "Send a status, a note or both; nothing was changed.")
     if change.status is not None:

@@ -84,3 +84,27 @@ def test_another_learner_a_revoked_token_and_a_visitor_never_reach_them(
     token_revoke(user=learner, uuid=ApiToken.objects.get(user=learner).uuid)
     assert api.get(f"{BASE}/{uuid}").status_code == 401
     assert OwnStepItem.objects.count() == 1
+
+
+def test_progress_is_read_and_set_on_an_own_resource_by_its_owner_alone(
+    api, other_token, mine, theirs
+):
+    url = f"/api/v1/me/progress/{mine.resource.uuid}"
+    changed = api.patch(url, {"status": "done"}, content_type="application/json")
+    assert changed.status_code == 200, changed.content
+    assert changed.json()["status"] == "done"
+    assert changed.json()["resource"]["title"] == "Warps, my way"
+    assert api.get(url).json()["status"] == "done"
+    # Another learner's own resource, through this token and through theirs: no such resource.
+    assert api.get(f"/api/v1/me/progress/{theirs.resource.uuid}").status_code == 404
+    refused = api.patch(
+        f"/api/v1/me/progress/{theirs.resource.uuid}",
+        {"status": "done"},
+        content_type="application/json",
+    )
+    assert refused.status_code == 404
+    eve = Client(**bearer(other_token))
+    assert eve.get(url).status_code == 404
+    assert eve.patch(url, {"status": "skipped"}, content_type="application/json").status_code == 404
+    assert api.get(url).json()["status"] == "done"
+    assert Client().get(url).status_code == 401
