@@ -8,11 +8,13 @@ a second worker sends nothing twice."""
 from datetime import timedelta
 
 from django.conf import settings
+from django.core.exceptions import ObjectDoesNotExist
 from django.core.mail import send_mail
 from django.db import transaction
 from django.template.loader import render_to_string
 from django.urls import reverse
 from django.utils import timezone
+from django.utils import translation
 from django.utils.translation import gettext as _
 
 from apps.groups.models import Membership
@@ -29,6 +31,16 @@ def week_ended(now) -> tuple:
     return start.date(), start, this_monday
 
 
+def _language_of(user) -> str:
+    """The language the member reads the site in (their saved one), else the site's: a job has no
+    browser to ask."""
+    try:
+        saved = user.preferences.language
+    except ObjectDoesNotExist:
+        saved = ""
+    return saved if saved in dict(settings.LANGUAGES) else settings.LANGUAGE_CODE
+
+
 def weekly_mails_send(*, now=None) -> int:
     """Send every due weekly mail; how many were sent."""
     monday, start, end = week_ended(now or timezone.now())
@@ -36,7 +48,7 @@ def weekly_mails_send(*, now=None) -> int:
         Membership.objects.filter(weekly_mail=True, user__is_active=True)
         .exclude(user__email="")
         .exclude(mailed_week__gte=monday)
-        .select_related("group", "user")
+        .select_related("group", "user__preferences")
         .order_by("group_id", "pk")
     )
     sent, weeks = 0, {}
@@ -48,6 +60,7 @@ def weekly_mails_send(*, now=None) -> int:
         with transaction.atomic():
             if not weekly_mail_claim(membership=membership, week=monday):
                 continue
+            language = _language_of(membership.user)
             context = {
                 "group": group,
                 "finishes": finishes,
@@ -59,12 +72,12 @@ def weekly_mails_send(*, now=None) -> int:
                 + reverse("groups:group-settings", args=[group.uuid]),
                 "site_name": settings.SITE_NAME,
             }
-            send_mail(
-                _("[%(site)s] This week in %(group)s")
-                % {"site": settings.SITE_NAME, "group": group.name},
-                render_to_string("groups/weekly_mail.txt", context),
-                None,
-                [membership.user.email],
-            )
+            with translation.override(language):
+                subject = _("[%(site)s] This week in %(group)s") % {
+                    "site": settings.SITE_NAME,
+                    "group": group.name,
+                }
+                body = render_to_string("groups/weekly_mail.txt", context)
+            send_mail(subject, body, None, [membership.user.email])
             sent += 1
     return sent

@@ -65,3 +65,17 @@ def test_the_job_is_on_the_schedule():
     from apps.core.scheduler import schedule
 
     assert any(e.task_path == "apps.groups.tasks.send_weekly_mails" for e in schedule())
+
+
+def test_each_member_reads_it_in_their_saved_language(group, learner, bob, catalog):
+    from apps.accounts.models import Preferences
+
+    Membership.objects.filter(user__in=[learner, bob]).update(weekly_mail=True)
+    Preferences.objects.update_or_create(user=bob, defaults={"language": "zh-hans"})
+    _last_week(catalog["resources"][0], learner)
+    assert weekly_mails_send() == 2
+    by_member = {message.to[0]: message for message in mail.outbox}
+    chinese, english = by_member["bob@example.com"], by_member[learner.email]
+    assert "本周" in chinese.subject and "This week" not in chinese.subject
+    assert "This week in Kernel club" in english.subject
+    assert "finished “alpha 0.0”" in english.body and "finished" not in chinese.body
