@@ -2,7 +2,6 @@
 hidden objects, 404s, query counts; the path pages; the tick, the note and the dashboard."""
 
 import re
-import uuid
 from html import unescape
 
 import pytest
@@ -435,8 +434,14 @@ def test_healthy_link_gets_no_health_note(client):
     assert response.status_code == 200 and "looked broken" not in html(response)
 
 
+# A fixed unknown UUID, not uuid4(): every pytest-xdist worker must collect the same test ids.
 @pytest.mark.parametrize(
-    "path", ["/resources/not-a-uuid/", "/resources/1234/", f"/resources/{uuid.uuid4()}/"]
+    "path",
+    [
+        "/resources/not-a-uuid/",
+        "/resources/1234/",
+        "/resources/00000000-0000-4000-8000-000000000000/",
+    ],
 )
 def test_unknown_or_malformed_resource_uuid_is_the_styled_404(client, path):
     response = client.get(path)
