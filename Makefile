@@ -41,9 +41,13 @@ run: setup
 	trap 'kill -TERM $$worker 2>/dev/null; wait $$worker 2>/dev/null' EXIT INT TERM; \
 	$(MANAGE) runserver 127.0.0.1:$(PORT)
 
-## Set up and run the whole test suite (SQLite unless DATABASE_URL is set)
+# One pytest-xdist worker per core, each with its own test database (…_gw0, …_gw1).
+# PYTEST_WORKERS=0 runs the suite in one process (as a debugger wants).
+PYTEST_WORKERS ?= auto
+
+## Set up and run the whole test suite on every core (SQLite unless DATABASE_URL is set)
 test: setup
-	.venv/bin/pytest $(PYTEST_ARGS)
+	.venv/bin/pytest -n $(PYTEST_WORKERS) $(PYTEST_ARGS)
 
 ## Production gunicorn on PostgreSQL at 10,000 users, page by page: quiet, churn, growth (DROPS syllabus_bench and syllabus_bench_grown; see docs/BENCHMARKS.md)
 benchmark: setup
