@@ -86,7 +86,7 @@ def test_add_a_passkey_sign_out_and_sign_in_with_it(
     page.wait_for_url(f"{live_server.url}/")
 
     page.goto(f"{live_server.url}/account/")
-    page.get_by_role("link", name="Manage passkeys and two-factor authentication").click()
+    page.get_by_role("link", name="Manage passkeys and 2FA").click()
     page.wait_for_url("**/accounts/2fa/")
     page.goto(f"{live_server.url}/accounts/2fa/webauthn/add/")
     confirm_password_if_asked(page)
