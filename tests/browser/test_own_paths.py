@@ -45,7 +45,9 @@ def test_compose_a_path_from_a_row_menu_and_the_editor(page, live_server, guide,
     path = OwnPath.objects.get(owner=learner)
     assert _order(path) == [("Step 1", "Paper 01")]
 
-    # The editor's search and its Add swap the editor in place (htmx: no page load).
+    # The editor's search and its Add swap the editor in place (htmx: no page load). The editor
+    # came from a form's redirect: wait for its load (htmx set up) before marking the page.
+    page.wait_for_load_state()
     page.evaluate("window.__same_page = true")
     page.locator("#own-search").fill("Paper 03")
     page.locator("#own-editor").get_by_role("button", name="Search").click()
